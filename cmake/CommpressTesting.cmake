@@ -1,0 +1,24 @@
+# commpress_add_mpi_test(NAME name SOURCES a.cpp ... RANKS 1 2 3 [TIMEOUT seconds])
+# Builds one executable and registers it once per rank count as
+# `mpirun -np N --oversubscribe name`, with a timeout so a deadlock fails instead of hanging.
+function(commpress_add_mpi_test)
+  cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "SOURCES;RANKS;LIBS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  add_executable(${ARG_NAME} ${ARG_SOURCES})
+  target_link_libraries(${ARG_NAME} PRIVATE commpress_mpi_test_main ${ARG_LIBS})
+  set(extra_flags --oversubscribe)
+  execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(uid STREQUAL "0")
+    list(APPEND extra_flags --allow-run-as-root)
+  endif()
+  foreach(np ${ARG_RANKS})
+    add_test(NAME ${ARG_NAME}.np${np}
+             COMMAND ${MPIEXEC_EXECUTABLE} -np ${np} ${extra_flags}
+                     --mca btl self,vader,tcp --mca mpi_yield_when_idle 1
+                     $<TARGET_FILE:${ARG_NAME}>)
+    set_tests_properties(${ARG_NAME}.np${np} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
+                         PROCESSORS 1 LABELS mpi)
+  endforeach()
+endfunction()

@@ -1,0 +1,187 @@
+// The codec layer: error-bounded lossy and lossless compressors for numeric arrays, all
+// producing self-describing frames (docs/format.md), looked up by name in a registry.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "commpress/status.hpp"
+
+namespace commpress::codec {
+
+// Values are part of the wire format: never renumber.
+enum class Dtype : uint8_t { f32 = 1, f64 = 2, i32 = 3, i64 = 4, u8 = 5 };
+
+enum class BoundMode : uint8_t {
+  lossless = 0,
+  abs = 1,  // |x - x'| <= value
+  rel = 2,  // |x - x'| <= value * (max - min) over the finite elements
+};
+
+// Values are part of the wire format: never renumber.
+enum class CodecId : uint8_t {
+  raw = 1,
+  lz4 = 2,
+  zstd = 3,
+  zlib = 4,
+  blosc = 5,
+  zfp_reversible = 6,
+  szp = 7,
+  szp_lossless = 8,
+  pred_byte = 9,
+  pred_bit = 10,
+  zfp_accuracy = 11,
+};
+
+size_t dtype_size(Dtype d);
+const char* dtype_name(Dtype d);
+Result<Dtype> parse_dtype(std::string_view name);  // "f32", "f64", "i32", "i64", "u8"
+bool is_float(Dtype d);
+const char* bound_mode_name(BoundMode m);
+
+template <class T>
+constexpr Dtype dtype_of() {
+  if constexpr (std::is_same_v<T, float>) return Dtype::f32;
+  else if constexpr (std::is_same_v<T, double>) return Dtype::f64;
+  else if constexpr (std::is_same_v<T, int32_t>) return Dtype::i32;
+  else if constexpr (std::is_same_v<T, int64_t>) return Dtype::i64;
+  else {
+    static_assert(std::is_same_v<T, uint8_t> || std::is_same_v<T, std::byte>, "unsupported dtype");
+    return Dtype::u8;
+  }
+}
+
+struct ErrorBound {
+  BoundMode mode = BoundMode::lossless;
+  double value = 0.0;
+
+  static ErrorBound lossless() { return {BoundMode::lossless, 0.0}; }
+  static ErrorBound absolute(double e) { return {BoundMode::abs, e}; }
+  static ErrorBound relative(double e) { return {BoundMode::rel, e}; }
+};
+
+// Everything the frame header says (docs/format.md).
+struct FrameInfo {
+  uint8_t version = 0;
+  CodecId codec = CodecId::raw;
+  Dtype dtype = Dtype::u8;
+  BoundMode mode = BoundMode::lossless;
+  uint64_t count = 0;           // elements
+  double requested_bound = 0;   // the value the caller gave (ABS value or REL fraction)
+  double abs_bound = 0;         // absolute bound actually guaranteed; 0 when lossless
+  uint64_t payload_size = 0;    // bytes after the header
+  uint32_t param = 0;           // codec-specific (level, inner codec); informational
+  uint64_t checksum = 0;
+
+  size_t frame_size() const;
+};
+
+inline constexpr uint8_t kFormatVersion = 1;
+inline constexpr size_t kFrameHeaderSize = 56;
+
+// Parses and validates a whole frame (magic, version, enums, exact length, checksum).
+Result<FrameInfo> inspect(std::span<const std::byte> frame);
+// Reads only the header's declared total frame size (for framing a byte stream).
+Result<size_t> peek_frame_size(std::span<const std::byte> header_prefix);
+std::string describe(const FrameInfo& info);  // one line per field, human-readable
+
+// Scratch memory reused across calls, so a warmed-up hot path allocates nothing.
+// Not thread-safe: one per thread (the convenience overloads use a thread_local one).
+class Workspace {
+ public:
+  std::vector<std::byte>& buffer(size_t slot) { return slots_.at(slot); }
+
+ private:
+  std::array<std::vector<std::byte>, 4> slots_;
+};
+
+class Codec {
+ public:
+  virtual ~Codec() = default;
+
+  virtual CodecId id() const = 0;
+  virtual std::string_view name() const = 0;  // unique registry name, e.g. "zstd-3"
+  virtual std::string_view description() const = 0;
+  virtual bool lossy() const = 0;
+  virtual bool supports(Dtype d) const = 0;
+  virtual uint32_t param() const { return 0; }
+
+  // Worst-case frame size for n elements, whatever their values (NaN/Inf included).
+  size_t compress_bound(size_t n, Dtype d) const;
+
+  // Writes one frame into out (at least compress_bound bytes); returns the frame size.
+  Result<size_t> compress_into(const void* data, size_t n, Dtype d, const ErrorBound& bound,
+                               std::span<std::byte> out, Workspace& ws) const;
+  // Resizes out to the frame (keeps its capacity, so reuse avoids allocation).
+  Status compress(const void* data, size_t n, Dtype d, const ErrorBound& bound,
+                  std::vector<std::byte>& out, Workspace& ws) const;
+  Status compress(const void* data, size_t n, Dtype d, const ErrorBound& bound,
+                  std::vector<std::byte>& out) const;
+  template <class T>
+  Result<std::vector<std::byte>> compress(std::span<const T> data, const ErrorBound& bound) const {
+    std::vector<std::byte> out;
+    Status st = compress(data.data(), data.size(), dtype_of<T>(), bound, out);
+    if (!st.ok()) return st;
+    return out;
+  }
+
+  // Decodes a frame of this codec into exactly n elements of dtype d.
+  Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d,
+                    Workspace& ws) const;
+  Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d) const;
+  template <class T>
+  Status decompress(std::span<const std::byte> frame, std::span<T> out) const {
+    return decompress(frame, out.data(), out.size(), dtype_of<T>());
+  }
+
+  // --- implemented by each codec -------------------------------------------------------
+  // Largest payload (header excluded) encode may write for n elements.
+  virtual size_t max_payload(size_t n, Dtype d) const = 0;
+  // Encodes n elements into out (capacity >= max_payload). abs_bound is the absolute bound
+  // to honour (0 for lossless codecs). Returns payload bytes written.
+  virtual Result<size_t> encode(const void* data, size_t n, Dtype d, double abs_bound,
+                                std::span<std::byte> out, Workspace& ws) const = 0;
+  // Decodes a payload whose header was already validated; out holds info.count elements.
+  virtual Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
+                        Workspace& ws) const = 0;
+};
+
+// Registry ---------------------------------------------------------------------------------
+const Codec* find_codec(std::string_view name);   // nullptr when unknown
+Result<const Codec*> get_codec(std::string_view name);  // error lists the known names
+// The decoder for frames with this id (any registered codec of that id can decode them).
+Result<const Codec*> codec_for_id(CodecId id);
+std::vector<const Codec*> list_codecs();  // ordered by id, then name
+
+// Decodes any frame, dispatching on its codec id.
+Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d);
+template <class T>
+Status decompress(std::span<const std::byte> frame, std::span<T> out) {
+  return decompress(frame, out.data(), out.size(), dtype_of<T>());
+}
+
+// The absolute bound a frame will guarantee for this data (REL resolved against the range
+// of the finite values). Lossless bounds give 0.
+Result<double> resolve_abs_bound(const void* data, size_t n, Dtype d, const ErrorBound& bound);
+
+namespace detail {
+// Registration hook used by COMMPRESS_REGISTER_CODEC; owns the codec for the process life.
+bool register_codec(std::unique_ptr<Codec> codec);
+}  // namespace detail
+
+}  // namespace commpress::codec
+
+// Registers a codec at load time (the library is shared, so static initializers always run):
+//   COMMPRESS_REGISTER_CODEC(zstd3, std::make_unique<ZstdLossless>(3));
+#define COMMPRESS_REGISTER_CODEC(tag, make_expr)                          \
+  namespace {                                                             \
+  [[maybe_unused]] const bool commpress_registered_##tag =                \
+      ::commpress::codec::detail::register_codec(make_expr);              \
+  }

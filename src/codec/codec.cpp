@@ -1,0 +1,194 @@
+// The parts of compress/decompress shared by every codec: argument checks, REL resolution,
+// framing, and dispatch on the frame's codec id.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "codec/format/frame_header.hpp"
+#include "commpress/codec.hpp"
+#include "core/assert.hpp"
+
+namespace commpress::codec {
+
+size_t dtype_size(Dtype d) {
+  switch (d) {
+    case Dtype::f32: return 4;
+    case Dtype::f64: return 8;
+    case Dtype::i32: return 4;
+    case Dtype::i64: return 8;
+    case Dtype::u8: return 1;
+  }
+  return 0;
+}
+
+const char* dtype_name(Dtype d) {
+  switch (d) {
+    case Dtype::f32: return "f32";
+    case Dtype::f64: return "f64";
+    case Dtype::i32: return "i32";
+    case Dtype::i64: return "i64";
+    case Dtype::u8: return "u8";
+  }
+  return "?";
+}
+
+Result<Dtype> parse_dtype(std::string_view name) {
+  for (Dtype d : {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64, Dtype::u8})
+    if (name == dtype_name(d)) return d;
+  return Status{ErrorCode::invalid_argument,
+                "unknown dtype '" + std::string(name) + "' (expected f32, f64, i32, i64 or u8)"};
+}
+
+bool is_float(Dtype d) { return d == Dtype::f32 || d == Dtype::f64; }
+
+const char* bound_mode_name(BoundMode m) {
+  switch (m) {
+    case BoundMode::lossless: return "lossless";
+    case BoundMode::abs: return "abs";
+    case BoundMode::rel: return "rel";
+  }
+  return "?";
+}
+
+namespace {
+
+template <class T>
+void finite_range(const T* x, size_t n, double& lo, double& hi, bool& any) {
+  T mn = std::numeric_limits<T>::infinity(), mx = -std::numeric_limits<T>::infinity();
+  for (size_t i = 0; i < n; ++i) {
+    T v = x[i];
+    // NaN and Inf fail both comparisons against +-inf bounds only partially, so test finiteness.
+    if (std::isfinite(v)) {
+      mn = std::min(mn, v);
+      mx = std::max(mx, v);
+    }
+  }
+  any = mn <= mx;
+  lo = double(mn);
+  hi = double(mx);
+}
+
+Workspace& thread_workspace() {
+  thread_local Workspace ws;
+  return ws;
+}
+
+}  // namespace
+
+Result<double> resolve_abs_bound(const void* data, size_t n, Dtype d, const ErrorBound& bound) {
+  if (bound.mode == BoundMode::lossless) return 0.0;
+  if (!std::isfinite(bound.value) || bound.value <= 0)
+    return Status{ErrorCode::invalid_argument,
+                  std::string("error bound must be a positive finite number, got ") +
+                      std::to_string(bound.value)};
+  if (bound.mode == BoundMode::abs) return bound.value;
+  if (!is_float(d))
+    return Status{ErrorCode::unsupported, "a relative bound needs f32 or f64 data"};
+  double lo = 0, hi = 0;
+  bool any = false;
+  if (d == Dtype::f32) finite_range(static_cast<const float*>(data), n, lo, hi, any);
+  else finite_range(static_cast<const double*>(data), n, lo, hi, any);
+  double range = any ? hi - lo : 0.0;
+  // A constant (or empty) array has no range: bound relative to its magnitude instead, and
+  // fall back to the bare fraction for all-zero data (zeros are encoded exactly anyway).
+  double eb = bound.value * range;
+  if (!(eb > 0) && any) eb = bound.value * std::max(std::fabs(lo), std::fabs(hi));
+  if (!(eb > 0) || !std::isfinite(eb)) eb = range > 0 ? std::numeric_limits<double>::max() : bound.value;
+  return eb;
+}
+
+size_t Codec::compress_bound(size_t n, Dtype d) const { return kFrameHeaderSize + max_payload(n, d); }
+
+Result<size_t> Codec::compress_into(const void* data, size_t n, Dtype d, const ErrorBound& bound,
+                                    std::span<std::byte> out, Workspace& ws) const {
+  if (!supports(d))
+    return Status{ErrorCode::unsupported, std::string("codec ") + std::string(name()) +
+                                              " does not support dtype " + dtype_name(d)};
+  if (n > 0 && data == nullptr)
+    return Status{ErrorCode::invalid_argument, "null input with a non-zero count"};
+  if (lossy() && bound.mode == BoundMode::lossless)
+    return Status{ErrorCode::invalid_argument,
+                  std::string("codec ") + std::string(name()) +
+                      " is lossy: give an absolute or relative error bound"};
+  size_t need = compress_bound(n, d);
+  if (out.size() < need)
+    return Status{ErrorCode::capacity, "output holds " + std::to_string(out.size()) +
+                                           " bytes, compress_bound is " + std::to_string(need)};
+  double abs_eb = 0;
+  if (lossy()) {
+    auto r = resolve_abs_bound(data, n, d, bound);
+    if (!r.ok()) return r.status();
+    abs_eb = *r;
+  }
+  auto payload = encode(data, n, d, abs_eb, out.subspan(kFrameHeaderSize), ws);
+  if (!payload.ok()) return payload.status();
+  COMMPRESS_ASSERT(*payload <= max_payload(n, d));
+  FrameInfo info;
+  info.version = kFormatVersion;
+  info.codec = id();
+  info.dtype = d;
+  info.mode = lossy() ? bound.mode : BoundMode::lossless;
+  info.count = n;
+  info.requested_bound = lossy() ? bound.value : 0.0;
+  info.abs_bound = abs_eb;
+  info.payload_size = *payload;
+  info.param = param();
+  detail::write_frame_header(info, out.subspan(kFrameHeaderSize, *payload), out.data());
+  return kFrameHeaderSize + *payload;
+}
+
+Status Codec::compress(const void* data, size_t n, Dtype d, const ErrorBound& bound,
+                       std::vector<std::byte>& out, Workspace& ws) const {
+  out.resize(compress_bound(n, d));
+  auto size = compress_into(data, n, d, bound, out, ws);
+  if (!size.ok()) {
+    out.clear();
+    return size.status();
+  }
+  out.resize(*size);
+  return {};
+}
+
+Status Codec::compress(const void* data, size_t n, Dtype d, const ErrorBound& bound,
+                       std::vector<std::byte>& out) const {
+  return compress(data, n, d, bound, out, thread_workspace());
+}
+
+Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d,
+                         Workspace& ws) const {
+  auto info = inspect(frame);
+  if (!info.ok()) return info.status();
+  if (info->codec != id())
+    return {ErrorCode::mismatch, "frame was written by codec id " +
+                                     std::to_string(int(info->codec)) + ", not by " +
+                                     std::string(name())};
+  if (info->dtype != d)
+    return {ErrorCode::mismatch, std::string("frame holds ") + dtype_name(info->dtype) +
+                                     " but the destination is " + dtype_name(d)};
+  if (info->count != n)
+    return {ErrorCode::mismatch, "frame holds " + std::to_string(info->count) +
+                                     " elements but the destination has room for " +
+                                     std::to_string(n)};
+  if (!supports(d))
+    return {ErrorCode::corrupt_frame, std::string("codec ") + std::string(name()) +
+                                          " cannot hold dtype " + dtype_name(d)};
+  if (n > 0 && out == nullptr) return {ErrorCode::invalid_argument, "null output buffer"};
+  if (info->payload_size > max_payload(n, d))
+    return {ErrorCode::corrupt_frame, "payload of " + std::to_string(info->payload_size) +
+                                          " bytes exceeds this codec's worst case"};
+  return decode(frame.subspan(kFrameHeaderSize), *info, out, ws);
+}
+
+Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d) const {
+  return decompress(frame, out, n, d, thread_workspace());
+}
+
+Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d) {
+  auto info = inspect(frame);
+  if (!info.ok()) return info.status();
+  auto codec = codec_for_id(info->codec);
+  if (!codec.ok()) return codec.status();
+  return (*codec)->decompress(frame, out, n, d);
+}
+
+}  // namespace commpress::codec

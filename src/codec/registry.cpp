@@ -1,0 +1,70 @@
+// Name -> codec lookup. Codecs register themselves at load time (COMMPRESS_REGISTER_CODEC);
+// the table is built once, before main, and only read afterwards.
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "commpress/codec.hpp"
+#include "core/assert.hpp"
+
+namespace commpress::codec {
+
+namespace {
+
+struct Registry {
+  std::mutex mu;
+  std::vector<std::unique_ptr<Codec>> codecs;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+namespace detail {
+
+bool register_codec(std::unique_ptr<Codec> codec) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  for (const auto& c : r.codecs) COMMPRESS_ASSERT(c->name() != codec->name());
+  r.codecs.push_back(std::move(codec));
+  return true;
+}
+
+}  // namespace detail
+
+std::vector<const Codec*> list_codecs() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  std::vector<const Codec*> out;
+  for (const auto& c : r.codecs) out.push_back(c.get());
+  std::sort(out.begin(), out.end(), [](const Codec* a, const Codec* b) {
+    return a->id() != b->id() ? a->id() < b->id() : a->name() < b->name();
+  });
+  return out;
+}
+
+const Codec* find_codec(std::string_view name) {
+  for (const Codec* c : list_codecs())
+    if (c->name() == name) return c;
+  return nullptr;
+}
+
+Result<const Codec*> get_codec(std::string_view name) {
+  if (const Codec* c = find_codec(name)) return c;
+  std::string known;
+  for (const Codec* c : list_codecs()) known += (known.empty() ? "" : ", ") + std::string(c->name());
+  return Status{ErrorCode::invalid_argument,
+                "unknown codec '" + std::string(name) + "'; known codecs: " + known};
+}
+
+Result<const Codec*> codec_for_id(CodecId id) {
+  for (const Codec* c : list_codecs())
+    if (c->id() == id) return c;
+  return Status{ErrorCode::unsupported,
+                "no codec with id " + std::to_string(int(id)) + " is built into this library"};
+}
+
+}  // namespace commpress::codec
