@@ -1,0 +1,179 @@
+// Runs a per-block encoder or decoder over a whole szp payload with OpenMP. Blocks are coded
+// independently, so threads take contiguous chunks of blocks; the encoder then compacts the
+// chunks in order and the decoder finds each chunk's start by a prefix sum over the header
+// bytes. The bytes produced never depend on the thread count.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <span>
+#include <string>
+
+#include "codec/lossy/szp/block_header.hpp"
+#include "codec/lossy/szp/szp_block.hpp"
+#include "commpress/codec.hpp"
+
+namespace commpress::codec::szp {
+
+// Below this many blocks per thread, starting a team costs more than it saves.
+inline constexpr size_t kMinBlocksPerThread = 2048;
+
+inline int pick_threads(size_t nblocks) {
+  size_t useful = nblocks / kMinBlocksPerThread;
+  return int(std::clamp<size_t>(useful, 1, size_t(std::max(1, omp_get_max_threads()))));
+}
+
+// First block of chunk c when nb blocks are split into `chunks` parts.
+inline size_t chunk_begin(size_t nb, size_t chunks, size_t c) { return nb * c / chunks; }
+
+// Scratch words from the workspace, grown only when too small (so a warm path allocates
+// nothing). Returns nullptr when memory runs out.
+template <class W>
+W* workspace_array(Workspace& ws, size_t slot, size_t count) {
+  std::vector<std::byte>& buf = ws.buffer(slot);
+  size_t bytes = count * sizeof(W) + alignof(W);
+  try {
+    if (buf.size() < bytes) buf.resize(bytes);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+  void* p = buf.data();
+  size_t space = buf.size();
+  return static_cast<W*>(std::align(alignof(W), count * sizeof(W), p, space));
+}
+
+// encode_block(const T* x, size_t valid, uint8_t& header, std::byte* body) -> body bytes.
+// Writes block headers into block_range's own header slots and bodies consecutively from dst.
+template <class T, class EncodeBlock>
+size_t encode_range(const T* x, size_t n, size_t lo, size_t hi, uint8_t* headers,
+                    std::byte* dst, const EncodeBlock& encode_block) {
+  size_t pos = 0;
+  for (size_t b = lo; b < hi; ++b)
+    pos += encode_block(x + b * kBlockValues, valid_in_block(n, b), headers[b], dst + pos);
+  return pos;
+}
+
+// out has room for max_payload_size<T>(n, mode) bytes. Returns payload bytes written.
+template <class T, class EncodeBlock>
+Result<size_t> encode_payload(const T* x, size_t n, Mode mode, std::span<std::byte> out,
+                              Workspace& ws, const EncodeBlock& encode_block) {
+  const size_t nb = block_count(n);
+  uint8_t* headers = reinterpret_cast<uint8_t*>(out.data());
+  std::byte* bodies = out.data() + nb;
+  const int threads = pick_threads(nb);
+  if (threads <= 1) return nb + encode_range(x, n, 0, nb, headers, bodies, encode_block);
+
+  // Chunk 0 writes in place; the others write to scratch at a worst-case offset and are
+  // copied behind their predecessors once all sizes are known.
+  const size_t max_body = max_body_size<T>(mode);
+  // A smaller team than requested only moves chunk 1's start later, so this is enough.
+  std::byte* scratch =
+      workspace_array<std::byte>(ws, 0, (nb - chunk_begin(nb, size_t(threads), 1)) * max_body);
+  size_t* sizes = workspace_array<size_t>(ws, 1, size_t(threads) + 1);
+  if (!scratch || !sizes)
+    return Status{ErrorCode::capacity, "out of memory for szp encoder scratch"};
+  size_t total = 0;
+#pragma omp parallel num_threads(threads)
+  {
+    const size_t team = size_t(omp_get_num_threads()), c = size_t(omp_get_thread_num());
+    const size_t lo = chunk_begin(nb, team, c), hi = chunk_begin(nb, team, c + 1);
+    const size_t scratch_at = c == 0 ? 0 : (lo - chunk_begin(nb, team, 1)) * max_body;
+    std::byte* dst = c == 0 ? bodies : scratch + scratch_at;
+    sizes[c] = encode_range(x, n, lo, hi, headers, dst, encode_block);
+#pragma omp barrier
+#pragma omp single
+    {
+      size_t acc = 0;
+      for (size_t i = 0; i < team; ++i) {
+        size_t s = sizes[i];
+        sizes[i] = acc;
+        acc += s;
+      }
+      sizes[team] = acc;
+      total = acc;
+    }
+    if (c > 0) std::memcpy(bodies + sizes[c], scratch + scratch_at, sizes[c + 1] - sizes[c]);
+  }
+  return nb + total;
+}
+
+// decode_block(uint8_t header, const std::byte* body, size_t valid, T* out); called only for
+// valid headers whose body lies inside the payload.
+template <class T, class DecodeBlock>
+Status decode_payload(std::span<const std::byte> payload, size_t n, Mode mode, T* out,
+                      Workspace& ws, const DecodeBlock& decode_block) {
+  auto view = split_payload(payload, n);
+  if (!view.ok()) return view.status();
+  const size_t nb = view->headers.size();
+  if (nb == 0) {
+    if (!view->bodies.empty())
+      return {ErrorCode::corrupt_frame, "szp payload of an empty array must be empty"};
+    return {};
+  }
+  const uint8_t* headers = view->headers.data();
+  const std::byte* bodies = view->bodies.data();
+  const auto& table = kBodySizeTable<T>[int(mode)];
+  const size_t last_valid = valid_in_block(n, nb - 1);
+  // The table holds full-block sizes; a partial raw last block is shorter.
+  const size_t last_raw_short =
+      headers[nb - 1] == kRawHeader ? (kBlockValues - last_valid) * sizeof(T) : 0;
+
+  const int threads = pick_threads(nb);
+  uint64_t* starts = workspace_array<uint64_t>(ws, 1, size_t(threads) + 1);
+  if (!starts) return {ErrorCode::capacity, "out of memory for szp decoder scratch"};
+  Status status;
+#pragma omp parallel num_threads(threads)
+  {
+    const size_t team = size_t(omp_get_num_threads()), c = size_t(omp_get_thread_num());
+    const size_t lo = chunk_begin(nb, team, c), hi = chunk_begin(nb, team, c + 1);
+    uint64_t sum = 0;
+    uint32_t seen = 0;
+    for (size_t b = lo; b < hi; ++b) {
+      uint16_t s = table[headers[b]];
+      sum += s;
+      seen |= s;
+    }
+    // Invalid headers are flagged in the top bit of the sum's chunk entry.
+    starts[c] = (seen & kInvalidEntry) ? UINT64_MAX : sum;
+#pragma omp barrier
+#pragma omp single
+    {
+      uint64_t acc = 0;
+      for (size_t i = 0; i < team && status.ok(); ++i) {
+        if (starts[i] == UINT64_MAX) {
+          size_t b = chunk_begin(nb, team, i);
+          while (table[headers[b]] != kInvalidEntry) ++b;
+          status = {ErrorCode::corrupt_frame, "szp block " + std::to_string(b) +
+                                                  " has invalid header byte " +
+                                                  std::to_string(headers[b])};
+        }
+        uint64_t s = starts[i];
+        starts[i] = acc;
+        acc += s;
+      }
+      if (status.ok()) {
+        acc -= last_raw_short;
+        if (acc != view->bodies.size())
+          status = {ErrorCode::corrupt_frame,
+                    "szp block bodies need " + std::to_string(acc) + " bytes but the payload holds " +
+                        std::to_string(view->bodies.size())};
+      }
+    }
+    if (status.ok()) {
+      uint64_t pos = starts[c];
+      for (size_t b = lo; b < hi; ++b) {
+        uint8_t h = headers[b];
+        size_t valid = b + 1 == nb ? last_valid : kBlockValues;
+        decode_block(h, bodies + pos, valid, out + b * kBlockValues);
+        pos += table[h];
+      }
+    }
+  }
+  return status;
+}
+
+}  // namespace commpress::codec::szp
