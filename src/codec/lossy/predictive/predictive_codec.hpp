@@ -1,0 +1,59 @@
+// The Codec shell both predictive formats share: f32/f64 dispatch, argument checks and the
+// capacity contract. A Format supplies its identity and three templates over T:
+//   size_t max_payload<T>(n); Result<size_t> encode<T>(x, n, e, out);
+//   Status decode<T>(payload, n, out).
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include "commpress/codec.hpp"
+
+namespace commpress::codec::predictive {
+
+template <class Format>
+class PredictiveCodec final : public Codec {
+ public:
+  CodecId id() const override { return Format::kId; }
+  std::string_view name() const override { return Format::kName; }
+  std::string_view description() const override { return Format::kDescription; }
+  bool lossy() const override { return true; }
+  bool supports(Dtype d) const override { return d == Dtype::f32 || d == Dtype::f64; }
+
+  size_t max_payload(size_t n, Dtype d) const override {
+    if (d == Dtype::f32) return Format::template max_payload<float>(n);
+    if (d == Dtype::f64) return Format::template max_payload<double>(n);
+    return 0;
+  }
+
+  Result<size_t> encode(const void* data, size_t n, Dtype d, double abs_bound,
+                        std::span<std::byte> out, Workspace&) const override {
+    if (!supports(d))
+      return Status{ErrorCode::unsupported,
+                    std::string(Format::kName) + " does not support dtype " + dtype_name(d)};
+    if (!(abs_bound > 0) || !std::isfinite(abs_bound))
+      return Status{ErrorCode::invalid_argument,
+                    std::string(Format::kName) + " needs a positive finite absolute bound, got " +
+                        std::to_string(abs_bound)};
+    const size_t need = max_payload(n, d);
+    if (out.size() < need)
+      return Status{ErrorCode::capacity, "payload buffer holds " + std::to_string(out.size()) +
+                                             " bytes, " + std::string(Format::kName) +
+                                             " may need " + std::to_string(need)};
+    if (d == Dtype::f32)
+      return Format::template encode<float>(static_cast<const float*>(data), n, abs_bound, out);
+    return Format::template encode<double>(static_cast<const double*>(data), n, abs_bound, out);
+  }
+
+  Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
+                Workspace&) const override {
+    if (info.dtype == Dtype::f32)
+      return Format::template decode<float>(payload, info.count, static_cast<float*>(out));
+    if (info.dtype == Dtype::f64)
+      return Format::template decode<double>(payload, info.count, static_cast<double*>(out));
+    return {ErrorCode::corrupt_frame,
+            std::string(Format::kName) + " frames cannot hold dtype " + dtype_name(info.dtype)};
+  }
+};
+
+}  // namespace commpress::codec::predictive
