@@ -1,0 +1,20 @@
+// The command groups of the `commpress` tool. Each group lives in its own file and adds its
+// subcommands to the top-level app; main() lists the groups and turns the outcome into the
+// exit status. A new group (bench, profile, ...) is one more file and one more entry in main.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "commpress/status.hpp"
+
+namespace commpress::cli {
+
+// A command's callback stores its result here; main() reports it.
+struct Outcome {
+  Status status;
+};
+
+// `commpress codec ...`: compress, decompress, inspect, compare, list.
+void add_codec_commands(CLI::App& app, Outcome& outcome);
+
+}  // namespace commpress::cli

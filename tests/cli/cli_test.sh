@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# End-to-end test of the `commpress` tool: every codec it lists round-trips generated f32 and
+# f64 arrays through compress / inspect / decompress / compare, and every kind of bad input
+# ends with a non-zero status and exactly one "commpress: error:" line on stderr.
+# Usage: cli_test.sh PATH_TO_COMMPRESS WORK_DIR
+set -uo pipefail
+BIN="$1"
+WORK="$2"
+rm -rf "$WORK" && mkdir -p "$WORK"
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# Smooth data with a NaN, +Inf and -Inf in it: codecs must carry those exactly.
+gen() {  # gen f|d COUNT FILE
+  python3 - "$1" "$2" "$3" <<'PY'
+import array, math, sys
+kind, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+v = [math.sin(i * 0.01) * 10 + 0.001 * ((i * 7919) % 101) for i in range(n)]
+v[10], v[20], v[30] = float('nan'), float('inf'), float('-inf')
+array.array(kind, v).tofile(open(path, 'wb'))
+PY
+}
+
+# expect_error DESCRIPTION ARGS...: non-zero exit, one error line on stderr, nothing on stdout.
+expect_error() {
+  local what="$1"; shift
+  "$BIN" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt"
+  local rc=$?
+  if [ $rc -eq 0 ]; then fail "$what: exit status 0"; return; fi
+  if [ "$(wc -l <"$WORK/err.txt")" -ne 1 ] || ! grep -q '^commpress: error: ' "$WORK/err.txt"; then
+    fail "$what: expected one 'commpress: error:' line, got: $(cat "$WORK/err.txt")"
+  fi
+  if [ -s "$WORK/out.txt" ]; then fail "$what: printed to stdout: $(cat "$WORK/out.txt")"; fi
+}
+
+value_of() { grep "^$1: " "$2" | head -1 | cut -d' ' -f2; }
+
+N=1000
+gen f $N "$WORK/in.f32"
+gen d $N "$WORK/in.f64"
+
+"$BIN" codec list >"$WORK/list.txt" || fail "codec list exited non-zero"
+grep -q '^raw ' "$WORK/list.txt" || fail "codec list does not show raw"
+# Columns: name id kind dtypes description...
+tail -n +2 "$WORK/list.txt" >"$WORK/codecs.txt"
+[ -s "$WORK/codecs.txt" ] || fail "codec list is empty"
+
+lossy_codec=""
+while read -r name id kind dtypes _; do
+  for dt in f32 f64; do
+    case ",$dtypes," in *",$dt,"*) ;; *) continue ;; esac
+    in="$WORK/in.$dt"
+    frame="$WORK/$name.$dt.frame"
+    out="$WORK/$name.$dt.out"
+    bound=()
+    if [ "$kind" = lossy ]; then
+      lossy_codec="$name"
+      if [ $dt = f32 ]; then bound=(--abs 1e-3); else bound=(--rel 1e-6); fi
+    fi
+    if ! "$BIN" codec compress --codec "$name" "${bound[@]}" --dtype $dt "$in" "$frame" >/dev/null; then
+      fail "$name $dt: compress failed"; continue
+    fi
+    "$BIN" codec inspect "$frame" >"$WORK/inspect.txt" || fail "$name $dt: inspect failed"
+    [ "$(value_of codec "$WORK/inspect.txt")" = "$id" ] || fail "$name $dt: inspect shows the wrong codec id"
+    [ "$(value_of count "$WORK/inspect.txt")" = "$N" ] || fail "$name $dt: inspect shows the wrong count"
+    [ "$(value_of dtype "$WORK/inspect.txt")" = "$dt" ] || fail "$name $dt: inspect shows the wrong dtype"
+    "$BIN" codec decompress "$frame" "$out" || { fail "$name $dt: decompress failed"; continue; }
+    "$BIN" codec compare "$in" "$out" --dtype $dt --frame "$frame" >"$WORK/cmp.txt" \
+      || { fail "$name $dt: compare failed"; continue; }
+    [ "$(value_of within_bound "$WORK/cmp.txt")" = yes ] || fail "$name $dt: not within the frame's bound: $(cat "$WORK/cmp.txt")"
+    [ "$(value_of count "$WORK/cmp.txt")" = "$N" ] || fail "$name $dt: compare counted the wrong number of elements"
+    [ "$(value_of nonfinite "$WORK/cmp.txt")" = 3 ] || fail "$name $dt: compare should see 3 non-finite values"
+    [ "$(value_of nonfinite_differ "$WORK/cmp.txt")" = 0 ] || fail "$name $dt: non-finite values changed"
+    if [ "$kind" = lossless ]; then
+      cmp -s "$in" "$out" || fail "$name $dt: lossless round trip is not bit-exact"
+    fi
+  done
+done <"$WORK/codecs.txt"
+
+# A differing value is seen by compare (so the checks above could fail).
+cp "$WORK/in.f32" "$WORK/changed.f32"
+printf '\x00\x00\x80\x3f' | dd of="$WORK/changed.f32" bs=1 seek=400 conv=notrunc status=none  # x[100] = 1.0
+"$BIN" codec compare "$WORK/in.f32" "$WORK/changed.f32" --dtype f32 >"$WORK/cmp.txt"
+[ "$(value_of max_abs_error "$WORK/cmp.txt")" != 0 ] || fail "compare missed a changed value"
+
+# Bad input of every kind.
+"$BIN" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/good.frame" >/dev/null
+{ cat "$WORK/in.f32"; printf x; } >"$WORK/odd.bin"
+head -c 100 "$WORK/good.frame" >"$WORK/truncated.frame"
+cp "$WORK/good.frame" "$WORK/flipped.frame"
+printf '\x5a' | dd of="$WORK/flipped.frame" bs=1 seek=200 conv=notrunc status=none
+expect_error "missing input" codec compress --codec raw --dtype f32 "$WORK/nope" "$WORK/x"
+expect_error "missing frame" codec decompress "$WORK/nope" "$WORK/x"
+expect_error "directory as input" codec inspect "$WORK"
+expect_error "size not a multiple of the dtype" codec compress --codec raw --dtype f32 "$WORK/odd.bin" "$WORK/x"
+expect_error "unknown codec" codec compress --codec no-such-codec --dtype f32 "$WORK/in.f32" "$WORK/x"
+expect_error "unknown dtype" codec compress --codec raw --dtype f16 "$WORK/in.f32" "$WORK/x"
+expect_error "both bounds" codec compress --codec raw --abs 1e-3 --rel 1e-3 --dtype f32 "$WORK/in.f32" "$WORK/x"
+expect_error "negative bound" codec compress --codec raw --abs -1 --dtype f32 "$WORK/in.f32" "$WORK/x"
+expect_error "raw array as a frame" codec decompress "$WORK/in.f32" "$WORK/x"
+expect_error "truncated frame" codec decompress "$WORK/truncated.frame" "$WORK/x"
+expect_error "flipped byte" codec decompress "$WORK/flipped.frame" "$WORK/x"
+expect_error "flipped byte (inspect)" codec inspect "$WORK/flipped.frame"
+expect_error "compare size mismatch" codec compare "$WORK/in.f32" "$WORK/good.frame" --dtype f32
+expect_error "compare integer dtype" codec compare "$WORK/in.f32" "$WORK/in.f32" --dtype i32
+expect_error "compare frame of other data" codec compare "$WORK/in.f64" "$WORK/in.f64" --dtype f64 --frame "$WORK/good.frame"
+expect_error "unwritable output" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/no/such/dir/x"
+expect_error "missing operands" codec compress --codec raw --dtype f32
+expect_error "no subcommand" codec
+expect_error "unknown subcommand" codec squash
+[ -e "$WORK/x" ] && fail "a failed command left an output file behind"
+if [ -n "$lossy_codec" ]; then
+  expect_error "lossy codec without a bound" codec compress --codec "$lossy_codec" --dtype f32 "$WORK/in.f32" "$WORK/x"
+fi
+
+if [ $failures -ne 0 ]; then
+  echo "cli_test: $failures failure(s)" >&2
+  exit 1
+fi
+echo "cli_test: ok ($(wc -l <"$WORK/codecs.txt") codecs)"
