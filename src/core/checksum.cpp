@@ -1,5 +1,6 @@
 #include "core/checksum.hpp"
 
+#define XXH_STATIC_LINKING_ONLY  // for XXH3_state_t on the stack
 #include <xxhash.h>
 
 #include "core/assert.hpp"
