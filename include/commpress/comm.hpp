@@ -1,0 +1,90 @@
+// Compressed communication over MPI: point-to-point and collectives that move (and reduce)
+// compressed frames, with MPI's verbs and argument order plus one Options object.
+//
+// Error bounds are promises about the RESULT: for allreduce with Options::bound =
+// ErrorBound::absolute(1e-3), every element of recv differs from the exact reduction of the
+// inputs by at most Report::guaranteed_abs_bound <= 1e-3 (plus the final rounding to the
+// dtype, included in the reported value). Every rank validates the arguments the same way
+// and all ranks return the same error together; none is left hanging.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "commpress/codec.hpp"
+#include "commpress/status.hpp"
+
+namespace commpress::comm {
+
+using codec::Dtype;
+using codec::ErrorBound;
+
+enum class Op : uint8_t { sum = 0, min = 1, max = 2, prod = 3 };
+
+// Values are stable (they appear in reports and benchmark output).
+enum class Algorithm : uint8_t {
+  Auto = 0,               // chosen by the cost model (may pick Mpi: no compression)
+  Mpi = 1,                // MPI's own operation, uncompressed
+  Direct = 2,             // point-to-point: one pipelined stream of chunk frames
+  Binomial = 3,           // bcast / scatter / gather
+  Ring = 4,               // allgather
+  RecursiveDoubling = 5,  // allgather
+  DocRing = 6,            // reduce_scatter/allreduce: decompress-operate-compress each hop
+  HomomorphicRing = 7,    // compress all blocks once, combine(frame, frame) each hop
+  FusedRing = 8,          // combine_raw(local block, received frame) each hop
+  HomomorphicRecursiveDoubling = 9,
+  Rabenseifner = 10,      // recursive halving then doubling, raw below the break-even size
+  Hierarchical = 11,      // raw within a node, compressed allreduce across nodes
+};
+
+const char* algorithm_name(Algorithm a);
+Result<Algorithm> parse_algorithm(std::string_view name);  // "auto", "mpi", "ring", ...
+const char* op_name(Op op);
+
+struct Options {
+  // Codec name from the registry; "" or "none" sends uncompressed. Homomorphic algorithms
+  // need "szp".
+  std::string codec = "szp";
+  ErrorBound bound = ErrorBound::lossless();  // on the result; lossless codecs ignore it
+  Algorithm algorithm = Algorithm::Auto;
+  size_t chunk_bytes = 0;  // pipelining granularity of uncompressed data; 0 = chosen
+  int pretend_ranks_per_node = 0;  // Hierarchical on one machine: group ranks; 0 = real nodes
+};
+
+struct Report {
+  Algorithm algorithm = Algorithm::Auto;  // the one that actually ran
+  std::string codec;                      // "none" when nothing was compressed
+  uint64_t raw_bytes = 0;                 // uncompressed bytes this rank's sends represent
+  uint64_t bytes_sent = 0;                // bytes this rank actually sent
+  double ratio() const { return bytes_sent ? double(raw_bytes) / double(bytes_sent) : 1.0; }
+  double guaranteed_abs_bound = 0;        // on every element of the result (0 = exact)
+  double predicted_seconds = 0;           // the model's estimate (0 when not modelled)
+};
+
+// Point-to-point. The receiver must use the same codec and count; a compressed message is a
+// stream of self-describing chunk frames so compression and transfer overlap.
+Result<Report> send(const void* buf, size_t count, Dtype dtype, int dest, int tag, MPI_Comm comm,
+                    const Options& opts = {});
+Result<Report> recv(void* buf, size_t count, Dtype dtype, int source, int tag, MPI_Comm comm,
+                    const Options& opts = {});
+
+// Collectives. recv/send may alias where MPI allows MPI_IN_PLACE: pass the same pointer.
+Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
+                     const Options& opts = {});
+Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dtype dtype,
+                         MPI_Comm comm, const Options& opts = {});
+Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
+                       MPI_Comm comm, const Options& opts = {});
+Result<Report> gather(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
+                      MPI_Comm comm, const Options& opts = {});
+Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
+                                    Dtype dtype, Op op, MPI_Comm comm, const Options& opts = {});
+Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype, Op op,
+                         MPI_Comm comm, const Options& opts = {});
+Result<Report> reduce(const void* send, void* recv, size_t count, Dtype dtype, Op op, int root,
+                      MPI_Comm comm, const Options& opts = {});
+
+}  // namespace commpress::comm

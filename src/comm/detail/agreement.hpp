@@ -1,0 +1,33 @@
+// Collective argument checking: every rank contributes its view of the call, and all ranks
+// reach the same verdict, so a mismatch (different counts, dtypes, roots, codecs...) or a bad
+// argument on one rank makes every rank return the same error instead of deadlocking.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "commpress/status.hpp"
+
+namespace commpress::comm::detail {
+
+struct Field {
+  const char* name;
+  int64_t value;
+};
+
+// Compares fields across comm (same names in the same order on every rank) and folds in each
+// rank's local verdict. Returns on every rank: ok, or the same error (mismatch naming the
+// field and the smallest and largest values seen, or the first failing rank's error code).
+Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& local);
+
+// After an operation: if any rank failed, every rank returns an error naming the lowest
+// failing rank (its own message on that rank).
+Status agree_outcome(MPI_Comm comm, const Status& local);
+
+// A stable 63-bit fingerprint of a string (codec names) for use as a Field value.
+int64_t fingerprint(const std::string& s);
+
+}  // namespace commpress::comm::detail
