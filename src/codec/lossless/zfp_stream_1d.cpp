@@ -1,0 +1,159 @@
+#include "codec/lossless/zfp_stream_1d.hpp"
+
+#include <zfp.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace commpress::codec::detail {
+
+namespace {
+
+struct BitStreamClose {
+  void operator()(bitstream* s) const { stream_close(s); }
+};
+using BitStream = std::unique_ptr<bitstream, BitStreamClose>;
+
+zfp_type zfp_type_of(Dtype d) {
+  switch (d) {
+    case Dtype::f32: return zfp_type_float;
+    case Dtype::f64: return zfp_type_double;
+    case Dtype::i32: return zfp_type_int32;
+    case Dtype::i64: return zfp_type_int64;
+    default: return zfp_type_none;
+  }
+}
+
+// The stream parameters are plain struct fields; configuring one on the stack avoids zfp's
+// allocation for what is only a parameter set.
+zfp_stream make_stream(const ZfpMode& mode) {
+  zfp_stream zs{};
+  if (mode.reversible) zfp_stream_set_reversible(&zs);
+  else zfp_stream_set_accuracy(&zs, mode.tolerance);
+  return zs;
+}
+
+zfp_field make_field(const void* data, size_t n, Dtype d) {
+  zfp_field f{};
+  zfp_field_set_type(&f, zfp_type_of(d));
+  zfp_field_set_size_1d(&f, n);
+  zfp_field_set_pointer(&f, const_cast<void*>(data));
+  return f;
+}
+
+size_t decode_block(zfp_stream* s, float* b) { return zfp_decode_block_float_1(s, b); }
+size_t decode_block(zfp_stream* s, double* b) { return zfp_decode_block_double_1(s, b); }
+size_t decode_block(zfp_stream* s, int32* b) { return zfp_decode_block_int32_1(s, b); }
+size_t decode_block(zfp_stream* s, int64* b) { return zfp_decode_block_int64_1(s, b); }
+size_t decode_partial(zfp_stream* s, float* p, size_t k) {
+  return zfp_decode_partial_block_strided_float_1(s, p, k, 1);
+}
+size_t decode_partial(zfp_stream* s, double* p, size_t k) {
+  return zfp_decode_partial_block_strided_double_1(s, p, k, 1);
+}
+size_t decode_partial(zfp_stream* s, int32* p, size_t k) {
+  return zfp_decode_partial_block_strided_int32_1(s, p, k, 1);
+}
+size_t decode_partial(zfp_stream* s, int64* p, size_t k) {
+  return zfp_decode_partial_block_strided_int64_1(s, p, k, 1);
+}
+
+// Decodes block by block, stopping as soon as the read position passes the real stream end:
+// one block reads at most maxbits bits, which the zero padding behind the stream absorbs.
+template <class T>
+Status decode_blocks(zfp_stream* zs, T* out, size_t n, uint64_t stream_bits) {
+  bitstream* bs = zfp_stream_bit_stream(zs);
+  for (size_t i = 0; i < n; i += 4) {
+    if (stream_rtell(bs) > stream_bits)
+      return {ErrorCode::corrupt_frame, "zfp stream ends before block " + std::to_string(i / 4) +
+                                            " of " + std::to_string((n + 3) / 4)};
+    if (n - i >= 4) decode_block(zs, out + i);
+    else decode_partial(zs, out + i, n - i);
+  }
+  return {};
+}
+
+}  // namespace
+
+bool zfp_supports(Dtype d, const ZfpMode& mode) {
+  if (d == Dtype::f32 || d == Dtype::f64) return true;
+  // Integers are exact only in reversible mode; zfp's lossy integer path assumes headroom.
+  return mode.reversible && (d == Dtype::i32 || d == Dtype::i64);
+}
+
+size_t zfp_max_stream_bytes(size_t n, Dtype d, const ZfpMode& mode) {
+  if (n == 0) return 0;
+  zfp_stream zs = make_stream(mode);
+  zfp_field f = make_field(nullptr, n, d);
+  return zfp_stream_maximum_size(&zs, &f);
+}
+
+Result<size_t> zfp_encode_1d(const void* data, size_t n, Dtype d, const ZfpMode& mode,
+                             std::span<std::byte> out) {
+  if (!zfp_supports(d, mode))
+    return Status{ErrorCode::unsupported, std::string("zfp cannot encode ") + dtype_name(d)};
+  if (n == 0) return size_t{0};
+  zfp_stream zs = make_stream(mode);
+  zfp_field f = make_field(data, n, d);
+  size_t cap = zfp_stream_maximum_size(&zs, &f);
+  if (out.size() < cap)
+    return Status{ErrorCode::capacity, "zfp stream needs up to " + std::to_string(cap) +
+                                           " bytes, got " + std::to_string(out.size())};
+  BitStream bs(stream_open(out.data(), cap));
+  if (!bs) return Status{ErrorCode::internal, "zfp stream_open failed (out of memory)"};
+  zfp_stream_set_bit_stream(&zs, bs.get());
+  zfp_stream_rewind(&zs);
+  size_t bytes = zfp_compress(&zs, &f);
+  if (bytes == 0 || bytes > cap)
+    return Status{ErrorCode::internal, "zfp_compress failed on " + std::to_string(n) + " " +
+                                           dtype_name(d) + " values"};
+  return bytes;
+}
+
+Status zfp_decode_1d(std::span<const std::byte> stream, size_t n, Dtype d, const ZfpMode& mode,
+                     void* out, std::vector<std::byte>& scratch) {
+  if (!zfp_supports(d, mode))
+    return {ErrorCode::corrupt_frame, std::string("zfp cannot hold ") + dtype_name(d)};
+  if (n == 0) {
+    if (!stream.empty())
+      return {ErrorCode::corrupt_frame, "zfp stream for zero elements must be empty"};
+    return {};
+  }
+  if (stream.size() > zfp_max_stream_bytes(n, d, mode))
+    return {ErrorCode::corrupt_frame, "zfp stream of " + std::to_string(stream.size()) +
+                                          " bytes exceeds the worst case for " +
+                                          std::to_string(n) + " values"};
+  zfp_stream zs = make_stream(mode);
+  unsigned maxbits = 0;
+  zfp_stream_params(&zs, nullptr, &maxbits, nullptr, nullptr);
+  size_t word_bytes = stream_word_bits / 8;
+  size_t padded = stream.size() + maxbits / 8 + 4 * word_bytes;
+  padded = (padded + word_bytes - 1) / word_bytes * word_bytes;
+  if (scratch.size() < padded) scratch.resize(padded);
+  if (!stream.empty()) std::memcpy(scratch.data(), stream.data(), stream.size());
+  std::memset(scratch.data() + stream.size(), 0, padded - stream.size());
+  BitStream bs(stream_open(scratch.data(), padded));
+  if (!bs) return {ErrorCode::internal, "zfp stream_open failed (out of memory)"};
+  zfp_stream_set_bit_stream(&zs, bs.get());
+  zfp_stream_rewind(&zs);
+  uint64_t bits = uint64_t{stream.size()} * 8;
+  Status st;
+  switch (d) {
+    case Dtype::f32: st = decode_blocks(&zs, static_cast<float*>(out), n, bits); break;
+    case Dtype::f64: st = decode_blocks(&zs, static_cast<double*>(out), n, bits); break;
+    case Dtype::i32: st = decode_blocks(&zs, static_cast<int32*>(out), n, bits); break;
+    case Dtype::i64: st = decode_blocks(&zs, static_cast<int64*>(out), n, bits); break;
+    default: return {ErrorCode::corrupt_frame, "zfp cannot hold this dtype"};
+  }
+  if (!st.ok()) return st;
+  // The encoder flushed to a whole word: a valid stream is used up to its last word exactly.
+  uint64_t used = stream_rtell(bs.get());
+  uint64_t used_bytes = (used + stream_word_bits - 1) / stream_word_bits * word_bytes;
+  if (used_bytes != stream.size())
+    return {ErrorCode::corrupt_frame, "zfp stream decodes from " + std::to_string(used_bytes) +
+                                          " bytes but holds " + std::to_string(stream.size())};
+  return {};
+}
+
+}  // namespace commpress::codec::detail
