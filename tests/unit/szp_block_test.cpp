@@ -81,7 +81,9 @@ void residual_round_trip(Mode mode) {
     ASSERT_EQ(szp::body_size<T>(h, kBlockValues, mode), size) << int(h);
     ASSERT_TRUE(szp::decode_residuals<T>(h, mode, {body.data(), size}, back));
     for (size_t i = 0; i < kBlockValues; ++i) ASSERT_EQ(back[i], r[i]) << "lane " << i;
-    if (size > 0) ASSERT_FALSE(szp::decode_residuals<T>(h, mode, {body.data(), size - 1}, back));
+    if (size > 0) {
+      ASSERT_FALSE(szp::decode_residuals<T>(h, mode, {body.data(), size - 1}, back));
+    }
   }
 }
 
@@ -226,20 +228,31 @@ TEST(SzpLossyBlock, SimdAndPortableAgreeF32) { lossy_paths_agree<float>(); }
 TEST(SzpLossyBlock, SimdAndPortableAgreeF64) { lossy_paths_agree<double>(); }
 
 // Decoders of arbitrary (valid-header) bodies agree too, including wrapped sums.
-TEST(SzpLossyBlock, DecodersAgreeOnArbitraryBodies) {
+template <class T>
+void decoders_agree_on_arbitrary_bodies() {
   std::mt19937_64 rng(9);
-  std::vector<std::byte> body(szp::max_body_size<float>(Mode::lossy));
-  szp::LinearQuantizer<float> qz(0.01);
+  std::vector<std::byte> body(szp::max_body_size<T>(Mode::lossless));
+  szp::LinearQuantizer<T> qz(0.01);
   for (int trial = 0; trial < 3000; ++trial) {
     uint8_t h = uint8_t(rng());
-    if (szp::parse_header<float>(h, Mode::lossy).kind == BlockKind::invalid) continue;
     for (auto& c : body) c = std::byte(rng());
-    float ya[kBlockValues], yb[kBlockValues];
-    szp::decode_lossy_block(h, body.data(), kBlockValues, qz, ya);
-    szp::decode_lossy_block_portable(h, body.data(), kBlockValues, qz, yb);
-    ASSERT_EQ(std::memcmp(ya, yb, sizeof ya), 0) << "header " << int(h);
+    size_t valid = trial % 3 == 0 ? 1 + rng() % kBlockValues : kBlockValues;
+    T ya[kBlockValues], yb[kBlockValues];
+    if (szp::parse_header<T>(h, Mode::lossy).kind != BlockKind::invalid) {
+      szp::decode_lossy_block(h, body.data(), valid, qz, ya);
+      szp::decode_lossy_block_portable(h, body.data(), valid, qz, yb);
+      ASSERT_EQ(std::memcmp(ya, yb, valid * sizeof(T)), 0) << "lossy header " << int(h);
+    }
+    if (szp::parse_header<T>(h, Mode::lossless).kind != BlockKind::invalid) {
+      szp::decode_lossless_block(h, body.data(), valid, ya);
+      szp::decode_lossless_block_portable(h, body.data(), valid, yb);
+      ASSERT_EQ(std::memcmp(ya, yb, valid * sizeof(T)), 0) << "lossless header " << int(h);
+    }
   }
 }
+
+TEST(SzpBlock, DecodersAgreeOnArbitraryBodiesF32) { decoders_agree_on_arbitrary_bodies<float>(); }
+TEST(SzpBlock, DecodersAgreeOnArbitraryBodiesF64) { decoders_agree_on_arbitrary_bodies<double>(); }
 
 template <class T>
 void quantizer_keeps_bound() {
@@ -296,7 +309,7 @@ TEST(SzpOrderMap, BijectiveAndOrdered) {
 template <class T>
 void lossless_block_bit_exact() {
   std::mt19937_64 rng(4);
-  std::vector<std::byte> body(szp::max_body_size<T>(Mode::lossless));
+  std::vector<std::byte> body(szp::max_body_size<T>(Mode::lossless)), portable(body.size());
   using U = typename szp::BlockTraits<T>::UInt;
   for (int trial = 0; trial < 4000; ++trial) {
     T x[kBlockValues], y[kBlockValues];
@@ -308,11 +321,16 @@ void lossless_block_bit_exact() {
       if (trial % 5 == 0) x[3] = T(-0.0);
     }
     size_t valid = trial % 4 == 0 ? 1 + rng() % kBlockValues : kBlockValues;
-    uint8_t h = 0;
+    uint8_t h = 0, hp = 0;
     size_t s = szp::encode_lossless_block(x, valid, h, body.data());
     ASSERT_EQ(szp::body_size<T>(h, valid, Mode::lossless), s);
     ASSERT_LE(s, valid * sizeof(T));
+    ASSERT_EQ(szp::encode_lossless_block_portable(x, valid, hp, portable.data()), s);
+    ASSERT_EQ(hp, h);
+    ASSERT_EQ(std::memcmp(body.data(), portable.data(), s), 0) << "trial " << trial;
     szp::decode_lossless_block(h, body.data(), valid, y);
+    ASSERT_EQ(std::memcmp(x, y, valid * sizeof(T)), 0) << "trial " << trial;
+    szp::decode_lossless_block_portable(h, body.data(), valid, y);
     ASSERT_EQ(std::memcmp(x, y, valid * sizeof(T)), 0) << "trial " << trial;
   }
 }

@@ -1,5 +1,5 @@
-// Portable implementations of the block primitives, and dispatch to the fused SIMD kernels
-// for the hot lossy path. Both produce the same bytes (tests/unit/szp_block_test.cpp).
+// Portable implementations of the block primitives, and dispatch to the fused AVX-512
+// kernels for full speed. Both produce the same bytes (tests/unit/szp_block_test.cpp).
 #include "codec/lossy/szp/szp_block.hpp"
 
 #include <algorithm>
@@ -9,6 +9,12 @@
 
 #include "codec/lossy/szp/block_kernels_avx512.hpp"
 #include "core/assert.hpp"
+
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+#define COMMPRESS_SZP_AVX512 1
+#else
+#define COMMPRESS_SZP_AVX512 0
+#endif
 
 namespace commpress::codec::szp {
 
@@ -90,7 +96,7 @@ size_t raw_size(size_t valid) {
 }
 
 template <class T>
-void pad_copy(const T* x, size_t valid, T* dst) {
+[[maybe_unused]] void pad_copy(const T* x, size_t valid, T* dst) {
   std::memcpy(dst, x, valid * sizeof(T));
   for (size_t i = valid; i < kBlockValues; ++i) dst[i] = x[valid - 1];
 }
@@ -187,15 +193,14 @@ size_t encode_lossy_block_portable(const T* x, size_t valid, const LinearQuantiz
 template <class T>
 size_t encode_lossy_block(const T* x, size_t valid, const LinearQuantizer<T>& qz,
                           uint8_t& header, std::byte* body) {
-#if defined(__AVX512F__) && defined(__AVX512DQ__)
-  if constexpr (std::is_same_v<T, float>) {
-    if (valid == kBlockValues) return detail::encode_lossy_f32_avx512(x, valid, qz, header, body);
-    float padded[kBlockValues];
-    pad_copy(x, valid, padded);
-    return detail::encode_lossy_f32_avx512(padded, valid, qz, header, body);
-  }
-#endif
+#if COMMPRESS_SZP_AVX512
+  if (valid == kBlockValues) return detail::encode_lossy_avx512(x, valid, qz, header, body);
+  T padded[kBlockValues];
+  pad_copy(x, valid, padded);
+  return detail::encode_lossy_avx512(padded, valid, qz, header, body);
+#else
   return encode_lossy_block_portable(x, valid, qz, header, body);
+#endif
 }
 
 template <class T>
@@ -212,23 +217,22 @@ void decode_lossy_block_portable(uint8_t header, const std::byte* body, size_t v
 template <class T>
 void decode_lossy_block(uint8_t header, const std::byte* body, size_t valid,
                         const LinearQuantizer<T>& qz, T* out) {
-#if defined(__AVX512F__) && defined(__AVX512DQ__)
-  if constexpr (std::is_same_v<T, float>) {
-    if (header == kRawHeader) return read_raw_block(body, valid, out);
-    if (valid == kBlockValues) return detail::decode_lossy_f32_avx512(header, body, qz, out);
-    float full[kBlockValues];
-    detail::decode_lossy_f32_avx512(header, body, qz, full);
-    std::memcpy(out, full, valid * sizeof(float));
-    return;
-  }
-#endif
+#if COMMPRESS_SZP_AVX512
+  if (header == kRawHeader) return read_raw_block(body, valid, out);
+  if (valid == kBlockValues) return detail::decode_lossy_avx512(header, body, qz, out);
+  T full[kBlockValues];
+  detail::decode_lossy_avx512(header, body, qz, full);
+  std::memcpy(out, full, valid * sizeof(T));
+#else
   decode_lossy_block_portable(header, body, valid, qz, out);
+#endif
 }
 
 // --- lossless ------------------------------------------------------------------------------
 
 template <class T>
-size_t encode_lossless_block(const T* x, size_t valid, uint8_t& header, std::byte* body) {
+size_t encode_lossless_block_portable(const T* x, size_t valid, uint8_t& header,
+                                      std::byte* body) {
   IntOf<T> q[kBlockValues], r[kBlockValues];
   for (size_t i = 0; i < valid; ++i) q[i] = FloatOrderMap<T>::to_ordered(x[i]);
   for (size_t i = valid; i < kBlockValues; ++i) q[i] = q[valid - 1];
@@ -245,7 +249,20 @@ size_t encode_lossless_block(const T* x, size_t valid, uint8_t& header, std::byt
 }
 
 template <class T>
-void decode_lossless_block(uint8_t header, const std::byte* body, size_t valid, T* out) {
+size_t encode_lossless_block(const T* x, size_t valid, uint8_t& header, std::byte* body) {
+#if COMMPRESS_SZP_AVX512
+  if (valid == kBlockValues) return detail::encode_lossless_avx512(x, valid, header, body);
+  T padded[kBlockValues];
+  pad_copy(x, valid, padded);
+  return detail::encode_lossless_avx512(padded, valid, header, body);
+#else
+  return encode_lossless_block_portable(x, valid, header, body);
+#endif
+}
+
+template <class T>
+void decode_lossless_block_portable(uint8_t header, const std::byte* body, size_t valid,
+                                    T* out) {
   if (header == kRawHeader) return read_raw_block(body, valid, out);
   IntOf<T> r[kBlockValues], q[kBlockValues];
   bool ok =
@@ -253,6 +270,19 @@ void decode_lossless_block(uint8_t header, const std::byte* body, size_t valid, 
   COMMPRESS_ASSERT(ok);
   LorenzoPredictor::inverse(r, q);
   for (size_t i = 0; i < valid; ++i) out[i] = FloatOrderMap<T>::from_ordered(q[i]);
+}
+
+template <class T>
+void decode_lossless_block(uint8_t header, const std::byte* body, size_t valid, T* out) {
+#if COMMPRESS_SZP_AVX512
+  if (header == kRawHeader) return read_raw_block(body, valid, out);
+  if (valid == kBlockValues) return detail::decode_lossless_avx512(header, body, out);
+  T full[kBlockValues];
+  detail::decode_lossless_avx512(header, body, full);
+  std::memcpy(out, full, valid * sizeof(T));
+#else
+  decode_lossless_block_portable(header, body, valid, out);
+#endif
 }
 
 // --- layout --------------------------------------------------------------------------------
@@ -308,7 +338,9 @@ Status block_offsets(std::span<const std::byte> payload, size_t n, Mode mode,
   template void decode_lossy_block_portable<T>(uint8_t, const std::byte*, size_t,             \
                                                const LinearQuantizer<T>&, T*);                \
   template size_t encode_lossless_block<T>(const T*, size_t, uint8_t&, std::byte*);           \
+  template size_t encode_lossless_block_portable<T>(const T*, size_t, uint8_t&, std::byte*);  \
   template void decode_lossless_block<T>(uint8_t, const std::byte*, size_t, T*);              \
+  template void decode_lossless_block_portable<T>(uint8_t, const std::byte*, size_t, T*);     \
   template size_t write_raw_block<T>(const T*, size_t, std::byte*);                           \
   template void read_raw_block<T>(const std::byte*, size_t, T*);                              \
   template Status block_offsets<T>(std::span<const std::byte>, size_t, Mode,                  \

@@ -82,10 +82,17 @@ void decode_lossy_block_portable(uint8_t header, const std::byte* body, size_t v
 
 // --- lossless, value level -----------------------------------------------------------------
 
+// Same contracts as the lossy pair, on order-mapped bit patterns; bit-exact.
 template <class T>
 size_t encode_lossless_block(const T* x, size_t valid, uint8_t& header, std::byte* body);
 template <class T>
+size_t encode_lossless_block_portable(const T* x, size_t valid, uint8_t& header,
+                                      std::byte* body);
+template <class T>
 void decode_lossless_block(uint8_t header, const std::byte* body, size_t valid, T* out);
+template <class T>
+void decode_lossless_block_portable(uint8_t header, const std::byte* body, size_t valid,
+                                    T* out);
 
 // --- raw blocks ----------------------------------------------------------------------------
 
