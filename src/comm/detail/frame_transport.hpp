@@ -1,8 +1,6 @@
-// Moves typed arrays between ranks as codec frames, or as plain bytes when nothing is
-// compressed, so each algorithm is written once for both modes. An array of n elements
-// travels as ceil(n / chunk_elems) chunk frames; a "block" is those frames back to back.
-// Frames are self-describing, so a receiver that knows only n (and the Wire) can split any
-// concatenation of blocks again, checking every declared length against what arrived.
+// Moves Wire-encoded data (comm/detail/wire.hpp) between ranks: pipelined chunk streams,
+// forwarding relays, and exchanges of frames whose size the receiver only bounds, so each
+// algorithm is written once for compressed and uncompressed transfer.
 //
 // Failure discipline: a local failure (a chunk that will not encode, a frame that will not
 // decode) never changes the message pattern: an empty message stands in for a frame that
@@ -19,12 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "commpress/codec.hpp"
+#include "comm/detail/wire.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm::detail {
-
-inline constexpr size_t kDefaultChunkBytes = size_t{1} << 20;
 
 // Bytes this rank put on the wire and the uncompressed bytes they stand for (Report fields).
 struct Traffic {
@@ -40,72 +36,6 @@ struct Traffic {
     r.bytes_sent += bytes_sent;
   }
 };
-
-// How one operation encodes data: codec (none = raw bytes), dtype, the absolute bound every
-// frame honours, and the chunk size. Identical on all ranks once the arguments agree.
-class Wire {
- public:
-  // Local checks of the caller's choice: "" or "none" sends raw bytes; a lossless codec
-  // ignores the bound; a lossy codec needs f32/f64 and an ABS or REL bound. An ABS bound is
-  // used as is; a REL bound must be resolved with with_abs_bound (see agree_abs_bound).
-  static Result<Wire> make(const Options& opts, Dtype dtype);
-  // Raw bytes, no codec (Algorithm::Mpi bookkeeping, placeholder paths).
-  static Wire uncompressed(Dtype dtype, size_t chunk_bytes = 0);
-
-  bool compressed() const { return codec_ != nullptr; }
-  bool lossy() const { return codec_ != nullptr && codec_->lossy(); }
-  const codec::Codec* codec() const { return codec_; }
-  std::string codec_name() const;  // "none" when uncompressed
-  Dtype dtype() const { return dtype_; }
-  size_t elem_size() const { return elem_size_; }
-  // The bound every decoded element obeys (0 = exact). For a REL request before
-  // with_abs_bound this is 0 and needs_range() is true.
-  double abs_bound() const { return abs_bound_; }
-  bool needs_range() const { return needs_range_; }
-  Wire with_abs_bound(double abs) const;
-  size_t chunk_elems() const { return chunk_elems_; }
-  Wire with_chunk_elems(size_t elems) const;  // the sender's layout, learned from a header
-
-  size_t num_chunks(size_t n) const { return (n + chunk_elems_ - 1) / chunk_elems_; }
-  size_t chunk_size(size_t n, size_t k) const;      // elements in chunk k of an n-array
-  size_t frame_capacity(size_t elems) const;        // largest frame for elems elements
-  size_t block_capacity(size_t n) const;            // largest block (all chunks) for n
-  uint64_t raw_bytes(size_t elems) const { return uint64_t(elems) * elem_size_; }
-
-  // (a) One frame for elems elements at data, written to buf[0, returned size). buf only
-  // grows (to frame_capacity), so reusing it across calls allocates nothing.
-  Result<size_t> encode(const void* data, size_t elems, std::vector<std::byte>& buf) const;
-  // Exactly elems elements out of one frame (raw: the byte count must match exactly).
-  Status decode(std::span<const std::byte> frame, void* out, size_t elems) const;
-
-  // All chunk frames of an n-array, back to back (out resized to the block). On a chunk
-  // failure the block is left empty and the error returned.
-  Status encode_block(const void* data, size_t n, std::vector<std::byte>& out) const;
-  // Bytes the block of an n-array occupies at the start of bytes (frame lengths checked
-  // against what is there and against each chunk's capacity).
-  Result<size_t> block_extent(std::span<const std::byte> bytes, size_t n) const;
-  // Splits `blocks` consecutive blocks of n elements each: offsets[i]..offsets[i+1].
-  Result<std::vector<size_t>> split_blocks(std::span<const std::byte> bytes, size_t n,
-                                           size_t blocks) const;
-  // Decodes a whole block (must be consumed exactly) into n elements.
-  Status decode_block(std::span<const std::byte> block, void* out, size_t n) const;
-
- private:
-  const codec::Codec* codec_ = nullptr;
-  Dtype dtype_ = Dtype::u8;
-  size_t elem_size_ = 1;
-  double abs_bound_ = 0;
-  bool needs_range_ = false;
-  size_t chunk_elems_ = 1;
-  codec::ErrorBound frame_bound() const;
-};
-
-// Collective: the absolute bound for a REL request, from the global range of the finite
-// values every rank contributes (data may be empty on ranks that contribute nothing), with
-// one small MPI_Allreduce. Same result on every rank; wire unchanged unless needs_range().
-Result<Wire> agree_abs_bound(const Wire& wire, const void* data, size_t n, MPI_Comm comm);
-// Local: the absolute bound for a REL request from this rank's data alone (point-to-point).
-Result<Wire> local_abs_bound(const Wire& wire, const void* data, size_t n);
 
 // (b) Pipelined send of an n-array to every rank in dests (the same frames to each): chunk
 // k+1 is encoded while chunk k is in flight (double-buffered MPI_Isend, MPI_Test between
@@ -127,10 +57,32 @@ Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest,
                 std::vector<std::byte>& in, size_t capacity, int src, int tag, MPI_Comm comm,
                 Traffic& traffic);
 
-// Blocking send / receive of one message of unknown size (at most capacity bytes).
-Status send_bytes(std::span<const std::byte> out, uint64_t raw_out, int dest, int tag,
-                  MPI_Comm comm, Traffic& traffic);
-Status recv_bytes(std::vector<std::byte>& in, size_t capacity, int src, int tag, MPI_Comm comm);
+// The nonblocking form of exchange: start posts both sides, finish waits and trims `in`.
+// The buffers must stay untouched until finish; a started exchange must be finished.
+class PendingExchange {
+ public:
+  Status start(std::span<const std::byte> out, uint64_t raw_out, int dest,
+               std::vector<std::byte>& in, size_t capacity, int src, int tag, MPI_Comm comm,
+               Traffic& traffic);
+  Status finish();
+
+ private:
+  MPI_Request reqs_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  std::vector<std::byte>* in_ = nullptr;
+};
+
+// MPI_Isend of one message through the transport (counted in traffic; subject to the
+// testing corruption below). Every commpress send goes through here.
+Status isend_message(std::span<const std::byte> msg, uint64_t raw, int dest, int tag,
+                     MPI_Comm comm, MPI_Request* req, Traffic& traffic);
+
+// Waits for / tests the requests and clears the list once all are complete.
+Status wait_all(std::vector<MPI_Request>& reqs);
+Status test_all(std::vector<MPI_Request>& reqs);
+
+// A message capacity the int-count MPI interface can carry, else invalid_argument naming
+// what (operations check this before agreeing, so every rank refuses together).
+Status check_message_size(size_t bytes, const char* what);
 
 // Testing only: the next non-empty message this rank sends through the functions above
 // arrives with one byte flipped in its middle (a damaged link; the sender's data is intact).

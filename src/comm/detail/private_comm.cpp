@@ -42,6 +42,13 @@ Result<MPI_Comm> private_comm(MPI_Comm comm) {
     delete dup;
     return mpi_status(rc, "MPI_Comm_dup");
   }
+  // Failures on commpress's own traffic come back as Status values instead of aborting.
+  rc = MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
+  if (rc != MPI_SUCCESS) {
+    MPI_Comm_free(dup);
+    delete dup;
+    return mpi_status(rc, "MPI_Comm_set_errhandler");
+  }
   COMMPRESS_MPI(MPI_Comm_set_attr(comm, keyval(), dup));
   return *dup;
 }
