@@ -42,6 +42,22 @@ zfp_field make_field(const void* data, size_t n, Dtype d) {
   return f;
 }
 
+size_t encode_block(zfp_stream* s, const float* b) { return zfp_encode_block_float_1(s, b); }
+size_t encode_block(zfp_stream* s, const double* b) { return zfp_encode_block_double_1(s, b); }
+size_t encode_block(zfp_stream* s, const int32* b) { return zfp_encode_block_int32_1(s, b); }
+size_t encode_block(zfp_stream* s, const int64* b) { return zfp_encode_block_int64_1(s, b); }
+size_t encode_partial(zfp_stream* s, const float* p, size_t k) {
+  return zfp_encode_partial_block_strided_float_1(s, p, k, 1);
+}
+size_t encode_partial(zfp_stream* s, const double* p, size_t k) {
+  return zfp_encode_partial_block_strided_double_1(s, p, k, 1);
+}
+size_t encode_partial(zfp_stream* s, const int32* p, size_t k) {
+  return zfp_encode_partial_block_strided_int32_1(s, p, k, 1);
+}
+size_t encode_partial(zfp_stream* s, const int64* p, size_t k) {
+  return zfp_encode_partial_block_strided_int64_1(s, p, k, 1);
+}
 size_t decode_block(zfp_stream* s, float* b) { return zfp_decode_block_float_1(s, b); }
 size_t decode_block(zfp_stream* s, double* b) { return zfp_decode_block_double_1(s, b); }
 size_t decode_block(zfp_stream* s, int32* b) { return zfp_decode_block_int32_1(s, b); }
@@ -58,6 +74,21 @@ size_t decode_partial(zfp_stream* s, int32* p, size_t k) {
 size_t decode_partial(zfp_stream* s, int64* p, size_t k) {
   return zfp_decode_partial_block_strided_int64_1(s, p, k, 1);
 }
+
+// The same block loop as zfp_compress, so the stream's exact bit length is known.
+template <class T>
+uint64_t encode_blocks(zfp_stream* zs, const T* x, size_t n) {
+  for (size_t i = 0; i < n; i += 4) {
+    if (n - i >= 4) encode_block(zs, x + i);
+    else encode_partial(zs, x + i, n - i);
+  }
+  return stream_wtell(zfp_stream_bit_stream(zs));
+}
+
+// Streams end at the byte holding their last bit, whatever word size zfp was built with:
+// zfp's words are filled from the least significant bit, so on a little-endian machine the
+// bytes are the same for every word size and only the padding after the last bit differs.
+uint64_t stream_bytes(uint64_t bits) { return (bits + 7) / 8; }
 
 // Decodes block by block, stopping as soon as the read position passes the real stream end:
 // one block reads at most maxbits bits, which the zero padding behind the stream absorbs.
@@ -104,11 +135,19 @@ Result<size_t> zfp_encode_1d(const void* data, size_t n, Dtype d, const ZfpMode&
   if (!bs) return Status{ErrorCode::internal, "zfp stream_open failed (out of memory)"};
   zfp_stream_set_bit_stream(&zs, bs.get());
   zfp_stream_rewind(&zs);
-  size_t bytes = zfp_compress(&zs, &f);
-  if (bytes == 0 || bytes > cap)
-    return Status{ErrorCode::internal, "zfp_compress failed on " + std::to_string(n) + " " +
+  uint64_t bits = 0;
+  switch (d) {
+    case Dtype::f32: bits = encode_blocks(&zs, static_cast<const float*>(data), n); break;
+    case Dtype::f64: bits = encode_blocks(&zs, static_cast<const double*>(data), n); break;
+    case Dtype::i32: bits = encode_blocks(&zs, static_cast<const int32*>(data), n); break;
+    case Dtype::i64: bits = encode_blocks(&zs, static_cast<const int64*>(data), n); break;
+    default: break;
+  }
+  zfp_stream_flush(&zs);
+  if (bits == 0 || stream_bytes(bits) > cap)
+    return Status{ErrorCode::internal, "zfp encoding failed on " + std::to_string(n) + " " +
                                            dtype_name(d) + " values"};
-  return bytes;
+  return size_t(stream_bytes(bits));
 }
 
 Status zfp_decode_1d(std::span<const std::byte> stream, size_t n, Dtype d, const ZfpMode& mode,
@@ -147,9 +186,8 @@ Status zfp_decode_1d(std::span<const std::byte> stream, size_t n, Dtype d, const
     default: return {ErrorCode::corrupt_frame, "zfp cannot hold this dtype"};
   }
   if (!st.ok()) return st;
-  // The encoder flushed to a whole word: a valid stream is used up to its last word exactly.
-  uint64_t used = stream_rtell(bs.get());
-  uint64_t used_bytes = (used + stream_word_bits - 1) / stream_word_bits * word_bytes;
+  // A valid stream is used up to its last byte exactly.
+  uint64_t used_bytes = stream_bytes(stream_rtell(bs.get()));
   if (used_bytes != stream.size())
     return {ErrorCode::corrupt_frame, "zfp stream decodes from " + std::to_string(used_bytes) +
                                           " bytes but holds " + std::to_string(stream.size())};
