@@ -1,7 +1,7 @@
 // "pred-bit": error-bounded linear prediction into a bit stream. A predictable value costs
 // 3 bits (1 + predictor order); any other value costs 2 bits plus either its shifted form
-// with the mantissa cut to what the bound needs (exponent + b bits) or, when even that
-// cannot meet the bound, the element verbatim. No position index is needed: every piece
+// with the mantissa rounded to the bits the bound needs (exponent + b bits) or, when even
+// that cannot meet the bound, the element verbatim. No position index is needed: every piece
 // says how long it is. Layout in docs/format/predictive.md.
 #include <cmath>
 #include <string>
@@ -43,13 +43,15 @@ struct BitSink {
   T miss(T x, T shifted) {
     if ((to_bits(shifted) >> (L::kWidth - 1)) == 0) {
       const auto t = truncation.truncate(shifted);
-      const T rebuilt = MantissaTruncation<T>::rebuild(t.exponent_field, t.kept, t.bits);
-      // The rounding of the shift itself can still push the result past the bound.
-      if (within_bound(double(x), double(from_difference(rebuilt, offset)), e)) {
-        out.put(kTruncatedPrefix, kPrefixBits);
-        out.put(t.exponent_field, L::kExponentBits);
-        out.put_wide(t.kept, unsigned(t.bits));
-        return rebuilt;
+      if (t.ok) {
+        const T rebuilt = MantissaTruncation<T>::rebuild(t.exponent_field, t.kept, t.bits);
+        // The rounding of the shift itself can still push the result past the bound.
+        if (within_bound(double(x), double(from_difference(rebuilt, offset)), e)) {
+          out.put(kTruncatedPrefix, kPrefixBits);
+          out.put(t.exponent_field, L::kExponentBits);
+          out.put_wide(t.kept, unsigned(t.bits));
+          return rebuilt;
+        }
       }
     }
     verbatim(x);

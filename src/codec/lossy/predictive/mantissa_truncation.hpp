@@ -1,10 +1,16 @@
 // Keeping only the mantissa bits a bound needs. With 2^-n <= E < 2^(-n+1) and a value
-// 1.f x 2^m, the value's b = m + n leading mantissa bits are kept (clamped to [0, mantissa
-// width]); the dropped tail is rebuilt as its midpoint (a 1 followed by zeros). The dropped
-// tail spans 2^(m-b) = 2^-n, so the midpoint is within 2^(-n-1) <= E/2 of the value: half
-// the bound goes to truncation, the other half absorbs the rounding of the difference
-// preprocessing (and the encoder checks the final value anyway). When b is clamped to 0 the
-// value is below 2^-n and the error is smaller still; at the full width nothing is dropped.
+// 1.f x 2^m, b = m + n leading mantissa bits are kept (clamped to [0, mantissa width]).
+// Kept bits are a grid of spacing 2^(m-b) = 2^-n; the value is rounded to the nearest grid
+// point, so it moves by at most 2^(-n-1) <= E/2. Half the bound goes to truncation, the
+// other half absorbs the rounding of the difference preprocessing (and the encoder checks
+// the final value anyway). When b is clamped to 0 the value is below 2^-n and its grid is
+// finer; at the full width nothing is dropped.
+//
+// Rounding to nearest (rather than keeping the leading bits and filling the dropped ones
+// with their midpoint, 1000...) has the same worst case, but a value already on the grid
+// (zero, integers at coarse bounds) comes back exactly, so exact data keeps the predictor
+// history exact instead of seeding it with an error of E/2.
+//
 // b depends only on the exponent field and n, so the decoder derives it from the stream.
 #pragma once
 
@@ -44,25 +50,32 @@ class MantissaTruncation {
   }
 
   struct Truncated {
+    bool ok;  // false: rounding overflowed to infinity
     Bits exponent_field;
-    Bits kept;  // the top kept_bits mantissa bits
+    Bits kept;  // the top `bits` mantissa bits of the rounded value
     int bits;   // kept_bits(exponent_field)
   };
 
-  // d must be finite with a clear sign bit.
+  // d must be finite with a clear sign bit. For such values the bit pattern grows linearly
+  // with the value inside a binade and continues into the next one, so adding half a grid
+  // step to the integer rounds to nearest, carrying into the exponent when needed.
   Truncated truncate(T d) const {
-    const Bits u = to_bits(d);
+    Bits u = to_bits(d);
+    const int dropped = L::kMantissaBits - kept_bits((u >> L::kMantissaBits) & kExponentMask);
+    if (dropped > 0) {
+      const Bits grid = Bits(1) << dropped;
+      u = (u + (grid >> 1)) & ~(grid - 1);
+    }
     const Bits exp = (u >> L::kMantissaBits) & kExponentMask;
+    if (exp == kExponentMask) return {false, 0, 0, 0};
+    // A carry into the exponent can only widen the grid's bit count, and the dropped bits
+    // are zero, so re-deriving b from the new exponent loses nothing.
     const int b = kept_bits(exp);
-    return {exp, (u & kMantissaMask) >> (L::kMantissaBits - b), b};
+    return {true, exp, (u & kMantissaMask) >> (L::kMantissaBits - b), b};
   }
 
-  // Inverse of truncate up to the dropped tail, which is rebuilt as its midpoint.
   static T rebuild(Bits exponent_field, Bits kept, int bits) {
-    const int dropped = L::kMantissaBits - bits;
-    Bits u = (exponent_field << L::kMantissaBits) | (kept << dropped);
-    if (dropped > 0) u |= Bits(1) << (dropped - 1);
-    return from_bits<T>(u);
+    return from_bits<T>((exponent_field << L::kMantissaBits) | (kept << (L::kMantissaBits - bits)));
   }
 
  private:
