@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "commpress/codec.hpp"
@@ -70,6 +71,40 @@ Result<Report> send(const void* buf, size_t count, Dtype dtype, int dest, int ta
                     const Options& opts = {});
 Result<Report> recv(void* buf, size_t count, Dtype dtype, int source, int tag, MPI_Comm comm,
                     const Options& opts = {});
+
+// A nonblocking point-to-point operation (move-only). wait() completes it and returns its
+// report; test() makes progress without blocking and says whether wait() would return at
+// once. Destroying (or assigning over) an unfinished request waits for it.
+class Request {
+ public:
+  class State;  // the operation in flight (internal)
+
+  Request();
+  explicit Request(std::unique_ptr<State> state);
+  ~Request();
+  Request(Request&& other) noexcept;
+  Request& operator=(Request&& other) noexcept;
+  Request(const Request&) = delete;
+  Request& operator=(const Request&) = delete;
+
+  bool active() const { return state_ != nullptr; }  // false after wait() or when empty
+  Result<Report> wait();
+  bool test();
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+// isend compresses up front and posts every message; irecv matches the sender's header when
+// progressed (test/wait), then posts all chunk receives and decodes them in wait(). The
+// buffer must stay valid (and, for irecv, untouched) until wait() returns. A compressed
+// message is several MPI messages on the caller's tag: keep at most one commpress receive
+// pending per (source, tag, communicator), as MPI's in-order matching is what keeps a
+// message's pieces together.
+Request isend(const void* buf, size_t count, Dtype dtype, int dest, int tag, MPI_Comm comm,
+              const Options& opts = {});
+Request irecv(void* buf, size_t count, Dtype dtype, int source, int tag, MPI_Comm comm,
+              const Options& opts = {});
 
 // Collectives. recv/send may alias where MPI allows MPI_IN_PLACE: pass the same pointer.
 Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,

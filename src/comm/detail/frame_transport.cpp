@@ -26,11 +26,11 @@ std::string chunk_label(size_t k, int src) {
   return "chunk " + std::to_string(k) + " from rank " + std::to_string(src) + ": ";
 }
 
+}  // namespace
+
 void keep_first(Status& first, const Status& st, const std::string& where) {
   if (first.ok() && !st.ok()) first = {st.code(), where + st.message()};
 }
-
-}  // namespace
 
 void corrupt_next_send_for_testing() { g_corrupt_next = true; }
 

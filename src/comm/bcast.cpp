@@ -1,0 +1,59 @@
+// bcast over a binomial tree (C-Coll): the root compresses each chunk once; every other rank
+// forwards the frames it receives unchanged to its children before decoding them, and the
+// chunks pipeline down the tree (chunk k moves one level down while chunk k+1 arrives).
+// The root's buffer is never touched; every other rank holds the decoded data, within the
+// single compression's bound of the root's values.
+#include "comm/detail/binomial_tree.hpp"
+#include "comm/detail/choose.hpp"
+#include "comm/detail/collective.hpp"
+#include "comm/detail/mpi_dtype.hpp"
+#include "comm/detail/private_comm.hpp"
+#include "commpress/comm.hpp"
+
+namespace commpress::comm {
+
+namespace {
+
+constexpr int kTag = 0x100;
+
+Status binomial(const detail::Collective& c, void* buf, size_t n, int root,
+                detail::Traffic& traffic) {
+  detail::BinomialTree tree(c.rank, c.size, root);
+  auto children = tree.children_ranks();
+  if (c.rank == root)
+    return detail::send_stream(c.wire, buf, n, children, kTag, c.comm, traffic);
+  return detail::recv_stream(c.wire, buf, n, tree.parent_rank(), children, kTag, c.comm,
+                             traffic);
+}
+
+Status via_mpi(const detail::Collective& c, void* buf, size_t n, int root,
+               detail::Traffic& traffic) {
+  COMMPRESS_MPI(MPI_Bcast(buf, int(n), detail::mpi_datatype(c.wire.dtype()), root, c.comm));
+  // MPI's own traffic is not observable: count what a binomial tree sends uncompressed.
+  uint64_t bytes = c.wire.raw_bytes(n) * detail::BinomialTree(c.rank, c.size, root).children().size();
+  traffic.add(bytes, bytes);
+  return {};
+}
+
+}  // namespace
+
+Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
+                     const Options& opts) {
+  Algorithm alg = detail::choose_bcast(opts, count, dtype, comm);
+  auto c = detail::begin_collective(
+      comm, {"bcast", count, dtype, root, true, alg, {Algorithm::Binomial}}, opts,
+      [&](const detail::Collective&) -> Status {
+        if (count > 0 && buf == nullptr)
+          return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};
+        return {};
+      });
+  if (!c.ok()) return c.status();
+  bool is_root = c->rank == root;
+  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, is_root ? buf : nullptr, is_root ? count : 0));
+  detail::Traffic traffic;
+  Status local = c->algorithm == Algorithm::Mpi ? via_mpi(*c, buf, count, root, traffic)
+                                                : binomial(*c, buf, count, root, traffic);
+  return detail::end_collective(*c, local, traffic);
+}
+
+}  // namespace commpress::comm

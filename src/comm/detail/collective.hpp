@@ -1,0 +1,47 @@
+// The frame around every collective, so all ranks always reach the same verdict:
+//   begin_collective  local checks, then one agreement on the arguments (count, dtype, root,
+//                     codec, bound, algorithm, chunk size) folding in every local verdict;
+//   resolve_bound     a REL bound turned into one ABS bound from the global value range;
+//   end_collective    the local outcomes agreed (any failure fails every rank) and the Report.
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+
+#include "comm/detail/frame_transport.hpp"
+#include "commpress/comm.hpp"
+
+namespace commpress::comm::detail {
+
+struct Collective {
+  MPI_Comm comm = MPI_COMM_NULL;  // the private duplicate (MPI_ERRORS_RETURN)
+  int rank = 0;
+  int size = 1;
+  Algorithm algorithm = Algorithm::Auto;
+  Wire wire;  // uncompressed for Algorithm::Mpi
+};
+
+struct CollectiveCall {
+  const char* op;              // "bcast", ... (for messages)
+  size_t count;                // per-rank count as the caller passed it
+  Dtype dtype;
+  int root;                    // 0 for operations without a root (agreed all the same)
+  bool has_root;
+  Algorithm algorithm;         // Auto already replaced by the choice
+  std::vector<Algorithm> offered;  // what this operation implements besides Mpi
+};
+
+// local_checks sees rank, size, algorithm and wire (buffers, message sizes...); its verdict
+// is folded into the agreement, so a bad argument on one rank fails every rank.
+Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& call,
+                                    const Options& opts,
+                                    const std::function<Status(const Collective&)>& local_checks);
+
+// Collective: resolves a REL bound from the finite range of every rank's contribution.
+Status resolve_bound(Collective& c, const void* data, size_t n);
+
+// Collective: agrees on the outcome, then reports what ran, the traffic and the bound.
+Result<Report> end_collective(const Collective& c, const Status& local, const Traffic& traffic);
+
+}  // namespace commpress::comm::detail
