@@ -27,7 +27,8 @@ class LinearQuantizer {
     constexpr double kMax = double(std::numeric_limits<T>::max());
     double step = std::min(2.0 * abs_bound, kMax);
     step_ = T(step);
-    inv_step_ = T(1) / step_;
+    // A step that underflowed to 0 makes every value fail the check below (all raw).
+    inv_step_ = step_ > 0 ? T(1) / step_ : std::numeric_limits<T>::infinity();
     // Accept |x - x'| as computed in T only when the exact difference is surely <= eb: the
     // subtraction rounds by at most one half-ulp (relative 2^-mantissa), and a subnormal
     // difference is exact. The factor (1 - 2^-(digits-1)) covers that half-ulp with margin.
