@@ -156,17 +156,19 @@ def load_datasets(data_dir, only):
         if x.size != int(r["count"]):
             sys.exit(f"peers.py: {r['file']} holds {x.size} values, the manifest says {r['count']}")
         shape = tuple(int(s) for s in r["shape"].split("x"))
-        sets.append({"name": r["name"], "dtype": r["dtype"], "x": x, "shape": shape})
+        finite = x[np.isfinite(x)]
+        span = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+        sets.append({"name": r["name"], "dtype": r["dtype"], "x": x, "shape": shape, "span": span})
     for name in only or ():
         if name not in [s["name"] for s in sets]:
             sys.exit(f"peers.py: no data set '{name}' in {data_dir}")
     return sets
 
 
-def abs_bound(x, rel):
-    """REL -> ABS exactly as commpress::codec::resolve_abs_bound does for finite data."""
-    finite = x[np.isfinite(x)]
-    lo, hi = float(finite.min()), float(finite.max())
+def abs_bound(span, rel):
+    """REL -> ABS as commpress::codec::resolve_abs_bound does; span = (min, max) of the finite
+    values."""
+    lo, hi = span
     eb = rel * (hi - lo)
     if not eb > 0:
         eb = rel * max(abs(lo), abs(hi))
@@ -219,7 +221,7 @@ def measure(peer, ds, rel, threads, used, args):
     row = dict(source="peer", codec=peer.name, dataset=ds["name"], dtype=ds["dtype"],
                n=x_all.size, mode="rel" if rel else "lossless", rel=rel, abs_bound=0.0,
                threads=threads, check="ok", note="")
-    eb = abs_bound(x_all, rel) if rel else 0.0
+    eb = abs_bound(ds["span"], rel) if rel else 0.0
     row["abs_bound"] = eb
     used = used or values_to_measure(peer, ds, eb, threads, args)
     x = shaped(x_all[:used], ds["shape"], peer.uses_shape)
