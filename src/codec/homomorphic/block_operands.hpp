@@ -1,0 +1,157 @@
+// The per-block arithmetic of homomorphic sums. An operand block is either a block of a
+// received szp frame (FrameBlock) or 32 local values quantized on the fly (LocalBlock); both
+// answer the same questions, so one combine_block serves combine() and combine_raw().
+//
+// Lorenzo prediction is linear, so the residuals of a sum are the sums of the residuals: two
+// blocks are added without leaving the integer domain, and the result decodes to exactly
+// T(qa + qb) * step. Where that arithmetic cannot be kept (a raw operand, or a sum outside
+// the quantizer's range) the block carries the floating-point sum of both operands' decoded
+// values, stored raw.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstring>
+
+#include "codec/homomorphic/payload_scan.hpp"
+#include "codec/homomorphic/quantized_ops.hpp"
+#include "codec/lossy/szp/szp_block.hpp"
+
+namespace commpress::codec::homomorphic {
+
+// One block of a validated szp payload: header byte and its body bytes.
+template <class T>
+struct FrameBlock {
+  uint8_t header;
+  const std::byte* body;
+  size_t size;
+
+  bool zero() const { return header == szp::kZeroHeader; }
+  bool raw() const { return header == szp::kRawHeader; }
+  int q_bits() const { return kQBits<T>[header]; }
+
+  // The block unchanged: adding a zero block is the identity, bit for bit.
+  size_t emit(size_t, uint8_t& h, std::byte* out) const {
+    h = header;
+    if (size) std::memcpy(out, body, size);
+    return size;
+  }
+
+  const Int<T>* residuals(Int<T>* scratch) const {
+    decode_r<T>(header, body, size, scratch);
+    return scratch;
+  }
+
+  void values(size_t valid, const szp::LinearQuantizer<T>& qz, T* out) const {
+    szp::decode_lossy_block(header, body, valid, qz, out);
+  }
+};
+
+// Walks the blocks of a validated payload in order from a chunk's first block.
+template <class T>
+class FrameCursor {
+ public:
+  // block: the first block's index; offset: its body's offset in the bodies area.
+  FrameCursor(const uint8_t* headers, const std::byte* bodies, size_t block, uint64_t offset)
+      : header_(headers + block), body_(bodies + offset) {}
+
+  FrameBlock<T> next(size_t valid) {
+    const uint8_t h = *header_++;
+    const size_t size = block_body_size<T>(h, valid);
+    FrameBlock<T> blk{h, body_, size};
+    body_ += size;
+    return blk;
+  }
+
+ private:
+  const uint8_t* header_;
+  const std::byte* body_;
+};
+
+// 32 local values as the szp encoder sees them: quantized with the frame's bound, and raw
+// exactly when the encoder would store them raw (quantization failed, or no coded body would
+// be smaller than the values). So a LocalBlock behaves as the block at the same position of
+// szp-compress(local), without that block ever being written.
+template <class T>
+class LocalBlock {
+ public:
+  LocalBlock(const T* x, size_t valid, const szp::LinearQuantizer<T>& qz) : x_(x) {
+    UInt<T> or_q, or_r;
+    if (!quantize_qr<T>(x, valid, qz, q_, r_, or_q, or_r)) {
+      raw_ = true;
+      return;
+    }
+    zero_ = or_q == 0;
+    q_bits_ = int(std::bit_width(or_q));
+    // A plain body of planes_size(width of all residuals) is always an option, so only
+    // blocks near that size need the encoder's exact plan.
+    if (szp::planes_size(int(std::bit_width(or_r))) >= raw_body_size<T>(valid)) {
+      uint8_t h;
+      raw_ = szp::plan_residuals<T>(r_, szp::Mode::lossy, h) >= raw_body_size<T>(valid);
+    }
+  }
+
+  bool zero() const { return zero_; }
+  bool raw() const { return raw_; }
+  int q_bits() const { return q_bits_; }
+
+  size_t emit(size_t valid, uint8_t& h, std::byte* out) const {
+    if (raw_) {
+      h = szp::kRawHeader;
+      return szp::write_raw_block(x_, valid, out);
+    }
+    return encode_r<T>(r_, h, out);
+  }
+
+  const Int<T>* residuals(Int<T>*) const { return r_; }
+
+  void values(size_t valid, const szp::LinearQuantizer<T>& qz, T* out) const {
+    if (raw_) std::memcpy(out, x_, raw_body_size<T>(valid));
+    else reconstruct_q<T>(q_, valid, qz, out);
+  }
+
+ private:
+  const T* x_;
+  Int<T> q_[kBlockValues];
+  Int<T> r_[kBlockValues];
+  bool zero_ = false;
+  bool raw_ = false;
+  int q_bits_ = 0;
+};
+
+// Writes the block holding a + b; returns its body size (at most max_body_size<T>(lossy)).
+template <class T, class A, class B>
+size_t combine_block(const A& a, const B& b, size_t valid, const szp::LinearQuantizer<T>& qz,
+                     uint8_t& header, std::byte* body) {
+  using U = UInt<T>;
+  if (a.zero()) return b.emit(valid, header, body);
+  if (b.zero()) return a.emit(valid, header, body);
+  T sum[kBlockValues];
+  if (!a.raw() && !b.raw()) {
+    Int<T> sa[kBlockValues], sb[kBlockValues], rs[kBlockValues];
+    const Int<T>* ra = a.residuals(sa);
+    const Int<T>* rb = b.residuals(sb);
+    for (size_t i = 0; i < kBlockValues; ++i) rs[i] = Int<T>(U(ra[i]) + U(rb[i]));
+    // Padding lanes repeat the last valid value, as the encoder's do.
+    for (size_t i = valid; i < kBlockValues; ++i) rs[i] = 0;
+    if ((a.q_bits() <= kSafeQBits<T> && b.q_bits() <= kSafeQBits<T>) ||
+        sums_in_range<T>(ra, rb, rs, valid)) {
+      const size_t size = encode_r<T>(rs, header, body);
+      if (size < raw_body_size<T>(valid)) return size;
+      // Where the encoder would store values raw, store the ones the coded sum decodes to.
+      Int<T> qs[kBlockValues];
+      szp::LorenzoPredictor::inverse(rs, qs);
+      reconstruct_q<T>(qs, valid, qz, sum);
+      header = szp::kRawHeader;
+      return szp::write_raw_block(sum, valid, body);
+    }
+  }
+  T other[kBlockValues];
+  a.values(valid, qz, sum);
+  b.values(valid, qz, other);
+  for (size_t i = 0; i < valid; ++i) sum[i] += other[i];
+  header = szp::kRawHeader;
+  return szp::write_raw_block(sum, valid, body);
+}
+
+}  // namespace commpress::codec::homomorphic
