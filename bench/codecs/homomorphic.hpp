@@ -1,5 +1,5 @@
-// The "homomorphic" section: combining szp frames without decoding them (combine,
-// combine_raw) against the decompress + add + compress round trip it replaces.
+// The "homomorphic" section: summing szp frames without decoding them (combine, combine_raw)
+// against the decompress + add + compress round trip each replaces.
 #pragma once
 
 #include <ostream>
@@ -14,7 +14,8 @@ namespace commpress::bench {
 
 // Empty when the section can run; otherwise why not.
 std::string homomorphic_unavailable_reason();
-// Writes CSV rows (its own columns: see the implementation) for every data set and REL bound.
-Status run_homomorphic(const std::vector<Dataset>& sets, const Options& o, std::ostream& csv);
+// Writes one CSV row per operation, data set, REL bound and thread count; returns 1 when a
+// result broke its error bound, 0 otherwise (2 on a failure to run).
+int run_homomorphic(const std::vector<Dataset>& sets, const Options& o, std::ostream& csv);
 
 }  // namespace commpress::bench
