@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cmath>
+#include <iterator>
+#include <limits>
 
 #include "commpress/codec.hpp"
 #include "core/byte_io.hpp"
@@ -93,6 +95,21 @@ TEST(PredictiveSelection, ByteWiseCodesNameTheFittingOrder) {
 TEST(PredictiveSelection, ByteWiseWarmupIsShort) {
   auto h = byte_codes(sequence<double>(100, cubic), 0.5);
   EXPECT_LE(h[4], kWarmup);
+}
+
+// NaN and Inf inside a smooth run are gaps: they travel verbatim, and the predictor bridges
+// them, so the run stays predicted on both sides with no extra verbatim values.
+TEST(PredictiveSelection, NonFiniteGapsDoNotBreakARun) {
+  auto x = sequence<double>(3000, parabola);
+  const size_t gaps[] = {100, 101, 500, 1700, 2999};
+  x[100] = std::numeric_limits<double>::quiet_NaN();
+  x[101] = std::numeric_limits<double>::infinity();
+  x[500] = -std::numeric_limits<double>::infinity();
+  x[1700] = std::numeric_limits<double>::quiet_NaN();
+  x[2999] = std::numeric_limits<double>::quiet_NaN();
+  auto h = byte_codes(x, 0.5, kWarmup);
+  EXPECT_EQ(h[4], std::size(gaps));
+  EXPECT_EQ(h[2], x.size() - kWarmup - std::size(gaps));
 }
 
 // Bit-wise: 3 bits per predicted element; the warm-up and any re-anchoring cost a little.

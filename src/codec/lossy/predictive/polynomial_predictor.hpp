@@ -4,7 +4,8 @@
 //   order 2: 3 d1 - 3 d2 + d3        (parabola)
 //   order 3: 4 d1 - 6 d2 + 4 d3 - d4 (cubic)
 // where d1 is the previous value. The history holds what the DECODER will reconstruct, never
-// the originals, and starts as four zeros, so both sides compute bit-identical predictions.
+// the originals, and starts as four zeros (last order 0), so both sides compute bit-identical
+// predictions.
 #pragma once
 
 #include <cmath>
@@ -31,6 +32,7 @@ class PolynomialPredictor {
     }
   }
 
+  // A reconstructed value that was not predicted (stored truncated or verbatim).
   void push(T d) {
     h4_ = h3_;
     h3_ = h2_;
@@ -38,9 +40,23 @@ class PolynomialPredictor {
     h1_ = d;
   }
 
+  // A value reconstructed by predict(order).
+  void push_predicted(int order, T p) {
+    last_order_ = order;
+    push(p);
+  }
+
+  // An element with no finite shifted value (NaN, Inf) is a gap in the signal: it is filled
+  // with the extrapolation of the order that last worked, so a smooth run continues across it
+  // with its index intact. A fill that overflows is left out rather than poison the history.
+  void bridge_gap() {
+    const T p = predict(last_order_);
+    if (std::isfinite(p)) push(p);
+  }
+
   struct Choice {
     int order;  // -1: no order reconstructs x within the bound
-    T value;    // the chosen prediction (difference domain), to push on a hit
+    T value;    // the chosen prediction (difference domain), for push_predicted
   };
 
   // The order whose prediction, shifted back by the offset, lands closest to x (ties go to
@@ -66,6 +82,7 @@ class PolynomialPredictor {
 
  private:
   T h1_ = T(0), h2_ = T(0), h3_ = T(0), h4_ = T(0);
+  int last_order_ = 0;
 };
 
 }  // namespace commpress::codec::predictive

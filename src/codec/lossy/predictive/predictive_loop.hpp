@@ -6,7 +6,8 @@
 //     decoder will reconstruct in the shifted domain (that, not the original, enters the
 //     history);
 //   - a value whose shifted form is not finite (NaN, Inf, or an overflowing shift) travels
-//     verbatim and leaves the history untouched, so it cannot poison later predictions.
+//     verbatim and never enters the history, which bridges the gap with its own
+//     extrapolation instead, so it cannot poison later predictions.
 #pragma once
 
 #include <cmath>
@@ -28,12 +29,13 @@ void encode_elements(const T* x, size_t n, T offset, double e, Sink& sink) {
     const T d = to_difference(xi, offset);
     if (!std::isfinite(d)) {
       sink.verbatim(xi);
+      history.bridge_gap();
       continue;
     }
     const auto choice = history.choose(xi, offset, e);
     if (choice.order >= 0) {
       sink.predicted(choice.order);
-      history.push(choice.value);
+      history.push_predicted(choice.order, choice.value);
     } else {
       history.push(sink.miss(xi, d));
     }
@@ -60,7 +62,7 @@ Status decode_elements(Source& source, size_t n, T offset, T* out) {
       case Kind::predicted: {
         const T p = history.predict(piece.order);
         out[i] = from_difference(p, offset);
-        history.push(p);
+        history.push_predicted(piece.order, p);
         break;
       }
       case Kind::shifted:
@@ -71,6 +73,7 @@ Status decode_elements(Source& source, size_t n, T offset, T* out) {
         out[i] = piece.value;
         const T d = to_difference(piece.value, offset);
         if (std::isfinite(d)) history.push(d);
+        else history.bridge_gap();
         break;
       }
       case Kind::invalid:
