@@ -191,7 +191,9 @@ def plot(rows, datasets, path):
                         alpha=1.0 if lossy else 0.6, xytext=(3, 2), textcoords="offset points")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        # Ratios span less than a decade on most data sets: label 1-2-5 steps, not decades.
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
         ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_title(ds, fontsize=10)
         ax.set_xlabel("compress GB/s (1 thread)")
