@@ -10,12 +10,13 @@ namespace commpress::comm::detail {
 
 namespace {
 
-std::atomic<bool> g_corrupt_next{false};
+std::atomic<int> g_corrupt_countdown{-1};  // -1: off; k: damage after k more messages
 
 // The bytes actually handed to MPI: msg itself, or (once, when a test asked for it) a
 // damaged copy that must outlive the send, hence the process-lifetime buffer.
 std::span<const std::byte> outgoing(std::span<const std::byte> msg) {
-  if (msg.empty() || !g_corrupt_next.exchange(false)) return msg;
+  if (msg.empty() || g_corrupt_countdown.load() < 0) return msg;
+  if (g_corrupt_countdown.fetch_sub(1) > 0) return msg;
   static std::vector<std::byte> damaged;
   damaged.assign(msg.begin(), msg.end());
   damaged[damaged.size() / 2] ^= std::byte{0x5a};
@@ -32,7 +33,9 @@ void keep_first(Status& first, const Status& st, const std::string& where) {
   if (first.ok() && !st.ok()) first = {st.code(), where + st.message()};
 }
 
-void corrupt_next_send_for_testing() { g_corrupt_next = true; }
+void corrupt_next_send_for_testing(bool on, int skip) {
+  g_corrupt_countdown = on ? skip : -1;
+}
 
 Status check_message_size(size_t bytes, const char* what) {
   if (bytes <= size_t(INT_MAX)) return {};

@@ -87,8 +87,9 @@ Status check_message_size(size_t bytes, const char* what);
 // Keeps the first local failure (prefixed with where) while the message pattern goes on.
 void keep_first(Status& first, const Status& st, const std::string& where);
 
-// Testing only: the next non-empty message this rank sends through the functions above
-// arrives with one byte flipped in its middle (a damaged link; the sender's data is intact).
-void corrupt_next_send_for_testing();
+// Testing only: after `skip` more non-empty messages, the next one this rank sends through
+// the functions above arrives with one byte flipped in its middle (a damaged link; the
+// sender's data is intact). on = false disarms a corruption no send consumed.
+void corrupt_next_send_for_testing(bool on = true, int skip = 0);
 
 }  // namespace commpress::comm::detail

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/byte_io.hpp"
+#include "core/checksum.hpp"
 
 namespace commpress::comm::detail {
 
@@ -10,6 +11,11 @@ namespace {
 
 constexpr char kMagic[4] = {'C', 'P', 'M', 'H'};
 constexpr uint8_t kVersion = 1;
+constexpr size_t kChecksumOffset = 72;
+
+uint64_t header_checksum(const std::byte* p) {
+  return core::checksum64(std::span<const std::byte>(p, kChecksumOffset), {});
+}
 
 }  // namespace
 
@@ -32,6 +38,7 @@ std::array<std::byte, kMessageHeaderSize> write_header(const MessageHeader& h) {
   core::store_le<double>(p + 32, h.requested_bound);
   core::store_le<double>(p + 40, h.abs_bound);
   std::memcpy(p + 48, h.codec.data(), std::min(h.codec.size(), kMessageCodecNameSize - 1));
+  core::store_le<uint64_t>(p + kChecksumOffset, header_checksum(p));
   return out;
 }
 
@@ -45,6 +52,8 @@ Result<MessageHeader> parse_header(std::span<const std::byte> bytes) {
                                            " bytes that are not a commpress message header "
                                            "(does the sender use Algorithm::Mpi?)"};
   const std::byte* p = bytes.data();
+  if (core::load_le<uint64_t>(p + kChecksumOffset) != header_checksum(p))
+    return Status{ErrorCode::checksum_mismatch, "message header damaged (checksum mismatch)"};
   if (core::load_le<uint8_t>(p + 4) != kVersion)
     return Status{ErrorCode::unsupported, "message header version " +
                                               std::to_string(core::load_le<uint8_t>(p + 4))};

@@ -5,7 +5,8 @@
 //   0  "CPMH"            4  version (1)      5  dtype        6  bound mode   7  sender status
 //   8  count u64        16  chunk elements u64             24  chunk frame capacity u64
 //  32  requested bound f64                  40  absolute bound used f64
-//  48  codec name, 32 bytes, NUL-padded ("none" when uncompressed)
+//  48  codec name, 24 bytes, NUL-padded ("none" when uncompressed)
+//  72  XXH3-64 checksum of bytes 0..71
 #pragma once
 
 #include <array>
@@ -20,7 +21,7 @@
 namespace commpress::comm::detail {
 
 inline constexpr size_t kMessageHeaderSize = 80;
-inline constexpr size_t kMessageCodecNameSize = 32;
+inline constexpr size_t kMessageCodecNameSize = 24;
 
 struct MessageHeader {
   ErrorCode sender_status = ErrorCode::ok;  // not ok: no chunk messages follow
@@ -31,14 +32,14 @@ struct MessageHeader {
   uint64_t chunk_capacity = 0;
   double requested_bound = 0;
   double abs_bound = 0;
-  std::string codec = "none";  // at most 31 characters are carried
+  std::string codec = "none";  // at most 23 characters are carried
 
   // Chunk messages that follow this header.
   uint64_t chunks() const;
 };
 
 std::array<std::byte, kMessageHeaderSize> write_header(const MessageHeader& h);
-// Checks the magic, version and enumerations; anything else is the receiver's to judge.
+// Checks the magic, checksum, version and enumerations; the rest is the receiver's to judge.
 Result<MessageHeader> parse_header(std::span<const std::byte> bytes);
 bool looks_like_header(std::span<const std::byte> bytes);
 
