@@ -1,0 +1,75 @@
+#include "comm/detail/error_budget.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace commpress::comm::detail {
+
+namespace {
+
+double unit_roundoff(Dtype d) {
+  return d == Dtype::f32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+double rounding_allowance(Op op, Dtype d, int inputs, double max_abs, double quantized) {
+  if (!codec::is_float(d) || inputs <= 1 || op == Op::min || op == Op::max) return 0;
+  const double u = unit_roundoff(d), p = inputs;
+  if (op == Op::prod) {
+    // p-1 multiplications, each rounding relatively by u: |fl(prod) - prod| <= gamma_{p-1}
+    // |prod| <= gamma_{p-1} max_abs^p (only lossless prods are allowed: no quantization).
+    double gamma = (p - 1) * u / (1 - (p - 1) * u);
+    return gamma * std::pow(max_abs, p) * 1.01;
+  }
+  // Sum: every partial sum, decoded partial and quantized input has magnitude at most
+  // p * max_abs + quantized; no element meets more than 3p + 2 rounding events of at most
+  // 2u relative each (p - 1 additions, one decode per input, one per partial turned back
+  // into values and the final decode). 1% covers the second-order terms.
+  return (3 * p + 2) * 2 * u * (p * max_abs + quantized) * 1.01;
+}
+
+Result<Budget> plan_budget(const BudgetRequest& req) {
+  Budget b;
+  if (!req.lossy) {
+    b.guaranteed = rounding_allowance(req.op, req.dtype, req.inputs, req.max_abs, 0);
+    return b;
+  }
+  if (req.op == Op::prod)
+    return Status{ErrorCode::unsupported,
+                  "prod with a lossy codec: a quantization error is multiplied by the other "
+                  "factors, so no bound independent of their magnitudes can be promised; use a "
+                  "lossless codec or Algorithm::Mpi"};
+  const double E = req.requested;
+  const double rounding = rounding_allowance(req.op, req.dtype, req.inputs, req.max_abs, E);
+  const int q = req.op == Op::sum ? req.count.additive : req.count.depth;
+  if (!(rounding < E))
+    return Status{ErrorCode::invalid_argument,
+                  "error bound " + num(E) + " leaves no room for the floating-point rounding of " +
+                      std::string(op_name(req.op)) + " over " + std::to_string(req.inputs) +
+                      " ranks of " + codec::dtype_name(req.dtype) + " values up to " +
+                      num(req.max_abs) + " (up to " + num(rounding) +
+                      "); ask for a larger bound, use f64, or a lossless codec"};
+  if (q <= 0) {  // nothing is quantized on the way (everything travels raw)
+    b.guaranteed = rounding;
+    return b;
+  }
+  // A hair below the share, so q * step + rounding never exceeds E after rounding itself.
+  b.step_bound = (E - rounding) / q * (1 - 4 * std::numeric_limits<double>::epsilon());
+  if (!(b.step_bound >= std::numeric_limits<double>::min()))
+    return Status{ErrorCode::invalid_argument,
+                  "error bound " + num(E) + " split over " + std::to_string(q) +
+                      " quantizations gives no usable per-step bound"};
+  b.guaranteed = q * b.step_bound + rounding;
+  return b;
+}
+
+}  // namespace commpress::comm::detail

@@ -1,0 +1,70 @@
+#include "comm/detail/hierarchy.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "comm/detail/private_comm.hpp"
+
+namespace commpress::comm::detail {
+
+int pretend_ranks_per_node(const Options& opts) {
+  if (opts.pretend_ranks_per_node > 0) return opts.pretend_ranks_per_node;
+  const char* env = std::getenv("COMMPRESS_PRETEND_RANKS_PER_NODE");
+  if (!env) return 0;
+  char* end = nullptr;
+  long k = std::strtol(env, &end, 10);
+  return end != env && *end == '\0' && k > 0 && k <= 1 << 20 ? int(k) : 0;
+}
+
+Hierarchy& Hierarchy::operator=(Hierarchy&& o) noexcept {
+  std::swap(node_, o.node_);
+  std::swap(cross_, o.cross_);
+  local_rank_ = o.local_rank_;
+  local_size_ = o.local_size_;
+  node_index_ = o.node_index_;
+  nodes_ = o.nodes_;
+  even_ = o.even_;
+  rank_of_ = std::move(o.rank_of_);
+  return *this;
+}
+
+Hierarchy::~Hierarchy() {
+  if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
+  if (cross_ != MPI_COMM_NULL) MPI_Comm_free(&cross_);
+}
+
+Result<Hierarchy> Hierarchy::build(MPI_Comm comm, int pretend) {
+  int rank = 0, size = 1;
+  COMMPRESS_MPI(MPI_Comm_rank(comm, &rank));
+  COMMPRESS_MPI(MPI_Comm_size(comm, &size));
+  Hierarchy h;
+  if (pretend > 0) COMMPRESS_MPI(MPI_Comm_split(comm, rank / pretend, rank, &h.node_));
+  else COMMPRESS_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &h.node_));
+  COMMPRESS_MPI(MPI_Comm_rank(h.node_, &h.local_rank_));
+  COMMPRESS_MPI(MPI_Comm_size(h.node_, &h.local_size_));
+  int node_id = rank;  // a node is named by its lowest rank
+  COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &node_id, 1, MPI_INT, MPI_MIN, h.node_));
+  int mine[3] = {node_id, h.local_rank_, h.local_size_};
+  std::vector<int> all(size_t(size) * 3);
+  COMMPRESS_MPI(MPI_Allgather(mine, 3, MPI_INT, all.data(), 3, MPI_INT, comm));
+  std::vector<int> ids;
+  for (int r = 0; r < size; ++r) {
+    ids.push_back(all[r * 3]);
+    h.even_ = h.even_ && all[r * 3 + 2] == h.local_size_;
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  h.nodes_ = int(ids.size());
+  h.node_index_ = int(std::lower_bound(ids.begin(), ids.end(), node_id) - ids.begin());
+  if (!h.even_) return h;
+  h.rank_of_.assign(size_t(size), -1);
+  for (int r = 0; r < size; ++r) {
+    int k = int(std::lower_bound(ids.begin(), ids.end(), all[r * 3]) - ids.begin());
+    h.rank_of_[size_t(k) * h.local_size_ + all[r * 3 + 1]] = r;
+  }
+  COMMPRESS_MPI(MPI_Comm_split(comm, h.local_rank_, h.node_index_, &h.cross_));
+  return h;
+}
+
+}  // namespace commpress::comm::detail

@@ -1,0 +1,102 @@
+#include "comm/detail/reduce_collective.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/hierarchy.hpp"
+#include "comm/detail/reduce_agreement.hpp"
+#include "comm/detail/reduce_ops.hpp"
+#include "comm/detail/ring_collectives.hpp"
+
+namespace commpress::comm::detail {
+
+namespace {
+
+const std::vector<Algorithm> kOffered = {
+    Algorithm::DocRing,      Algorithm::HomomorphicRing, Algorithm::FusedRing,
+    Algorithm::HomomorphicRecursiveDoubling, Algorithm::Rabenseifner, Algorithm::Hierarchical};
+
+Status shared_checks(const Collective& c, const ReduceCall& call) {
+  COMMPRESS_RETURN_IF_ERROR(check_op(call.op));
+  if (c.algorithm == Algorithm::Mpi) return {};
+  const codec::Codec* codec = c.wire.codec();
+  if (is_homomorphic(c.algorithm) &&
+      (call.op != Op::sum || !codec || codec->id() != codec::CodecId::szp))
+    return {ErrorCode::unsupported,
+            std::string(call.name) + ": " + algorithm_name(c.algorithm) +
+                " adds szp frames homomorphically; it needs codec \"szp\" and op sum (got codec \"" +
+                c.wire.codec_name() + "\", op " + op_name(call.op) + ")"};
+  if (c.wire.lossy() && call.op == Op::prod)
+    return {ErrorCode::unsupported,
+            std::string(call.name) + ": prod with the lossy codec " + c.wire.codec_name() +
+                " has no error bound independent of the factors' magnitudes; use a lossless "
+                "codec or Algorithm::Mpi"};
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
+    MPI_Comm comm, const ReduceCall& call, const Options& opts,
+    const std::function<Status(const Collective&)>& local_checks) {
+  auto c = begin_collective(
+      comm, {call.name, call.count, call.dtype, call.root, call.has_root, call.algorithm, kOffered},
+      opts, [&](const Collective& c) -> Status {
+        COMMPRESS_RETURN_IF_ERROR(shared_checks(c, call));
+        return local_checks ? local_checks(c) : Status{};
+      });
+  if (!c.ok()) return c.status();
+  auto s = std::make_unique<ReduceSession>();
+  s->c_ = *c;
+  s->op_ = call.op;
+  s->break_even_ = compression_break_even_bytes();
+  s->pretend_ = call.algorithm == Algorithm::Hierarchical ? detail::pretend_ranks_per_node(opts) : 0;
+  std::vector<Field> fields = {{"op", int64_t(call.op)},
+                               {"break-even bytes", int64_t(std::min<size_t>(s->break_even_, size_t{1} << 52))},
+                               {"pretend ranks per node", int64_t(s->pretend_)}};
+  auto range = agree_with_range(s->c_.comm, call.name, fields, call.dtype, call.input,
+                                call.input_count);
+  if (!range.ok()) return range.status();
+  s->lo_ = range->lo;
+  s->hi_ = range->hi;
+  const Wire& w = s->c_.wire;
+  if (w.lossy()) {
+    if (w.needs_range()) {
+      // The codec's own convention for REL bounds, applied to the global range.
+      double ends[2] = {s->lo_, s->hi_};
+      auto eb = codec::resolve_abs_bound(ends, s->lo_ <= s->hi_ ? 2 : 0, Dtype::f64,
+                                         codec::ErrorBound::relative(w.rel_value()));
+      if (!eb.ok()) return eb.status();
+      s->requested_ = *eb;
+    } else {
+      s->requested_ = w.abs_bound();
+    }
+  }
+  return s;
+}
+
+Status ReduceSession::plan(QuantizationCount q, int inputs) {
+  auto b = plan_budget({op_, c_.wire.dtype(), inputs, c_.wire.lossy(), requested_,
+                        ValueRange{lo_, hi_}.max_abs(), q});
+  if (!b.ok()) return {b.status().code(), std::string(algorithm_name(c_.algorithm)) + ": " +
+                                              b.status().message()};
+  budget_ = *b;
+  if (c_.wire.lossy())
+    // Nothing quantizes when the step bound is 0 (all transfers raw); the smallest normal
+    // bound keeps even an unexpected compression within the promise.
+    c_.wire = c_.wire.with_abs_bound(budget_.step_bound > 0 ? budget_.step_bound
+                                                            : std::numeric_limits<double>::min());
+  return {};
+}
+
+Result<Report> ReduceSession::end(const Status& st, Algorithm ran) {
+  auto r = end_collective(c_, st.ok() ? first_ : st, traffic_);
+  if (!r.ok()) return r;
+  r->algorithm = ran;
+  r->guaranteed_abs_bound = budget_.guaranteed;
+  return r;
+}
+
+}  // namespace commpress::comm::detail

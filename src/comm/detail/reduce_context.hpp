@@ -1,0 +1,76 @@
+// What every reduction algorithm works with: the group it runs on, how data travels, the op,
+// and where traffic and the first local failure are recorded. An algorithm keeps the message
+// pattern intact on local failures (frame_transport.hpp) and returns only MPI errors early.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "comm/detail/frame_transport.hpp"
+#include "comm/detail/wire.hpp"
+#include "commpress/comm.hpp"
+
+namespace commpress::comm::detail {
+
+using Bytes = std::vector<std::byte>;
+
+struct ReduceContext {
+  MPI_Comm comm;         // a private communicator (or one split from it)
+  int rank;
+  int size;
+  Wire wire;             // with the per-step bound already planned
+  Op op;
+  size_t break_even;     // bytes below which a transfer goes raw (Rabenseifner)
+  Traffic& traffic;
+  Status& first;         // the first local failure; the pattern goes on regardless
+
+  // The same context on another group (hierarchical phases).
+  ReduceContext on(MPI_Comm c, int r, int s) const {
+    return {c, r, s, wire, op, break_even, traffic, first};
+  }
+  // Raw bytes with the same chunking as wire.
+  Wire raw_wire() const {
+    return Wire::uncompressed(wire.dtype()).with_chunk_elems(wire.chunk_elems());
+  }
+  void fail(const Status& st, const std::string& where) const { keep_first(first, st, where); }
+};
+
+// The block split of an n-element vector over p ranks: block b is [off[b], off[b+1]).
+struct BlockLayout {
+  std::vector<size_t> off;
+
+  // Sizes differ by at most one, larger blocks first (MPI's convention for uneven counts).
+  static BlockLayout even(size_t n, int p) {
+    BlockLayout l;
+    l.off.assign(size_t(p) + 1, 0);
+    for (int b = 0; b < p; ++b) l.off[b + 1] = l.off[b] + n / p + (size_t(b) < n % p ? 1 : 0);
+    return l;
+  }
+  static BlockLayout uniform(size_t m, int p) {
+    BlockLayout l;
+    for (int b = 0; b <= p; ++b) l.off.push_back(m * size_t(b));
+    return l;
+  }
+  static BlockLayout of_sizes(const std::vector<size_t>& sizes) {
+    BlockLayout l{{0}};
+    for (size_t s : sizes) l.off.push_back(l.off.back() + s);
+    return l;
+  }
+  int blocks() const { return int(off.size()) - 1; }
+  size_t begin(int b) const { return off[b]; }
+  size_t size(int b) const { return off[b + 1] - off[b]; }
+  size_t total() const { return off.back(); }
+};
+
+// One rank's finished block of the result, in the encoding it travels in: one frame per
+// chunk of `wire` (raw bytes when the wire is uncompressed).
+struct OwnedBlock {
+  Wire wire;
+  size_t begin = 0;  // element offset in the whole vector
+  size_t n = 0;
+  std::vector<Bytes> chunks;
+};
+
+}  // namespace commpress::comm::detail

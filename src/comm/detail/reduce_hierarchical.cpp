@@ -1,0 +1,137 @@
+#include "comm/detail/reduce_hierarchical.hpp"
+
+#include <climits>
+#include <cstring>
+
+#include "comm/detail/mpi_dtype.hpp"
+#include "comm/detail/private_comm.hpp"
+#include "comm/detail/reduce_exchange.hpp"
+#include "comm/detail/reduce_gather.hpp"
+#include "comm/detail/reduce_ops.hpp"
+#include "comm/detail/ring_collectives.hpp"
+#include "core/assert.hpp"
+
+namespace commpress::comm::detail {
+
+namespace {
+
+std::vector<int> int_counts(const BlockLayout& l) {
+  std::vector<int> c;
+  for (int b = 0; b < l.blocks(); ++b) c.push_back(int(l.size(b)));
+  return c;
+}
+
+// Raw reduce-scatter inside the node (MPI's own): this rank gets its block of parts, reduced
+// over the node. MPI's traffic is not observable: count what a ring would send.
+Status node_reduce_scatter(const ReduceContext& ctx, const Hierarchy& h, const std::byte* input,
+                           const BlockLayout& parts, std::byte* mine) {
+  auto counts = int_counts(parts);
+  const Wire& w = ctx.wire;
+  COMMPRESS_MPI(MPI_Reduce_scatter(input, mine, counts.data(), mpi_datatype(w.dtype()),
+                                   mpi_op(ctx.op), h.node()));
+  uint64_t bytes = w.raw_bytes(parts.total() - parts.size(h.local_rank()));
+  ctx.traffic.add(bytes, bytes);
+  return {};
+}
+
+// The cross-node group: ranks of equal local rank, numbered by node.
+ReduceContext across(const ReduceContext& ctx, const Hierarchy& h) {
+  return ctx.on(h.cross(), h.node_index(), h.nodes());
+}
+
+// The column of local rank l: the blocks of ranks (k, l) for every node k, reduced over this
+// node, in node order.
+Status node_columns(const ReduceContext& ctx, const Hierarchy& h, const std::byte* input,
+                    const BlockLayout& layout, Bytes& column, BlockLayout& column_layout) {
+  const int L = h.local_size(), N = h.nodes();
+  const size_t es = ctx.wire.elem_size();
+  Bytes packed(layout.total() * es);
+  std::vector<size_t> part_sizes(L, 0), column_sizes;
+  size_t pos = 0;
+  for (int l = 0; l < L; ++l)
+    for (int k = 0; k < N; ++k) {
+      int b = h.rank_of(k, l);
+      if (layout.size(b)) std::memcpy(packed.data() + pos * es, input + layout.begin(b) * es,
+                                      layout.size(b) * es);
+      pos += layout.size(b);
+      part_sizes[l] += layout.size(b);
+      if (l == h.local_rank()) column_sizes.push_back(layout.size(b));
+    }
+  column.resize(part_sizes[h.local_rank()] * es);
+  column_layout = BlockLayout::of_sizes(column_sizes);
+  return node_reduce_scatter(ctx, h, packed.data(), BlockLayout::of_sizes(part_sizes),
+                             column.data());
+}
+
+}  // namespace
+
+Algorithm hierarchical_inner(Op op, const Wire& wire) {
+  bool szp = wire.codec() && wire.codec()->id() == codec::CodecId::szp;
+  return op == Op::sum && szp ? Algorithm::HomomorphicRing : Algorithm::DocRing;
+}
+
+QuantizationCount hierarchical_quantizations(const Hierarchy& h, Op op, const Wire& wire,
+                                             bool final_frames) {
+  // Inside a node everything is raw: only the N-rank ring across nodes quantizes.
+  return ring_quantizations(hierarchical_inner(op, wire), h.nodes(), final_frames);
+}
+
+Status hierarchical_allreduce(const ReduceContext& ctx, const Hierarchy& h, const std::byte* input,
+                              size_t n, std::byte* out) {
+  COMMPRESS_ASSERT(h.even());
+  const size_t es = ctx.wire.elem_size();
+  const BlockLayout parts = BlockLayout::even(n, h.local_size());
+  const size_t m = parts.size(h.local_rank());
+  Bytes mine(m * es);
+  COMMPRESS_RETURN_IF_ERROR(node_reduce_scatter(ctx, h, input, parts, mine.data()));
+  if (h.nodes() > 1)
+    COMMPRESS_RETURN_IF_ERROR(ring_allreduce(across(ctx, h), hierarchical_inner(ctx.op, ctx.wire),
+                                             mine.data(), BlockLayout::even(m, h.nodes()),
+                                             mine.data()));
+  auto counts = int_counts(parts);
+  std::vector<int> displs;
+  for (int b = 0; b < parts.blocks(); ++b) displs.push_back(int(parts.begin(b)));
+  MPI_Datatype t = mpi_datatype(ctx.wire.dtype());
+  COMMPRESS_MPI(MPI_Allgatherv(mine.data(), int(m), t, out, counts.data(), displs.data(), t,
+                               h.node()));
+  uint64_t bytes = ctx.wire.raw_bytes(m) * uint64_t(h.local_size() - 1);
+  ctx.traffic.add(bytes, bytes);
+  return {};
+}
+
+Status hierarchical_reduce_scatter(const ReduceContext& ctx, const Hierarchy& h,
+                                   const std::byte* input, const BlockLayout& layout,
+                                   std::byte* out) {
+  COMMPRESS_ASSERT(h.even());
+  Bytes column;
+  BlockLayout cl;
+  COMMPRESS_RETURN_IF_ERROR(node_columns(ctx, h, input, layout, column, cl));
+  if (h.nodes() == 1) {
+    if (!column.empty()) std::memcpy(out, column.data(), column.size());
+    return {};
+  }
+  return ring_reduce_scatter_values(across(ctx, h), hierarchical_inner(ctx.op, ctx.wire),
+                                    column.data(), cl, out);
+}
+
+Status hierarchical_reduce(const ReduceContext& ctx, const Hierarchy& h, const std::byte* input,
+                           const BlockLayout& layout, int root, std::byte* out) {
+  COMMPRESS_ASSERT(h.even());
+  Bytes column;
+  BlockLayout cl;
+  COMMPRESS_RETURN_IF_ERROR(node_columns(ctx, h, input, layout, column, cl));
+  // One node: nothing was quantized, and the blocks go to the root raw.
+  const Wire w = h.nodes() == 1 ? ctx.raw_wire() : ctx.wire;
+  OwnedBlock own;
+  if (h.nodes() == 1)
+    own = encode_owned(ctx, w, column.data(), layout.begin(ctx.rank), layout.size(ctx.rank));
+  else
+    COMMPRESS_RETURN_IF_ERROR(ring_owned_block(across(ctx, h), hierarchical_inner(ctx.op, ctx.wire),
+                                               column.data(), cl, own));
+  std::vector<BlockSource> blocks;
+  for (int b = 0; b < layout.blocks(); ++b)
+    blocks.push_back({b, layout.begin(b), layout.size(b), w});
+  return gather_to_root(ctx, blocks, &own, root, out);
+}
+
+}  // namespace commpress::comm::detail

@@ -1,0 +1,137 @@
+#include "comm/detail/reduce_recursive_doubling.hpp"
+
+#include <string>
+
+#include "comm/detail/binomial_tree.hpp"
+#include "comm/detail/reduce_fold.hpp"
+#include "commpress/homomorphic.hpp"
+
+namespace commpress::comm::detail {
+
+namespace {
+
+constexpr int kButterflyTag = 0x440;  // + step
+constexpr int kTreeTag = 0x460;
+
+// One exchange of the butterfly: send the current frame to dest, receive from src, then
+// combine (or, for a rank that sat out, take the received frame as the result).
+struct Hop {
+  int dest, src;
+  bool combine;
+};
+
+std::vector<Hop> butterfly(int rank, int size) {
+  const Fold f(size);
+  std::vector<Hop> hops;
+  if (f.sits_out(rank)) return {{rank + 1, MPI_PROC_NULL, false}, {MPI_PROC_NULL, rank + 1, false}};
+  if (f.folded(rank)) hops.push_back({MPI_PROC_NULL, rank - 1, true});
+  const int v = f.newrank(rank);
+  for (int mask = 1; mask < f.p2; mask *= 2) {
+    int partner = f.rank_of(v ^ mask);
+    hops.push_back({partner, partner, true});
+  }
+  if (f.folded(rank)) hops.push_back({rank - 1, MPI_PROC_NULL, false});
+  return hops;
+}
+
+// The frames of this rank's vector, one per chunk (empty where encoding failed).
+std::vector<Bytes> encode_all(const ReduceContext& ctx, const std::byte* input, size_t n) {
+  const Wire& w = ctx.wire;
+  std::vector<Bytes> f(w.num_chunks(n));
+  for (size_t j = 0; j < f.size(); ++j) {
+    auto len = w.encode(input + j * w.chunk_elems() * w.elem_size(), w.chunk_size(n, j), f[j]);
+    ctx.fail(len.status(), "chunk " + std::to_string(j) + ": ");
+    f[j].resize(len.ok() ? *len : 0);
+  }
+  return f;
+}
+
+void decode_chunk(const ReduceContext& ctx, const Bytes& frame, size_t n, size_t j,
+                  std::byte* out) {
+  const Wire& w = ctx.wire;
+  ctx.fail(w.decode(frame, out + j * w.chunk_elems() * w.elem_size(), w.chunk_size(n, j)),
+           "result chunk " + std::to_string(j) + ": ");
+}
+
+// frame = frame + in (both szp frames); an empty frame marks an earlier failure.
+void combine_into(const ReduceContext& ctx, Bytes& frame, const Bytes& in, codec::Workspace& ws,
+                  const std::string& where) {
+  Status st = codec::combine(frame, in, codec::CombineOp::sum, frame, ws);
+  if (!st.ok()) frame.clear();
+  ctx.fail(st, where);
+}
+
+}  // namespace
+
+Status homomorphic_recursive_doubling(const ReduceContext& ctx, const std::byte* input, size_t n,
+                                      std::byte* out) {
+  const Wire& w = ctx.wire;
+  const auto hops = butterfly(ctx.rank, ctx.size);
+  const size_t chunks = w.num_chunks(n);
+  std::vector<Bytes> frame = encode_all(ctx, input, n), in(chunks);
+  std::vector<PendingExchange> x(chunks);
+  codec::Workspace ws;
+  auto start = [&](size_t s, size_t j) {
+    const Hop& h = hops[s];
+    const uint64_t raw = w.raw_bytes(w.chunk_size(n, j));
+    return x[j].start(h.dest == MPI_PROC_NULL ? std::span<const std::byte>() : frame[j], raw,
+                      h.dest, in[j], w.frame_capacity(w.chunk_size(n, j)), h.src,
+                      kButterflyTag + int(s), ctx.comm, ctx.traffic);
+  };
+  if (hops.empty()) {
+    for (size_t j = 0; j < chunks; ++j) decode_chunk(ctx, frame[j], n, j, out);
+    return {};
+  }
+  for (size_t j = 0; j < chunks; ++j) COMMPRESS_RETURN_IF_ERROR(start(0, j));
+  for (size_t s = 0; s < hops.size(); ++s) {
+    const Hop& h = hops[s];
+    const std::string where = "step " + std::to_string(s) + " from rank " + std::to_string(h.src) + ": ";
+    for (size_t j = 0; j < chunks; ++j) {
+      COMMPRESS_RETURN_IF_ERROR(x[j].finish());
+      if (h.src != MPI_PROC_NULL) {
+        if (h.combine) combine_into(ctx, frame[j], in[j], ws, where);
+        else frame[j].swap(in[j]);
+      }
+      if (s + 1 < hops.size()) COMMPRESS_RETURN_IF_ERROR(start(s + 1, j));
+      else decode_chunk(ctx, frame[j], n, j, out);
+    }
+  }
+  return {};
+}
+
+Status homomorphic_binomial_reduce(const ReduceContext& ctx, const std::byte* input, size_t n,
+                                   int root, std::byte* out) {
+  const Wire& w = ctx.wire;
+  const BinomialTree tree(ctx.rank, ctx.size, root);
+  // Smallest subtree first: those frames are ready soonest.
+  auto kids = tree.children_ranks();
+  std::vector<int> children(kids.rbegin(), kids.rend());
+  const size_t chunks = w.num_chunks(n);
+  std::vector<Bytes> frame = encode_all(ctx, input, n);
+  std::vector<std::vector<Bytes>> in(children.size(), std::vector<Bytes>(chunks));
+  std::vector<std::vector<PendingExchange>> recvs(children.size(),
+                                                  std::vector<PendingExchange>(chunks));
+  for (size_t c = 0; c < children.size(); ++c)
+    for (size_t j = 0; j < chunks; ++j)
+      COMMPRESS_RETURN_IF_ERROR(recvs[c][j].start({}, 0, MPI_PROC_NULL, in[c][j],
+                                                  w.frame_capacity(w.chunk_size(n, j)),
+                                                  children[c], kTreeTag, ctx.comm, ctx.traffic));
+  codec::Workspace ws;
+  std::vector<MPI_Request> sends(chunks, MPI_REQUEST_NULL);
+  for (size_t j = 0; j < chunks; ++j) {
+    for (size_t c = 0; c < children.size(); ++c) {
+      COMMPRESS_RETURN_IF_ERROR(recvs[c][j].finish());
+      combine_into(ctx, frame[j], in[c][j], ws,
+                   "chunk " + std::to_string(j) + " from rank " + std::to_string(children[c]) + ": ");
+      Bytes().swap(in[c][j]);
+    }
+    if (ctx.rank == root) decode_chunk(ctx, frame[j], n, j, out);
+    else
+      COMMPRESS_RETURN_IF_ERROR(isend_message(frame[j], w.raw_bytes(w.chunk_size(n, j)),
+                                              tree.parent_rank(), kTreeTag, ctx.comm, &sends[j],
+                                              ctx.traffic));
+  }
+  return wait_all(sends);
+}
+
+}  // namespace commpress::comm::detail

@@ -1,0 +1,123 @@
+// reduce_scatter_block: rank r receives block r (count_per_rank elements) of the reduction of
+// every rank's p blocks. The ring algorithms end with the owner's block as values (the DOC
+// ring never encodes it a last time); the recursive-doubling one reduces the whole vector and
+// keeps its block (it is an allreduce pattern, offered for completeness; Auto never picks
+// it). send == recv is MPI_IN_PLACE: the input is read from recv, then overwritten.
+#include <climits>
+#include <cstring>
+#include <vector>
+
+#include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/hierarchy.hpp"
+#include "comm/detail/mpi_dtype.hpp"
+#include "comm/detail/private_comm.hpp"
+#include "comm/detail/reduce_collective.hpp"
+#include "comm/detail/reduce_hierarchical.hpp"
+#include "comm/detail/reduce_ops.hpp"
+#include "comm/detail/reduce_rabenseifner.hpp"
+#include "comm/detail/reduce_recursive_doubling.hpp"
+#include "comm/detail/ring_collectives.hpp"
+#include "commpress/comm.hpp"
+
+namespace commpress::comm {
+
+namespace {
+
+using detail::BlockLayout;
+using detail::ReduceSession;
+
+Status via_mpi(ReduceSession& s, const void* send, void* recv, size_t m) {
+  MPI_Datatype t = detail::mpi_datatype(s.wire().dtype());
+  COMMPRESS_MPI(MPI_Reduce_scatter_block(send == recv ? MPI_IN_PLACE : send, recv, int(m), t,
+                                         detail::mpi_op(s.op()), s.comm()));
+  // MPI's own traffic is not observable: count what a ring reduce-scatter sends.
+  uint64_t bytes = s.wire().raw_bytes(m) * uint64_t(s.size() - 1);
+  s.traffic().add(bytes, bytes);
+  return {};
+}
+
+Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algorithm& ran) {
+  const int p = s.size();
+  const BlockLayout layout = BlockLayout::uniform(m, p);
+  Algorithm alg = s.algorithm();
+  ran = alg;
+  if (detail::is_ring(alg)) {
+    COMMPRESS_RETURN_IF_ERROR(s.plan(detail::ring_quantizations(alg, p, false), p));
+    return detail::ring_reduce_scatter_values(s.context(), alg, in, layout, out);
+  }
+  if (alg == Algorithm::HomomorphicRecursiveDoubling) {
+    COMMPRESS_RETURN_IF_ERROR(s.plan({p, p}, p));
+    const size_t es = s.wire().elem_size();
+    std::vector<std::byte> all(layout.total() * es);
+    COMMPRESS_RETURN_IF_ERROR(
+        detail::homomorphic_recursive_doubling(s.context(), in, layout.total(), all.data()));
+    if (m) std::memcpy(out, all.data() + layout.begin(s.rank()) * es, m * es);
+    return {};
+  }
+  if (alg == Algorithm::Rabenseifner) {
+    COMMPRESS_RETURN_IF_ERROR(s.plan(
+        detail::rabenseifner_quantizations(s.context(), layout, detail::ReduceEnd::scatter), p));
+    return detail::rabenseifner(s.context(), in, layout, detail::ReduceEnd::scatter, 0, out);
+  }
+  auto h = detail::Hierarchy::build(s.comm(), s.pretend_ranks_per_node());
+  if (!h.ok()) return h.status();
+  if (!h->even()) {
+    ran = detail::hierarchical_inner(s.op(), s.wire());
+    COMMPRESS_RETURN_IF_ERROR(s.plan(detail::ring_quantizations(ran, p, false), p));
+    return detail::ring_reduce_scatter_values(s.context(), ran, in, layout, out);
+  }
+  COMMPRESS_RETURN_IF_ERROR(
+      s.plan(detail::hierarchical_quantizations(*h, s.op(), s.wire(), false), p));
+  return detail::hierarchical_reduce_scatter(s.context(), *h, in, layout, out);
+}
+
+}  // namespace
+
+Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
+                                    Dtype dtype, Op op, MPI_Comm comm, const Options& opts) {
+  Algorithm alg = detail::choose_reduce_scatter(opts, count_per_rank, dtype, op, comm);
+  const size_t m = count_per_rank;
+  int p = 1;  // for the size checks only; a bad comm is reported by the agreement
+  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
+  const bool sizes_ok = m <= SIZE_MAX / 8 / size_t(p);
+  auto session = ReduceSession::begin(
+      comm, {"reduce_scatter_block", m, dtype, op, 0, false, alg, send, sizes_ok ? m * p : 0},
+      opts, [&](const detail::Collective& c) -> Status {
+        if (m > 0 && (send == nullptr || recv == nullptr))
+          return {ErrorCode::invalid_argument,
+                  "reduce_scatter_block: null buffer with a non-zero count"};
+        if (!sizes_ok)
+          return {ErrorCode::invalid_argument, "reduce_scatter_block: count * ranks overflows"};
+        const size_t n = m * size_t(c.size);
+        if (n > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)
+          return {ErrorCode::unsupported,
+                  "reduce_scatter_block: hierarchical takes at most 2^31-1 elements in all"};
+        if (c.algorithm == Algorithm::Rabenseifner)
+          return detail::check_message_size(c.wire.block_capacity(n), "reduce_scatter_block");
+        return {};
+      });
+  if (!session.ok()) return session.status();
+  ReduceSession& s = **session;
+  if (s.algorithm() == Algorithm::Mpi) {
+    COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
+    return s.end(via_mpi(s, send, recv, m), Algorithm::Mpi);
+  }
+  const size_t es = s.wire().elem_size();
+  if (s.size() == 1) {
+    COMMPRESS_RETURN_IF_ERROR(s.plan({}, 1));
+    if (send != recv && m) std::memcpy(recv, send, m * es);
+    return s.end({}, s.algorithm());
+  }
+  // In place, the result would overwrite input still to be read: work from a copy.
+  std::vector<std::byte> copy;
+  const auto* in = static_cast<const std::byte*>(send);
+  if (send == recv && m) {
+    copy.assign(in, in + m * size_t(s.size()) * es);
+    in = copy.data();
+  }
+  Algorithm ran = s.algorithm();
+  Status st = run(s, in, static_cast<std::byte*>(recv), m, ran);
+  return s.end(st, ran);
+}
+
+}  // namespace commpress::comm
