@@ -167,6 +167,18 @@ Status decompress(std::span<const std::byte> frame, std::span<T> out) {
   return decompress(frame, out.data(), out.size(), dtype_of<T>());
 }
 
+// The range of the finite elements of a float array (NaN and Inf ignored).
+struct ValueRange {
+  double min = 0;
+  double max = 0;
+  bool any_finite = false;
+  double max_abs() const;
+};
+ValueRange finite_range(const void* data, size_t n, Dtype d);
+// The absolute bound a REL fraction means for data of this range (docs/format.md): the one
+// rule every codec and every collective uses, so ranks agreeing on the range agree on it.
+double rel_to_abs(double rel, const ValueRange& range);
+
 // The absolute bound a frame will guarantee for this data (REL resolved against the range
 // of the finite values). Lossless bounds give 0.
 Result<double> resolve_abs_bound(const void* data, size_t n, Dtype d, const ErrorBound& bound);

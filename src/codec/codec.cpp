@@ -52,22 +52,6 @@ const char* bound_mode_name(BoundMode m) {
 
 namespace {
 
-template <class T>
-void finite_range(const T* x, size_t n, double& lo, double& hi, bool& any) {
-  T mn = std::numeric_limits<T>::infinity(), mx = -std::numeric_limits<T>::infinity();
-  for (size_t i = 0; i < n; ++i) {
-    T v = x[i];
-    // NaN and Inf fail both comparisons against +-inf bounds only partially, so test finiteness.
-    if (std::isfinite(v)) {
-      mn = std::min(mn, v);
-      mx = std::max(mx, v);
-    }
-  }
-  any = mn <= mx;
-  lo = double(mn);
-  hi = double(mx);
-}
-
 Workspace& thread_workspace() {
   thread_local Workspace ws;
   return ws;
@@ -84,17 +68,7 @@ Result<double> resolve_abs_bound(const void* data, size_t n, Dtype d, const Erro
   if (bound.mode == BoundMode::abs) return bound.value;
   if (!is_float(d))
     return Status{ErrorCode::unsupported, "a relative bound needs f32 or f64 data"};
-  double lo = 0, hi = 0;
-  bool any = false;
-  if (d == Dtype::f32) finite_range(static_cast<const float*>(data), n, lo, hi, any);
-  else finite_range(static_cast<const double*>(data), n, lo, hi, any);
-  double range = any ? hi - lo : 0.0;
-  // A constant (or empty) array has no range: bound relative to its magnitude instead, and
-  // fall back to the bare fraction for all-zero data (zeros are encoded exactly anyway).
-  double eb = bound.value * range;
-  if (!(eb > 0) && any) eb = bound.value * std::max(std::fabs(lo), std::fabs(hi));
-  if (!(eb > 0) || !std::isfinite(eb)) eb = range > 0 ? std::numeric_limits<double>::max() : bound.value;
-  return eb;
+  return rel_to_abs(bound.value, finite_range(data, n, d));
 }
 
 size_t Codec::compress_bound(size_t n, Dtype d) const { return kFrameHeaderSize + max_payload(n, d); }
