@@ -28,7 +28,7 @@ constexpr unsigned kOrderBits = 2;
 template <class T>
 struct BitSink {
   using L = FloatLayout<T>;
-  BitWriter& out;
+  BitWriter out;
   MantissaTruncation<T> truncation;
   T offset;
   double e;
@@ -105,10 +105,10 @@ struct BitWiseFormat {
     core::store_le<T>(out.data(), offset);
     core::store_le<int16_t>(out.data() + sizeof(T), int16_t(n_exp));
     const size_t head = sizeof(T) + sizeof(int16_t);
-    BitWriter bits(out.subspan(head));
-    BitSink<T> sink{bits, MantissaTruncation<T>(n_exp), offset, e};
-    encode_elements(x, n, offset, e, sink);
-    auto body = bits.finish();
+    auto sink = encode_elements(x, n, offset, e,
+                                BitSink<T>{BitWriter(out.subspan(head)),
+                                           MantissaTruncation<T>(n_exp), offset, e});
+    auto body = sink.out.finish();
     if (!body.ok()) return body.status();
     return head + *body;
   }

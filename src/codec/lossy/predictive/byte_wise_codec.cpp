@@ -68,8 +68,8 @@ struct ByteWiseFormat {
   static Result<size_t> encode(const T* x, size_t n, double e, std::span<std::byte> out) {
     const T offset = difference_offset(x, n);
     core::store_le<T>(out.data(), offset);
-    CodeByteSink<T> sink{out.data() + sizeof(T), out.data() + sizeof(T) + n};
-    encode_elements(x, n, offset, e, sink);
+    const auto sink = encode_elements(
+        x, n, offset, e, CodeByteSink<T>{out.data() + sizeof(T), out.data() + sizeof(T) + n});
     return size_t(sink.verbatim_at - out.data());
   }
 

@@ -21,8 +21,10 @@
 namespace commpress::codec::predictive {
 
 // Sink: predicted(int order); verbatim(T x); T miss(T x, T shifted) -> reconstructed shift.
+// The sink travels by value and comes back: as a local its fields (output cursors) stay in
+// registers instead of being reloaded after every byte store.
 template <class T, class Sink>
-void encode_elements(const T* x, size_t n, T offset, double e, Sink& sink) {
+Sink encode_elements(const T* x, size_t n, T offset, double e, Sink sink) {
   PolynomialPredictor<T> history;
   for (size_t i = 0; i < n; ++i) {
     const T xi = x[i];
@@ -40,6 +42,7 @@ void encode_elements(const T* x, size_t n, T offset, double e, Sink& sink) {
       history.push(sink.miss(xi, d));
     }
   }
+  return sink;
 }
 
 // What a format's reader yields for one element.
