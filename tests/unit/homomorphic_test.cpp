@@ -103,6 +103,13 @@ void expect_exact_sum(const std::vector<T>& xa, const std::vector<T>& xb, double
   EXPECT_EQ(info->count, xa.size());
   EXPECT_EQ(cc::summed_inputs(*info), 2u);
   EXPECT_TRUE(same_bits(info->abs_bound, eb));
+  // A valid layout, and like the encoder never a body larger than the block's raw values.
+  std::vector<uint64_t> offsets;
+  auto layout = szp::block_offsets<T>(std::span<const std::byte>(out).subspan(cc::kFrameHeaderSize),
+                                      xa.size(), szp::Mode::lossy, offsets);
+  ASSERT_TRUE(layout.ok()) << layout.to_string();
+  for (size_t b = 0; b + 1 < offsets.size(); ++b)
+    ASSERT_LE(offsets[b + 1] - offsets[b], szp::valid_in_block(xa.size(), b) * sizeof(T)) << b;
   const auto ya = decode<T>(fa), yb = decode<T>(fb), ys = decode<T>(out);
   const auto ha = block_headers(fa), hb = block_headers(fb);
   const szp::LinearQuantizer<T> qz(eb);

@@ -154,4 +154,49 @@ size_t combine_block(const A& a, const B& b, size_t valid, const szp::LinearQuan
   return szp::write_raw_block(sum, valid, body);
 }
 
+// combine_block for two frame blocks, with a register-only path for the common case: two
+// coded full blocks whose values are small enough that the sum needs no range check.
+template <class T>
+size_t combine_frame_blocks(const FrameBlock<T>& a, const FrameBlock<T>& b, size_t valid,
+                            const szp::LinearQuantizer<T>& qz, uint8_t& header,
+                            std::byte* body) {
+#if COMMPRESS_HOMOMORPHIC_AVX512
+  if (valid == kBlockValues && a.q_bits() <= kSafeQBits<T> && b.q_bits() <= kSafeQBits<T> &&
+      !a.zero() && !b.zero()) {
+    const size_t size = detail::sum_coded_avx512<T>(a.header, a.body, b.header, b.body, header, body);
+    if (size < raw_body_size<T>(valid)) return size;
+  }
+#endif
+  return combine_block<T>(a, b, valid, qz, header, body);
+}
+
+// combine_block(LocalBlock(x), f) with a register-only path for the common case: local values
+// that quantize into a block the encoder surely codes (not raw), and a frame block that is
+// zero or coded with values small enough that the sum needs no range check.
+template <class T>
+size_t combine_local_block(const T* x, size_t valid, const FrameBlock<T>& f,
+                           const szp::LinearQuantizer<T>& qz, uint8_t& header, std::byte* body) {
+#if COMMPRESS_HOMOMORPHIC_AVX512
+  using L = szp::detail::Lanes<T>;
+  if (valid == kBlockValues && !f.raw()) {
+    __m512i q[L::kVectors], r[L::kVectors];
+    UInt<T> or_q, or_r;
+    if (detail::quantize_vectors<T>(x, qz, q, r, or_q, or_r)) {
+      if (or_q == 0) return f.emit(valid, header, body);
+      // Below the raw size even in plain form: the encoder codes this block.
+      const bool coded = szp::planes_size(int(std::bit_width(or_r))) < raw_body_size<T>(valid);
+      if (coded && f.zero()) return detail::encode_residual_vectors<T>(r, header, body);
+      if (coded && int(std::bit_width(or_q)) <= kSafeQBits<T> && f.q_bits() <= kSafeQBits<T>) {
+        __m512i fr[L::kVectors];
+        detail::decode_residual_vectors<T>(f.header, f.body, fr);
+        for (int g = 0; g < L::kVectors; ++g) r[g] = L::add(r[g], fr[g]);
+        const size_t size = detail::encode_residual_vectors<T>(r, header, body);
+        if (size < raw_body_size<T>(valid)) return size;
+      }
+    }
+  }
+#endif
+  return combine_block<T>(LocalBlock<T>(x, valid, qz), f, valid, qz, header, body);
+}
+
 }  // namespace commpress::codec::homomorphic

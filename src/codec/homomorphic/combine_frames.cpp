@@ -41,7 +41,7 @@ Status combine_as(const SzpOperand& a, const SzpOperand& b, const FrameInfo& inf
         size_t pos = 0;
         for (size_t blk = lo; blk < hi; ++blk) {
           const size_t valid = szp::valid_in_block(n, blk);
-          pos += homomorphic::combine_block<T>(x.next(valid), y.next(valid), valid, qz,
+          pos += homomorphic::combine_frame_blocks<T>(x.next(valid), y.next(valid), valid, qz,
                                                headers[blk], bodies + pos);
         }
         return pos;

@@ -11,7 +11,6 @@ namespace commpress::codec {
 namespace {
 
 using homomorphic::FrameCursor;
-using homomorphic::LocalBlock;
 using homomorphic::SzpOperand;
 
 template <class T>
@@ -33,9 +32,8 @@ Status combine_raw_as(const T* local, const SzpOperand& f, const FrameInfo& info
         for (size_t blk = lo; blk < hi; ++blk) {
           const size_t valid = szp::valid_in_block(n, blk);
           // Same operand order as combine(compress(local), frame), hence the same bytes.
-          LocalBlock<T> x(local + blk * szp::kBlockValues, valid, qz);
-          pos += homomorphic::combine_block<T>(x, y.next(valid), valid, qz, headers[blk],
-                                               bodies + pos);
+          pos += homomorphic::combine_local_block<T>(local + blk * szp::kBlockValues, valid,
+                                                     y.next(valid), qz, headers[blk], bodies + pos);
         }
         return pos;
       },
