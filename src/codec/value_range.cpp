@@ -22,8 +22,10 @@ void range_of(const T* x, size_t n, T& lo, T& hi) {
   for (size_t i = 0; i < n; ++i) {
     T v = x[i];
     bool finite = (std::bit_cast<U>(v) & kExp) != kExp;
-    mn = std::min(mn, finite ? v : kInf);
-    mx = std::max(mx, finite ? v : -kInf);
+    T lo_v = finite ? v : kInf, hi_v = finite ? v : -kInf;
+    // Written as the compare-select that min/max instructions implement, so it vectorizes.
+    mn = lo_v < mn ? lo_v : mn;
+    mx = hi_v > mx ? hi_v : mx;
   }
   lo = mn;
   hi = mx;
