@@ -50,24 +50,29 @@ class SendState final : public Request::State {
     if (!error_.ok()) return;
     // Compressed up front into one buffer that never reallocates, one message per chunk
     // posted as soon as it is encoded (a failed chunk goes out empty, keeping the count).
+    // Uncompressed chunks leave straight from the caller's buffer.
     const detail::Wire& w = e_.wire;
-    frames_.resize(w.block_capacity(count));
+    if (w.compressed()) frames_.resize(w.block_capacity(count));
     std::vector<std::byte> frame;
     const auto* src = static_cast<const std::byte*>(buf);
     size_t pos = 0;
     for (size_t k = 0; k < w.num_chunks(count); ++k) {
       size_t m = w.chunk_size(count, k);
-      auto len = w.encode(src + k * w.chunk_elems() * w.elem_size(), m, frame);
-      detail::keep_first(error_, len.status(), "chunk " + std::to_string(k) + ": ");
-      size_t bytes = len.ok() ? *len : 0;
-      if (bytes) std::memcpy(frames_.data() + pos, frame.data(), bytes);
-      Status st = post_send(std::span<const std::byte>(frames_.data() + pos, bytes),
-                            w.raw_bytes(m), dest, tag, comm, reqs_, traffic_);
+      const std::byte* chunk = src + k * w.chunk_elems() * w.elem_size();
+      std::span<const std::byte> msg(chunk, w.raw_bytes(m));  // uncompressed: sent in place
+      if (w.compressed()) {
+        auto len = w.encode(chunk, m, frame);
+        detail::keep_first(error_, len.status(), "chunk " + std::to_string(k) + ": ");
+        size_t bytes = len.ok() ? *len : 0;
+        if (bytes) std::memcpy(frames_.data() + pos, frame.data(), bytes);
+        msg = std::span<const std::byte>(frames_.data() + pos, bytes);
+        pos += bytes;
+      }
+      Status st = post_send(msg, w.raw_bytes(m), dest, tag, comm, reqs_, traffic_);
       if (!st.ok()) {
         error_ = st;
         return;
       }
-      pos += bytes;
     }
   }
 

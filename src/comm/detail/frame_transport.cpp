@@ -78,9 +78,13 @@ Status send_stream(const Wire& wire, const void* data, size_t n, std::span<const
     auto& slot = sends[k & 1];
     COMMPRESS_RETURN_IF_ERROR(wait_all(slot));  // chunk k-2 left this buffer
     size_t m = wire.chunk_size(n, k);
-    auto len = wire.encode(src + k * wire.chunk_elems() * wire.elem_size(), m, buf[k & 1]);
-    keep_first(first, len.status(), "chunk " + std::to_string(k) + ": ");
-    std::span<const std::byte> frame(buf[k & 1].data(), len.ok() ? *len : 0);
+    const std::byte* chunk = src + k * wire.chunk_elems() * wire.elem_size();
+    std::span<const std::byte> frame(chunk, wire.raw_bytes(m));  // uncompressed: no copy
+    if (wire.compressed()) {
+      auto len = wire.encode(chunk, m, buf[k & 1]);
+      keep_first(first, len.status(), "chunk " + std::to_string(k) + ": ");
+      frame = std::span<const std::byte>(buf[k & 1].data(), len.ok() ? *len : 0);
+    }
     for (int dest : dests) {
       slot.push_back(MPI_REQUEST_NULL);
       COMMPRESS_RETURN_IF_ERROR(
