@@ -46,9 +46,10 @@ Result<Algorithm> parse_algorithm(std::string_view name);  // "auto", "mpi", "ri
 const char* op_name(Op op);
 
 struct Options {
-  // Codec name from the registry; "" or "none" sends uncompressed. Homomorphic algorithms
-  // need "szp".
-  std::string codec = "szp";
+  // Codec name from the registry; "" or "none" sends uncompressed; "auto" means "szp" when
+  // the bound is lossy (f32/f64) and uncompressed when it is lossless, so the default
+  // Options are exact. Homomorphic algorithms need "szp".
+  std::string codec = "auto";
   ErrorBound bound = ErrorBound::lossless();  // on the result; lossless codecs ignore it
   Algorithm algorithm = Algorithm::Auto;
   size_t chunk_bytes = 0;  // pipelining granularity of uncompressed data; 0 = chosen

@@ -1,4 +1,5 @@
 #include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/wire.hpp"
 
 #include <atomic>
 
@@ -13,8 +14,9 @@ std::atomic<size_t> g_break_even{size_t{64} << 10};
 // the homomorphic ring for szp sums; the DOC ring otherwise.
 Algorithm simple_choice(const Options& opts, size_t bytes, Dtype dtype, Op op) {
   if (opts.algorithm != Algorithm::Auto) return opts.algorithm;
-  if (opts.codec.empty() || opts.codec == "none") return Algorithm::Mpi;
-  const codec::Codec* c = codec::find_codec(opts.codec);
+  std::string name = codec_choice(opts, dtype);
+  if (name == "none") return Algorithm::Mpi;
+  const codec::Codec* c = codec::find_codec(name);
   if (!c) return Algorithm::DocRing;  // unknown: let the argument check name it
   if (!c->supports(dtype) || (c->lossy() && op == Op::prod)) return Algorithm::Mpi;
   if (bytes < compression_break_even_bytes()) return Algorithm::Mpi;

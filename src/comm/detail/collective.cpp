@@ -58,7 +58,7 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
   COMMPRESS_MPI(MPI_Comm_rank(c.comm, &c.rank));
   COMMPRESS_MPI(MPI_Comm_size(c.comm, &c.size));
   Status local = local_verdict(c, call, opts, local_checks);
-  std::string codec_name = opts.codec.empty() ? "none" : opts.codec;
+  std::string codec_name = codec_choice(opts, call.dtype);
   Status verdict = agree(c.comm,
                          {{"count", int64_t(call.count)},
                           {"dtype", int64_t(call.dtype)},

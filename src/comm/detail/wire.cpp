@@ -57,6 +57,11 @@ Result<Wire> resolve_range(const Wire& wire, double lo, double hi) {
 
 }  // namespace
 
+std::string codec_choice(const Options& opts, Dtype dtype) {
+  if (opts.codec != "auto") return opts.codec.empty() ? "none" : opts.codec;
+  return opts.bound.mode != codec::BoundMode::lossless && codec::is_float(dtype) ? "szp" : "none";
+}
+
 Result<Wire> Wire::make(const Options& opts, Dtype dtype) {
   Wire w;
   w.dtype_ = dtype;
@@ -64,18 +69,19 @@ Result<Wire> Wire::make(const Options& opts, Dtype dtype) {
   if (w.elem_size_ == 0)
     return Status{ErrorCode::invalid_argument, "unknown dtype " + num(uint64_t(dtype))};
   w.chunk_elems_ = chunk_elems_for(opts.chunk_bytes, w.elem_size_);
-  if (!opts.codec.empty() && opts.codec != "none") {
-    auto c = codec::get_codec(opts.codec);
+  std::string name = codec_choice(opts, dtype);
+  if (!name.empty() && name != "none") {
+    auto c = codec::get_codec(name);
     if (!c.ok()) return c.status();
     w.codec_ = *c;
     if (!w.codec_->supports(dtype))
-      return Status{ErrorCode::unsupported, "codec " + opts.codec + " does not support dtype " +
+      return Status{ErrorCode::unsupported, "codec " + name + " does not support dtype " +
                                                 codec::dtype_name(dtype)};
     if (w.codec_->lossy()) {
       const codec::ErrorBound& b = opts.bound;
       if (b.mode == codec::BoundMode::lossless)
         return Status{ErrorCode::invalid_argument,
-                      "codec " + opts.codec +
+                      "codec " + name +
                           " is lossy: give Options::bound an absolute or relative bound, or "
                           "choose a lossless codec"};
       if (!std::isfinite(b.value) || b.value <= 0)

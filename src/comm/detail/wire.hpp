@@ -20,6 +20,9 @@ namespace commpress::comm::detail {
 
 inline constexpr size_t kDefaultChunkBytes = size_t{1} << 20;
 
+// The codec Options ask for: "none" for uncompressed, Options::codec "auto" resolved.
+std::string codec_choice(const Options& opts, Dtype dtype);
+
 // How one operation encodes data: codec (none = raw bytes), dtype, the absolute bound every
 // frame honours, and the chunk size. Identical on all ranks once the arguments agree.
 class Wire {
