@@ -54,7 +54,7 @@ struct Piece {
   T value;    // shifted: the reconstructed difference; verbatim: the element itself
 };
 
-// Source: Piece<T> next(); Status error() for the invalid piece.
+// Source: Piece<T> next(); Status error(size_t element) explains an invalid piece.
 template <class T, class Source>
 Status decode_elements(Source& source, size_t n, T offset, T* out) {
   using Kind = typename Piece<T>::Kind;
