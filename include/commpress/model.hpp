@@ -1,0 +1,166 @@
+// Cost models of the communication layer: how long each algorithm of include/commpress/comm.hpp
+// takes on a measured machine, with and without compression, and which one Algorithm::Auto
+// should run. Pure arithmetic (no MPI, no I/O): the machine profile is measured by
+// `commpress profile` and read by the comm layer. Formulas and their origin: docs/models.md.
+//
+// Units: seconds, bytes, bytes per second. "Bytes" of a message are always its UNCOMPRESSED
+// size; the compression ratio r turns them into bytes on the wire.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commpress/codec.hpp"
+
+namespace commpress::model {
+
+using codec::Dtype;
+
+// One message of m bytes between two ranks costs alpha + m * beta.
+struct LinkParams {
+  double alpha = 0;  // seconds per message
+  double beta = 0;   // seconds per byte
+};
+
+// MPI switches protocol at a size (eager below, rendezvous from it on); each side of the
+// switch gets its own line.
+struct Link {
+  LinkParams eager;
+  LinkParams rendezvous;
+  double switch_bytes = 0;  // messages of at least this size use rendezvous
+
+  double time(double bytes) const;  // one message; 0 bytes still pays alpha
+};
+
+// A codec's speed on this machine for one dtype, in bytes per second of UNCOMPRESSED data
+// (0 = not measured: that operation is not available). Every call also pays call_overhead.
+struct CodecRates {
+  std::string codec;  // registry name
+  Dtype dtype = Dtype::f32;
+  double compress = 0;
+  double decompress = 0;
+  double combine = 0;      // frame + frame (szp homomorphic sum), per byte of one operand
+  double combine_raw = 0;  // local array + frame, fused
+  double call_overhead = 0;
+  double typical_ratio = 0;  // on the profile's random walk at REL 1e-4 (informational)
+
+  double compress_time(double bytes) const;
+  double decompress_time(double bytes) const;
+  double combine_time(double bytes) const;
+  double combine_raw_time(double bytes) const;
+};
+
+struct MachineProfile {
+  std::string origin;              // how the numbers were obtained
+  Link network;                    // between two ranks (ping-pong of ranks 0 and 1)
+  std::optional<Link> intra_node;  // within a node when known apart from network
+  double gamma = 0;                // seconds per byte to combine one operand (local sum)
+  int ranks_per_node = 0;          // 0 = unknown
+  int threads_per_rank = 0;        // OpenMP threads the codec rates were measured with
+  std::vector<CodecRates> codecs;
+
+  const CodecRates* rates(std::string_view codec, Dtype dtype) const;
+  const Link& node_link() const { return intra_node ? *intra_node : network; }
+};
+
+// What `commpress profile` measured on this machine (2 ranks, shared memory, Open MPI).
+MachineProfile default_profile();
+
+// The compression ratio as a function of how finely the codec must quantize. A reduction
+// splits the user's bound among its quantizations (bound / k); the ratio drops with k. The
+// curve interpolates log-linearly in k between two sampled points; lossless ratios ignore k.
+struct RatioCurve {
+  double at_bound = 1;     // ratio at the step bound the user asked for (k = 1)
+  double at_fine = 0;      // ratio at bound / fine_divisor (0 = not sampled)
+  double fine_divisor = 1;
+  bool lossless = false;
+  int elem_size = 4;
+
+  static RatioCurve constant(double r, int elem_size = 4);
+  double at(double k) const;  // >= 1/(1 + frame overhead) never above at_bound for k >= 1
+};
+
+// Values mirror commpress::comm::Algorithm (the comm layer checks they match).
+enum class Algorithm : uint8_t {
+  Mpi = 1,
+  Direct = 2,
+  Binomial = 3,
+  Ring = 4,
+  RecursiveDoubling = 5,
+  DocRing = 6,
+  HomomorphicRing = 7,
+  FusedRing = 8,
+  HomomorphicRecursiveDoubling = 9,
+  Rabenseifner = 10,
+  Hierarchical = 11,
+};
+const char* algorithm_name(Algorithm a);
+
+enum class Operation : uint8_t { p2p, bcast, allgather, scatter, gather, reduce_scatter, allreduce, reduce };
+const char* operation_name(Operation op);
+
+// One call to predict.
+struct Scenario {
+  Operation op = Operation::allreduce;
+  // Uncompressed bytes of the call's count argument: the message (p2p, bcast), each rank's
+  // block (allgather, scatter, gather, reduce_scatter) or the vector (allreduce, reduce).
+  double bytes = 0;
+  int ranks = 1;
+  int ranks_per_node = 0;      // Hierarchical's node size (0 or 1: one rank per node)
+  double chunk_bytes = 0;      // pipelining granularity; 0 = 1 MiB
+  RatioCurve ratio;
+  bool sum = true;             // reduction op is a sum (errors add up) rather than min/max
+  bool rel_bound = false;      // one more small allreduce agrees on the global range
+  double break_even_bytes = -1;  // Rabenseifner's switch; < 0 = break_even_bytes() below
+};
+
+inline constexpr double kDefaultChunkBytes = 1 << 20;
+
+// Predicted seconds for one algorithm (Mpi = MPI's own operation, uncompressed). rates may
+// be null only for Mpi. Algorithms the operation does not offer predict +infinity.
+double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, const Scenario& s);
+
+// The algorithms of an operation besides Mpi (in the comm layer's order).
+std::vector<Algorithm> compressed_algorithms(Operation op);
+
+// The best of the candidates against MPI's own operation. Compression is chosen only when
+// its prediction beats Mpi's by the margin (compressed <= margin * mpi), so a close call
+// stays with MPI.
+struct Choice {
+  Algorithm algorithm = Algorithm::Mpi;
+  double predicted_seconds = 0;  // of the chosen algorithm
+  double mpi_seconds = 0;        // of MPI's own operation, for comparison
+  double chunk_bytes = 0;        // 0 = default
+};
+inline constexpr double kDefaultMargin = 0.9;
+Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& s,
+              std::span<const Algorithm> candidates, double margin = kDefaultMargin);
+
+// Pipelined operations (p2p, bcast): the chunk size among 64 KiB .. 16 MiB that minimizes
+// the prediction.
+double best_chunk_bytes(const MachineProfile& m, const CodecRates& rates, Algorithm a,
+                        Scenario s);
+
+// The smallest message size from which sending it compressed (compress, transfer m / r,
+// decompress or combine) is faster than sending it raw, for a ratio r; +infinity when
+// compression never pays on this machine (codec slower than the link gains). Rabenseifner
+// compresses ranges at least this large, and Auto need not look at data below it.
+double break_even_bytes(const MachineProfile& m, const CodecRates& rates, double ratio,
+                        bool homomorphic = false);
+
+// Least-squares line t = alpha + beta * m through measured (bytes, seconds) points, fitted
+// separately below and above the protocol switch. With switch_bytes <= 0 the switch is
+// found as the split that fits best (relative error); with switch_bytes > 0 it is used.
+struct Sample {
+  double bytes;
+  double seconds;
+};
+LinkParams fit_line(std::span<const Sample> points);
+Link fit_link(std::span<const Sample> points, double switch_bytes = 0);
+
+}  // namespace commpress::model

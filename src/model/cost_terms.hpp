@@ -1,0 +1,77 @@
+// The building blocks every cost formula is written in: one message on a link, the codec's
+// per-call costs over chunked data, the reduction rate, and the compression ratio at a
+// quantization depth. Internal to src/model.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "commpress/model.hpp"
+
+namespace commpress::model::detail {
+
+inline int ceil_log2(int p) {
+  int l = 0;
+  while ((1 << l) < p) ++l;
+  return l;
+}
+inline int floor_pow2(int p) {
+  int q = 1;
+  while (q * 2 <= p) q *= 2;
+  return q;
+}
+
+class Terms {
+ public:
+  Terms(const MachineProfile& m, const CodecRates* c, const Scenario& s)
+      : m_(m), c_(c), s_(s), p_(std::max(1, s.ranks)) {}
+
+  int p() const { return p_; }
+  const Scenario& scenario() const { return s_; }
+  const MachineProfile& machine() const { return m_; }
+  const CodecRates* rates() const { return c_; }
+  double chunk() const { return s_.chunk_bytes > 0 ? s_.chunk_bytes : kDefaultChunkBytes; }
+  double chunks(double bytes) const { return bytes > 0 ? std::ceil(bytes / chunk()) : 1; }
+
+  // One message of `bytes` on the network / inside a node.
+  double msg(double bytes) const { return m_.network.time(bytes); }
+  double node_msg(double bytes) const { return m_.node_link().time(bytes); }
+  // `bytes` sent as chunk messages (one alpha each, beta of the chunk's size class).
+  double stream(double bytes, double wire_bytes) const {
+    double k = chunks(bytes);
+    return k * m_.network.time(wire_bytes / k);
+  }
+
+  // Codec work on `bytes` uncompressed bytes, chunk by chunk (one call per chunk).
+  double c(double bytes) const { return codec(bytes, c_ ? c_->compress : 0); }
+  double d(double bytes) const { return codec(bytes, c_ ? c_->decompress : 0); }
+  double h(double bytes) const { return codec(bytes, c_ ? c_->combine : 0); }
+  double hr(double bytes) const { return codec(bytes, c_ ? c_->combine_raw : 0); }
+  double gamma(double bytes) const { return bytes * m_.gamma; }
+
+  // Bytes on the wire for `bytes` quantized at bound / k.
+  double wire(double bytes, double k = 1) const { return bytes / s_.ratio.at(k); }
+
+ private:
+  double codec(double bytes, double rate) const {
+    if (bytes <= 0) return 0;
+    if (rate <= 0) return INFINITY;
+    return chunks(bytes) * (c_ ? c_->call_overhead : 0) + bytes / rate;
+  }
+
+  const MachineProfile& m_;
+  const CodecRates* c_;
+  const Scenario& s_;
+  int p_;
+};
+
+// Per-operation formulas (movement_costs.cpp, reduction_costs.cpp). +infinity = not offered.
+double movement_cost(const Terms& t, Algorithm a);
+double reduction_cost(const Terms& t, Algorithm a);
+double mpi_reduction_cost(const Terms& t);
+
+// Reduce-scatter of an n-byte vector over p ranks by each ring kind (thesis 5.4, 5.5, 6.2);
+// with_final_decode adds the owner's decode of its finished block.
+double ring_reduce_scatter(const Terms& t, Algorithm ring, double n, int p, bool with_final_decode);
+
+}  // namespace commpress::model::detail

@@ -1,0 +1,85 @@
+#include <cmath>
+
+#include "commpress/model.hpp"
+
+namespace commpress::model {
+
+double Link::time(double bytes) const {
+  const LinkParams& lp = bytes >= switch_bytes ? rendezvous : eager;
+  return lp.alpha + std::max(0.0, bytes) * lp.beta;
+}
+
+namespace {
+
+double call(double bytes, double rate, double overhead) {
+  if (bytes <= 0) return 0;
+  if (rate <= 0) return INFINITY;
+  return overhead + bytes / rate;
+}
+
+}  // namespace
+
+double CodecRates::compress_time(double b) const { return call(b, compress, call_overhead); }
+double CodecRates::decompress_time(double b) const { return call(b, decompress, call_overhead); }
+double CodecRates::combine_time(double b) const { return call(b, combine, call_overhead); }
+double CodecRates::combine_raw_time(double b) const { return call(b, combine_raw, call_overhead); }
+
+const CodecRates* MachineProfile::rates(std::string_view name, Dtype dtype) const {
+  for (const CodecRates& c : codecs)
+    if (c.codec == name && c.dtype == dtype) return &c;
+  return nullptr;
+}
+
+RatioCurve RatioCurve::constant(double r, int elem_size) {
+  RatioCurve c;
+  c.at_bound = r;
+  c.lossless = true;
+  c.elem_size = elem_size;
+  return c;
+}
+
+double RatioCurve::at(double k) const {
+  const double base = std::max(at_bound, 1e-3);
+  if (lossless || k <= 1) return base;
+  // Bits per element grow with log k: sampled slope when a finer bound was measured, else
+  // one more bit per halving of the bound (a fixed-length quantizer's rule).
+  const double bits1 = 8.0 * elem_size / base;
+  double slope = 1.0 / std::log(2.0);
+  if (at_fine > 0 && fine_divisor > 1)
+    slope = std::max(0.0, (8.0 * elem_size / at_fine - bits1) / std::log(fine_divisor));
+  const double bits = std::min(bits1 + slope * std::log(k), 8.0 * elem_size * 1.01);
+  return 8.0 * elem_size / bits;
+}
+
+const char* algorithm_name(Algorithm a) {
+  switch (a) {
+    case Algorithm::Mpi: return "mpi";
+    case Algorithm::Direct: return "direct";
+    case Algorithm::Binomial: return "binomial";
+    case Algorithm::Ring: return "ring";
+    case Algorithm::RecursiveDoubling: return "recursive_doubling";
+    case Algorithm::DocRing: return "doc_ring";
+    case Algorithm::HomomorphicRing: return "homomorphic_ring";
+    case Algorithm::FusedRing: return "fused_ring";
+    case Algorithm::HomomorphicRecursiveDoubling: return "homomorphic_recursive_doubling";
+    case Algorithm::Rabenseifner: return "rabenseifner";
+    case Algorithm::Hierarchical: return "hierarchical";
+  }
+  return "?";
+}
+
+const char* operation_name(Operation op) {
+  switch (op) {
+    case Operation::p2p: return "p2p";
+    case Operation::bcast: return "bcast";
+    case Operation::allgather: return "allgather";
+    case Operation::scatter: return "scatter";
+    case Operation::gather: return "gather";
+    case Operation::reduce_scatter: return "reduce_scatter";
+    case Operation::allreduce: return "allreduce";
+    case Operation::reduce: return "reduce";
+  }
+  return "?";
+}
+
+}  // namespace commpress::model

@@ -1,0 +1,102 @@
+// Data movement: point-to-point, bcast, allgather, scatter, gather. Compressed forms follow
+// C-Coll: each block is compressed once by its owner, frames are forwarded unchanged and
+// decoded once at each destination (thesis eq. 5.2 for the allgather ring).
+#include <algorithm>
+#include <cmath>
+
+#include "model/cost_terms.hpp"
+
+namespace commpress::model::detail {
+
+namespace {
+
+constexpr double kP2pHeaderBytes = 80;
+
+// A stream of k chunks through stages that overlap chunk by chunk: the first chunk crosses
+// every stage (fill), the remaining k - 1 advance at the pace of the slowest stage.
+double pipeline(double k, double c, double w, double d) {
+  return c + w + d + (k - 1) * std::max({c, w, d});
+}
+
+double p2p(const Terms& t, Algorithm a) {
+  const double n = t.scenario().bytes;
+  if (a == Algorithm::Mpi) return t.msg(n);
+  if (a != Algorithm::Direct) return INFINITY;
+  const double k = t.chunks(n), x = n / k;
+  return t.msg(kP2pHeaderBytes) + pipeline(k, t.c(x), t.msg(t.wire(x)), t.d(x));
+}
+
+// Binomial bcast: the root sends the message to its ceil(log2 p) children one after the
+// other (single port), each inner rank relays as soon as a chunk arrives.
+double bcast(const Terms& t, Algorithm a) {
+  const double n = t.scenario().bytes;
+  const int p = t.p(), levels = ceil_log2(p);
+  if (p == 1) return 0;
+  if (a == Algorithm::Mpi) {
+    const double binomial = levels * t.msg(n);
+    // Scatter by halves, then a ring allgather (van de Geijn), MPI's large-message bcast.
+    double scatter = 0;
+    for (int j = 1; j <= levels; ++j) scatter += t.msg(n / double(1 << j));
+    const double sag = scatter + (p - 1) * t.msg(n / p);
+    return std::min(binomial, sag);
+  }
+  if (a != Algorithm::Binomial) return INFINITY;
+  const double k = t.chunks(n), x = n / k;
+  // The root's link carries every chunk `levels` times; deeper relays add one hop each.
+  const double root_link = levels * t.msg(t.wire(x));
+  return pipeline(k, t.c(x), root_link, t.d(x)) + (levels - 1) * t.msg(t.wire(x));
+}
+
+double bruck_messages(const Terms& t, double block_wire) {
+  double sum = 0;
+  const int p = t.p();
+  for (int d = 1; d < p; d *= 2) sum += t.msg(std::min(d, p - d) * block_wire);
+  return sum;
+}
+
+double allgather(const Terms& t, Algorithm a) {
+  const double b = t.scenario().bytes;
+  const int p = t.p();
+  if (p == 1) return 0;
+  switch (a) {
+    case Algorithm::Mpi: return std::min((p - 1) * t.msg(b), bruck_messages(t, b));
+    // T = (p - 1)(alpha + (b / r) beta + d_B) + c_B   (C-Coll, eq. 5.2)
+    case Algorithm::Ring: return (p - 1) * (t.msg(t.wire(b)) + t.d(b)) + t.c(b);
+    case Algorithm::RecursiveDoubling:
+      return t.c(b) + bruck_messages(t, t.wire(b)) + (p - 1) * t.d(b);
+    default: return INFINITY;
+  }
+}
+
+// Binomial scatter/gather: ceil(log2 p) levels of messages, (p - 1) blocks through the
+// root's link. The root compresses p - 1 blocks (scatter) or decodes p - 1 (gather).
+double scatter_gather(const Terms& t, Algorithm a, bool scatter) {
+  const double b = t.scenario().bytes;
+  const int p = t.p(), levels = ceil_log2(p);
+  if (p == 1) return 0;
+  auto tree = [&](double block) {
+    const LinkParams& lp = (p / 2) * block >= t.machine().network.switch_bytes
+                               ? t.machine().network.rendezvous
+                               : t.machine().network.eager;
+    return levels * lp.alpha + (p - 1) * block * lp.beta;
+  };
+  if (a == Algorithm::Mpi) return tree(b);
+  if (a != Algorithm::Binomial) return INFINITY;
+  if (scatter) return (p - 1) * t.c(b) + tree(t.wire(b)) + t.d(b);
+  return t.c(b) + tree(t.wire(b)) + (p - 1) * t.d(b);
+}
+
+}  // namespace
+
+double movement_cost(const Terms& t, Algorithm a) {
+  switch (t.scenario().op) {
+    case Operation::p2p: return p2p(t, a);
+    case Operation::bcast: return bcast(t, a);
+    case Operation::allgather: return allgather(t, a);
+    case Operation::scatter: return scatter_gather(t, a, true);
+    case Operation::gather: return scatter_gather(t, a, false);
+    default: return INFINITY;
+  }
+}
+
+}  // namespace commpress::model::detail

@@ -1,0 +1,91 @@
+// Dispatch of the per-operation formulas, and the choice Algorithm::Auto makes from them.
+#include <algorithm>
+#include <cmath>
+
+#include "model/cost_terms.hpp"
+
+namespace commpress::model {
+
+namespace {
+
+bool is_movement(Operation op) {
+  return op == Operation::p2p || op == Operation::bcast || op == Operation::allgather ||
+         op == Operation::scatter || op == Operation::gather;
+}
+
+bool pipelined(Operation op) { return op == Operation::p2p || op == Operation::bcast; }
+
+// A REL bound costs compressed collectives one more small allreduce (the global range).
+double range_agreement(const MachineProfile& m, const Scenario& s) {
+  if (!s.rel_bound || s.op == Operation::p2p || s.ranks <= 1) return 0;
+  return 2 * detail::ceil_log2(s.ranks) * m.network.time(16);
+}
+
+}  // namespace
+
+double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, const Scenario& s) {
+  detail::Terms t(m, rates, s);
+  if (a == Algorithm::Mpi)
+    return is_movement(s.op) ? detail::movement_cost(t, a) : detail::mpi_reduction_cost(t);
+  if (!rates) return INFINITY;
+  const double cost = is_movement(s.op) ? detail::movement_cost(t, a) : detail::reduction_cost(t, a);
+  return cost + range_agreement(m, s);
+}
+
+std::vector<Algorithm> compressed_algorithms(Operation op) {
+  switch (op) {
+    case Operation::p2p: return {Algorithm::Direct};
+    case Operation::bcast:
+    case Operation::scatter:
+    case Operation::gather: return {Algorithm::Binomial};
+    case Operation::allgather: return {Algorithm::Ring, Algorithm::RecursiveDoubling};
+    case Operation::reduce_scatter:
+    case Operation::allreduce:
+    case Operation::reduce:
+      return {Algorithm::DocRing,      Algorithm::HomomorphicRing,
+              Algorithm::FusedRing,    Algorithm::HomomorphicRecursiveDoubling,
+              Algorithm::Rabenseifner, Algorithm::Hierarchical};
+  }
+  return {};
+}
+
+double best_chunk_bytes(const MachineProfile& m, const CodecRates& rates, Algorithm a,
+                        Scenario s) {
+  double best = kDefaultChunkBytes, best_time = INFINITY;
+  for (double chunk = 64 * 1024; chunk <= 16 * 1024 * 1024; chunk *= 2) {
+    s.chunk_bytes = chunk;
+    const double time = predict(m, &rates, a, s);
+    if (time < best_time) {
+      best_time = time;
+      best = chunk;
+    }
+  }
+  return best;
+}
+
+Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& s,
+              std::span<const Algorithm> candidates, double margin) {
+  Choice mpi;
+  mpi.algorithm = Algorithm::Mpi;
+  mpi.mpi_seconds = mpi.predicted_seconds = predict(m, nullptr, Algorithm::Mpi, s);
+  if (!rates) return mpi;
+  Choice best = mpi;
+  best.predicted_seconds = INFINITY;
+  for (Algorithm a : candidates) {
+    if (a == Algorithm::Mpi) continue;
+    Scenario tuned = s;
+    if (pipelined(s.op) && s.chunk_bytes <= 0)
+      tuned.chunk_bytes = best_chunk_bytes(m, *rates, a, s);
+    const double time = predict(m, rates, a, tuned);
+    if (time < best.predicted_seconds) {
+      best.algorithm = a;
+      best.predicted_seconds = time;
+      best.chunk_bytes = tuned.chunk_bytes != s.chunk_bytes ? tuned.chunk_bytes : 0;
+    }
+  }
+  return std::isfinite(best.predicted_seconds) && best.predicted_seconds <= margin * mpi.mpi_seconds
+             ? best
+             : mpi;
+}
+
+}  // namespace commpress::model

@@ -1,0 +1,158 @@
+// How the models decide: monotone in the network's speed and the ratio, the break-even size,
+// and Auto's verdict on a shared-memory-like machine versus a 1 Gbit/s network.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "commpress/model.hpp"
+
+namespace {
+
+using namespace commpress::model;
+using commpress::codec::Dtype;
+
+constexpr double MiB = 1 << 20;
+
+// szp-like codec speeds (bytes/s of raw data) and a fixed cost per call.
+MachineProfile machine(double alpha, double beta) {
+  MachineProfile m;
+  m.network.eager = {alpha, beta * 1.5};
+  m.network.rendezvous = {4 * alpha, beta};
+  m.network.switch_bytes = 65537;
+  m.gamma = 1.5e-10;
+  m.codecs = {{"szp", Dtype::f32, 4e9, 5e9, 6e9, 4.5e9, 4e-6, 8}};
+  return m;
+}
+MachineProfile shared_memory() { return machine(0.5e-6, 0.1e-9); }  // ~10 GB/s
+MachineProfile gigabit() { return machine(40e-6, 8e-9); }           // 125 MB/s
+
+Scenario allreduce(double bytes, int p, double ratio) {
+  Scenario s;
+  s.op = Operation::allreduce;
+  s.bytes = bytes;
+  s.ranks = p;
+  s.ratio.at_bound = ratio;
+  return s;
+}
+
+double speedup(const MachineProfile& m, Algorithm a, const Scenario& s) {
+  const CodecRates* r = m.rates("szp", Dtype::f32);
+  return predict(m, nullptr, Algorithm::Mpi, s) / predict(m, r, a, s);
+}
+
+TEST(ModelChoice, FasterNetworkMakesCompressionLessAttractive) {
+  const Scenario s = allreduce(64 * MiB, 4, 8);
+  double previous = INFINITY;
+  for (double beta : {16e-9, 8e-9, 2e-9, 0.5e-9, 0.1e-9}) {  // slow to fast
+    const double gain = speedup(machine(10e-6, beta), Algorithm::FusedRing, s);
+    EXPECT_LT(gain, previous) << "beta " << beta;
+    previous = gain;
+  }
+}
+
+TEST(ModelChoice, BetterRatioMakesCompressionMoreAttractive) {
+  const MachineProfile m = gigabit();
+  for (Operation op : {Operation::allreduce, Operation::bcast, Operation::allgather,
+                       Operation::reduce_scatter, Operation::p2p}) {
+    const Algorithm a = compressed_algorithms(op).front();
+    double previous = 0;
+    for (double r : {1.0, 2.0, 4.0, 8.0, 16.0}) {
+      Scenario s = allreduce(16 * MiB, 4, r);
+      s.op = op;
+      const double gain = speedup(m, a, s);
+      EXPECT_GT(gain, previous) << operation_name(op) << " ratio " << r;
+      previous = gain;
+    }
+  }
+}
+
+TEST(ModelChoice, BreakEvenSeparatesLosingFromWinningSizes) {
+  const MachineProfile m = gigabit();
+  const CodecRates& rates = *m.rates("szp", Dtype::f32);
+  const double be = break_even_bytes(m, rates, 8);
+  ASSERT_TRUE(std::isfinite(be));
+  EXPECT_GT(be, 64);
+  EXPECT_LT(be, MiB);
+  auto gain = [&](double x) {
+    const double raw = m.network.time(x) + x * m.gamma;
+    const double packed = rates.compress_time(x) + m.network.time(x / 8) +
+                          rates.decompress_time(x) + x * m.gamma;
+    return raw - packed;
+  };
+  EXPECT_LT(gain(be * 0.9), 0);
+  EXPECT_GT(gain(be * 1.1), 0);
+  EXPECT_GT(gain(64 * MiB), 0);
+  // A better ratio pays off sooner; a ratio of 1 never does.
+  EXPECT_LT(break_even_bytes(m, rates, 16), be);
+  EXPECT_TRUE(std::isinf(break_even_bytes(m, rates, 1)));
+  // On shared memory the codec is slower than the copy it would save.
+  const MachineProfile shm = shared_memory();
+  EXPECT_TRUE(std::isinf(break_even_bytes(shm, *shm.rates("szp", Dtype::f32), 8)));
+}
+
+TEST(ModelChoice, AutoDeclinesOnSharedMemory) {
+  const MachineProfile m = shared_memory();
+  for (Operation op : {Operation::allreduce, Operation::reduce_scatter, Operation::reduce,
+                       Operation::bcast, Operation::allgather, Operation::p2p}) {
+    for (double bytes : {1024.0, MiB, 64 * MiB}) {
+      Scenario s = allreduce(bytes, 4, 8);
+      s.op = op;
+      Choice c = choose(m, m.rates("szp", Dtype::f32), s, compressed_algorithms(op));
+      EXPECT_EQ(c.algorithm, Algorithm::Mpi) << operation_name(op) << " " << bytes;
+      EXPECT_DOUBLE_EQ(c.predicted_seconds, c.mpi_seconds);
+    }
+  }
+}
+
+TEST(ModelChoice, AutoCompressesLargeMessagesAtOneGigabit) {
+  const MachineProfile m = gigabit();
+  const CodecRates* r = m.rates("szp", Dtype::f32);
+  for (Operation op : {Operation::allreduce, Operation::reduce_scatter, Operation::reduce,
+                       Operation::bcast, Operation::allgather, Operation::scatter,
+                       Operation::gather, Operation::p2p}) {
+    Scenario s = allreduce(64 * MiB, 4, 8);
+    s.op = op;
+    Choice c = choose(m, r, s, compressed_algorithms(op));
+    EXPECT_NE(c.algorithm, Algorithm::Mpi) << operation_name(op);
+    EXPECT_LT(c.predicted_seconds, 0.5 * c.mpi_seconds) << operation_name(op);
+    // Tiny messages are all latency: nothing to gain.
+    s.bytes = 256;
+    EXPECT_EQ(choose(m, r, s, compressed_algorithms(op)).algorithm, Algorithm::Mpi)
+        << operation_name(op);
+  }
+  // Without codec rates there is nothing to compress with.
+  EXPECT_EQ(choose(m, nullptr, allreduce(64 * MiB, 4, 8),
+                   compressed_algorithms(Operation::allreduce))
+                .algorithm,
+            Algorithm::Mpi);
+}
+
+TEST(ModelChoice, AutoPrefersHomomorphicOverDocForSums) {
+  const MachineProfile m = gigabit();
+  Choice c = choose(m, m.rates("szp", Dtype::f32), allreduce(64 * MiB, 8, 8),
+                    compressed_algorithms(Operation::allreduce));
+  EXPECT_TRUE(c.algorithm == Algorithm::FusedRing || c.algorithm == Algorithm::HomomorphicRing ||
+              c.algorithm == Algorithm::Rabenseifner ||
+              c.algorithm == Algorithm::HomomorphicRecursiveDoubling)
+      << algorithm_name(c.algorithm);
+  EXPECT_NE(c.algorithm, Algorithm::DocRing);
+}
+
+TEST(ModelChoice, PipelinedChunkBalancesOverheadAndOverlap) {
+  const MachineProfile m = gigabit();
+  const CodecRates& r = *m.rates("szp", Dtype::f32);
+  Scenario s = allreduce(64 * MiB, 2, 8);
+  s.op = Operation::p2p;
+  const double chunk = best_chunk_bytes(m, r, Algorithm::Direct, s);
+  EXPECT_GE(chunk, 64 * 1024);
+  EXPECT_LE(chunk, 16 * MiB);
+  Scenario at = s;
+  at.chunk_bytes = chunk;
+  for (double other : {64.0 * 1024, 16.0 * MiB}) {
+    Scenario o = s;
+    o.chunk_bytes = other;
+    EXPECT_LE(predict(m, &r, Algorithm::Direct, at), predict(m, &r, Algorithm::Direct, o));
+  }
+}
+
+}  // namespace

@@ -1,0 +1,169 @@
+// The cost formulas against values computed by hand from the thesis' equations, on a
+// profile simple enough to follow: one line for every message size, round codec rates.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "commpress/model.hpp"
+
+namespace {
+
+using namespace commpress::model;
+
+constexpr double kAlpha = 1e-5, kBeta = 1e-9, kGamma = 2e-10;
+constexpr double kC = 1e9, kD = 2e9, kH = 4e9, kHr = 3e9;
+constexpr double MiB = 1 << 20;
+
+MachineProfile plain() {
+  MachineProfile m;
+  m.network.eager = m.network.rendezvous = {kAlpha, kBeta};
+  m.network.switch_bytes = 0;
+  m.gamma = kGamma;
+  m.codecs = {{"szp", commpress::codec::Dtype::f32, kC, kD, kH, kHr, 0, 4}};
+  return m;
+}
+
+Scenario scenario(Operation op, double bytes, int p, double ratio) {
+  Scenario s;
+  s.op = op;
+  s.bytes = bytes;
+  s.ranks = p;
+  s.chunk_bytes = 1024 * MiB;  // one chunk: the thesis' unchunked formulas
+  s.ratio = RatioCurve::constant(ratio);
+  return s;
+}
+
+double predict_szp(Algorithm a, const Scenario& s) {
+  const MachineProfile m = plain();
+  return predict(m, m.rates("szp", commpress::codec::Dtype::f32), a, s);
+}
+
+TEST(ModelCost, AllgatherRingIsCColl) {
+  const double b = 4 * MiB, r = 4;
+  const int p = 4;
+  // (p - 1)(alpha + (b / r) beta + d_B) + c_B
+  const double expect = (p - 1) * (kAlpha + b / r * kBeta + b / kD) + b / kC;
+  EXPECT_NEAR(predict_szp(Algorithm::Ring, scenario(Operation::allgather, b, p, r)), expect, 1e-12);
+  // MPI's best of ring, (p - 1)(alpha + b beta), and Bruck, 2 alpha + (p - 1) b beta at p = 4
+  EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allgather, b, p, r)),
+              2 * kAlpha + (p - 1) * b * kBeta, 1e-12);
+}
+
+TEST(ModelCost, ReduceScatterRings) {
+  const double b = 2 * MiB, r = 5;  // each rank's block; the vector is p * b
+  const int p = 4;
+  const Scenario s = scenario(Operation::reduce_scatter, b, p, r);
+  const double step = kAlpha + b / r * kBeta;
+  // DOC (5.4): (p - 1){c_B + d_B + B gamma + alpha + (B / r) beta}
+  EXPECT_NEAR(predict_szp(Algorithm::DocRing, s),
+              (p - 1) * (b / kC + b / kD + b * kGamma + step), 1e-12);
+  // hZCCL (5.5): (p - 1){h_B + alpha + (B / r) beta} + p c_B + d_B
+  EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRing, s),
+              (p - 1) * (b / kH + step) + p * b / kC + b / kD, 1e-12);
+  // HomComp_F (6.2): (p - 1){h_B + alpha + (B / r) beta} + c_B + d_B
+  EXPECT_NEAR(predict_szp(Algorithm::FusedRing, s),
+              (p - 1) * (b / kHr + step) + b / kC + b / kD, 1e-12);
+}
+
+TEST(ModelCost, AllreduceIsReduceScatterThenAllgatherOfFrames) {
+  const double n = 8 * MiB, r = 6;
+  const int p = 4;
+  const double b = n / p, step = kAlpha + b / r * kBeta;
+  const Scenario s = scenario(Operation::allreduce, n, p, r);
+  // Fused ring reduce-scatter without the final decode, then the frames circulate and every
+  // rank decodes all p blocks.
+  const double expect = (p - 1) * (b / kHr + step) + b / kC + (p - 1) * step + p * b / kD;
+  EXPECT_NEAR(predict_szp(Algorithm::FusedRing, s), expect, 1e-12);
+  // Recursive doubling (ghZCCL): c + log2 p {h + alpha + (n / r) beta} + d
+  EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRecursiveDoubling, s),
+              n / kC + 2 * (n / kH + kAlpha + n / r * kBeta) + n / kD, 1e-12);
+}
+
+TEST(ModelCost, RecursiveDoublingFoldsNonPowersOfTwo) {
+  const double n = 8 * MiB, r = 6;
+  const double hop = n / kH + kAlpha + n / r * kBeta;
+  // p = 6: 4 in the butterfly (2 steps) plus folding in (one hop) and out (one transfer).
+  EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRecursiveDoubling,
+                          scenario(Operation::allreduce, n, 6, r)),
+              n / kC + 2 * hop + hop + (kAlpha + n / r * kBeta) + n / kD, 1e-12);
+}
+
+TEST(ModelCost, MpiAllreduceTakesTheBestOfItsAlgorithms) {
+  const double n = 64 * MiB;
+  const int p = 4;
+  const double b = n / p;
+  const double ring = 2 * (p - 1) * (kAlpha + b * kBeta) + (p - 1) * b * kGamma;
+  const double halving = 2 * (kAlpha + n / 2 * kBeta) + 2 * (kAlpha + n / 4 * kBeta) +
+                         (n / 2 + n / 4) * kGamma;
+  EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allreduce, n, p, 1)),
+              std::min(ring, halving), 1e-12);
+}
+
+TEST(ModelCost, PointToPointPipelinesChunks) {
+  const double n = 8 * MiB, chunk = MiB, r = 4;
+  Scenario s = scenario(Operation::p2p, n, 2, r);
+  s.chunk_bytes = chunk;
+  const double c = chunk / kC, w = kAlpha + chunk / r * kBeta, d = chunk / kD;
+  const double header = kAlpha + 80 * kBeta;
+  // Fill (one chunk through every stage) plus 7 more at the pace of the slowest stage.
+  EXPECT_NEAR(predict_szp(Algorithm::Direct, s), header + c + w + d + 7 * std::max({c, w, d}),
+              1e-12);
+  EXPECT_NEAR(predict_szp(Algorithm::Mpi, s), kAlpha + n * kBeta, 1e-12);
+}
+
+TEST(ModelCost, BinomialBcastCompressesOnceDecodesOnce) {
+  const double n = 4 * MiB, r = 8;
+  // p = 8: the root feeds 3 children, the deepest rank is 3 hops away; one chunk.
+  const double hop = kAlpha + n / r * kBeta;
+  EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::bcast, n, 8, r)),
+              n / kC + 3 * hop + n / kD + 2 * hop, 1e-12);
+}
+
+TEST(ModelCost, ScatterAndGather) {
+  const double b = MiB, r = 4;
+  const int p = 8;
+  const double tree = 3 * kAlpha + (p - 1) * b / r * kBeta;
+  EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::scatter, b, p, r)),
+              (p - 1) * b / kC + tree + b / kD, 1e-12);
+  EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::gather, b, p, r)),
+              b / kC + tree + (p - 1) * b / kD, 1e-12);
+}
+
+TEST(ModelCost, OneRankCostsNothingAndUnofferedIsInfinite) {
+  EXPECT_EQ(predict_szp(Algorithm::FusedRing, scenario(Operation::allreduce, MiB, 1, 4)), 0);
+  EXPECT_TRUE(std::isinf(predict_szp(Algorithm::Ring, scenario(Operation::bcast, MiB, 4, 4))));
+  EXPECT_TRUE(std::isinf(predict(plain(), nullptr, Algorithm::Ring,
+                                 scenario(Operation::allgather, MiB, 4, 4))));
+}
+
+TEST(ModelCost, HierarchicalReducesRawInsideNodes) {
+  const double n = 16 * MiB, r = 8;
+  Scenario s = scenario(Operation::allreduce, n, 8, r);
+  s.ranks_per_node = 4;
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  const double part = n / 4;  // each rank's node-block
+  const double intra = 3 * (1e-6 + part * 1e-10 + part * kGamma) + 3 * (1e-6 + part * 1e-10);
+  // Across the 2 nodes: homomorphic ring allreduce of the node-block.
+  const double b = part / 2, step = kAlpha + b / r * kBeta;
+  const double cross = (b / kH + step) + 2 * b / kC + step + 2 * b / kD;
+  EXPECT_NEAR(predict(m, m.rates("szp", commpress::codec::Dtype::f32), Algorithm::Hierarchical, s),
+              intra + cross, 1e-12);
+}
+
+TEST(ModelCost, RatioCurveDropsWithFinerBounds) {
+  RatioCurve c;
+  c.at_bound = 8;
+  c.elem_size = 4;
+  EXPECT_DOUBLE_EQ(c.at(1), 8);
+  // Unsampled: one more bit per element per halving (4 bits -> 6 bits at k = 4).
+  EXPECT_NEAR(c.at(4), 32.0 / 6.0, 1e-12);
+  c.at_fine = 4;  // sampled at bound / 16: 8 bits
+  c.fine_divisor = 16;
+  EXPECT_NEAR(c.at(16), 4, 1e-12);
+  EXPECT_NEAR(c.at(4), 32.0 / 6.0, 1e-12);  // halfway in log k
+  EXPECT_GT(c.at(2), c.at(3));
+  EXPECT_DOUBLE_EQ(RatioCurve::constant(3).at(100), 3);
+}
+
+}  // namespace

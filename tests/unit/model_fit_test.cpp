@@ -1,0 +1,72 @@
+// Fitting alpha and beta to a ping-pong sweep, with and without a known protocol switch.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "commpress/model.hpp"
+
+namespace {
+
+using namespace commpress::model;
+
+// A sweep 8 B .. 64 MiB over a link with a knee after 4 KiB, with +-2% noise.
+std::vector<Sample> sweep(const Link& truth, double noise, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> jitter(1 - noise, 1 + noise);
+  std::vector<Sample> pts;
+  for (double m = 8; m <= 64.0 * (1 << 20); m *= 2) pts.push_back({m, truth.time(m) * jitter(gen)});
+  return pts;
+}
+
+Link truth() {
+  Link l;
+  l.eager = {0.4e-6, 0.25e-9};
+  l.rendezvous = {2.5e-6, 0.1e-9};
+  l.switch_bytes = 4097;
+  return l;
+}
+
+TEST(ModelFit, ExactLineIsRecovered) {
+  std::vector<Sample> pts;
+  for (double m : {10.0, 100.0, 1000.0, 1e4, 1e5}) pts.push_back({m, 3e-6 + m * 2e-9});
+  LinkParams lp = fit_line(pts);
+  EXPECT_NEAR(lp.alpha, 3e-6, 1e-12);
+  EXPECT_NEAR(lp.beta, 2e-9, 1e-16);
+}
+
+TEST(ModelFit, NegativeInterceptsAreClamped) {
+  std::vector<Sample> pts = {{1000, 1e-7}, {2000, 3e-7}, {4000, 7e-7}};  // would need alpha < 0
+  LinkParams lp = fit_line(pts);
+  EXPECT_GE(lp.alpha, 0);
+  EXPECT_GT(lp.beta, 0);
+}
+
+TEST(ModelFit, KneeIsFoundAndBothLinesRecovered) {
+  const Link t = truth();
+  Link fit = fit_link(sweep(t, 0.02, 7));
+  EXPECT_EQ(fit.switch_bytes, 4097);
+  EXPECT_NEAR(fit.eager.alpha, t.eager.alpha, 0.1 * t.eager.alpha);
+  EXPECT_NEAR(fit.rendezvous.beta, t.rendezvous.beta, 0.05 * t.rendezvous.beta);
+  EXPECT_NEAR(fit.rendezvous.alpha, t.rendezvous.alpha, 0.5 * t.rendezvous.alpha);
+  for (double m : {64.0, 4096.0, 1e5, 1e7}) EXPECT_NEAR(fit.time(m), t.time(m), 0.06 * t.time(m)) << m;
+}
+
+TEST(ModelFit, GivenSwitchIsUsed) {
+  const Link t = truth();
+  Link fit = fit_link(sweep(t, 0.0, 1), 4097);
+  EXPECT_EQ(fit.switch_bytes, 4097);
+  EXPECT_NEAR(fit.eager.beta, t.eager.beta, 1e-3 * t.eager.beta);
+  EXPECT_NEAR(fit.rendezvous.alpha, t.rendezvous.alpha, 1e-3 * t.rendezvous.alpha);
+}
+
+TEST(ModelFit, StraightLineHasNoKnee) {
+  Link one;
+  one.eager = one.rendezvous = {50e-6, 8e-9};
+  one.switch_bytes = 0;
+  Link fit = fit_link(sweep(one, 0.01, 3));
+  for (double m : {8.0, 1e4, 1e7}) EXPECT_NEAR(fit.time(m), one.time(m), 0.03 * one.time(m)) << m;
+}
+
+}  // namespace
