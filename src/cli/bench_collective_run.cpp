@@ -1,0 +1,297 @@
+// The measurement loop of `commpress bench collective`. Every repeat runs between barriers and
+// is timed with MPI_Wtime; a repeat's time is the slowest rank's. The check against the exact
+// result, the byte counts and the output happen outside the timed region.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "cli/bench_collective.hpp"
+#include "cli/bench_collective_case.hpp"
+#include "cli/bench_json.hpp"
+
+namespace commpress::cli {
+
+namespace {
+
+// One line of output: an algorithm (or MPI's own operation) at one error bound.
+struct Measurement {
+  std::string requested;  // the algorithm as given
+  bool mpi_own = false;   // MPI's operation, not commpress
+  comm::Options opts;
+};
+
+struct Outcome {
+  Status status;                           // the first failure (this rank's, or a stand-in)
+  std::vector<double> seconds;             // per timed repeat, max over ranks
+  comm::Report report;                     // this rank's, from the last repeat
+  uint64_t bytes_sent = 0, raw_bytes = 0;  // summed over ranks
+  double max_error = 0;                    // max over ranks
+};
+
+// Initializes MPI unless the caller already did; finalizes what it initialized.
+class MpiScope {
+ public:
+  MpiScope() {
+    int ready = 0;
+    MPI_Initialized(&ready);
+    if (!ready) {
+      MPI_Init(nullptr, nullptr);
+      owned_ = true;
+    }
+  }
+  ~MpiScope() {
+    if (owned_) MPI_Finalize();
+  }
+  MpiScope(const MpiScope&) = delete;
+  MpiScope& operator=(const MpiScope&) = delete;
+
+ private:
+  bool owned_ = false;
+};
+
+// A private communicator that reports errors instead of aborting.
+class BenchComm {
+ public:
+  BenchComm() {
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  }
+  ~BenchComm() { MPI_Comm_free(&comm_); }
+  BenchComm(const BenchComm&) = delete;
+  BenchComm& operator=(const BenchComm&) = delete;
+  MPI_Comm get() const { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+// True on every rank when st failed on any rank; a rank that did not fail itself takes a
+// stand-in message.
+bool failed_anywhere(Status& st, MPI_Comm comm) {
+  int mine = st.ok() ? 0 : 1, any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
+  if (any && st.ok()) st = Status{ErrorCode::mismatch, "failed on another rank"};
+  return any != 0;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+Result<std::vector<Measurement>> plan_measurements(const BenchCollectiveArgs& args) {
+  std::vector<codec::ErrorBound> bounds;
+  std::string codec_name = args.codec;
+  if (!args.lossless.empty()) {
+    bounds.push_back(codec::ErrorBound::lossless());
+    codec_name = args.lossless;
+  }
+  for (double v : args.bound_abs) bounds.push_back(codec::ErrorBound::absolute(v));
+  for (double v : args.bound_rel) bounds.push_back(codec::ErrorBound::relative(v));
+  for (const auto& b : bounds)
+    if (b.mode != codec::BoundMode::lossless && !(std::isfinite(b.value) && b.value > 0))
+      return Status{ErrorCode::invalid_argument,
+                    "error bounds must be positive and finite, got " + std::to_string(b.value)};
+
+  std::vector<Measurement> plan;
+  for (const std::string& name : args.algorithms) {
+    Measurement m;
+    m.requested = name;
+    m.opts.codec = codec_name;
+    m.opts.chunk_bytes = args.chunk_bytes;
+    m.opts.pretend_ranks_per_node = args.pretend_ranks_per_node;
+    if (name == "mpi") {  // MPI's own operation: the bound does not apply
+      m.mpi_own = true;
+      plan.push_back(m);
+      continue;
+    }
+    auto alg = comm::parse_algorithm(name);
+    if (!alg.ok()) return alg.status();
+    m.opts.algorithm = *alg;
+    if (bounds.empty())
+      return Status{ErrorCode::invalid_argument,
+                    "algorithm '" + name +
+                        "' compresses: give --bound-abs, --bound-rel or "
+                        "--lossless CODEC"};
+    for (const auto& b : bounds) {
+      m.opts.bound = b;
+      plan.push_back(m);
+    }
+  }
+  if (plan.empty()) return Status{ErrorCode::invalid_argument, "no --algorithm given"};
+  return plan;
+}
+
+Outcome measure(BenchCase& bench, const Measurement& m, int warmup, int repeats, MPI_Comm comm) {
+  Outcome out;
+  auto run_once = [&]() -> Status {
+    if (m.mpi_own) return bench.run_mpi();
+    auto r = bench.run_commpress(m.opts);
+    if (!r.ok()) return r.status();
+    out.report = *r;
+    return {};
+  };
+  bench.poison_output();
+  for (int i = 0; i < warmup; ++i) {
+    out.status = run_once();
+    if (failed_anywhere(out.status, comm)) return out;
+  }
+  for (int i = 0; i < repeats; ++i) {
+    MPI_Barrier(comm);
+    double t0 = MPI_Wtime();
+    out.status = run_once();
+    double local[2] = {MPI_Wtime() - t0, out.status.ok() ? 0.0 : 1.0}, global[2];
+    MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm);
+    if (global[1] != 0) {
+      failed_anywhere(out.status, comm);
+      return out;
+    }
+    out.seconds.push_back(global[0]);
+  }
+  double err = bench.max_error();
+  MPI_Allreduce(&err, &out.max_error, 1, MPI_DOUBLE, MPI_MAX, comm);
+  uint64_t mine[2] = {m.mpi_own ? bench.mpi_nominal_bytes() : out.report.bytes_sent,
+                      m.mpi_own ? bench.mpi_nominal_bytes() : out.report.raw_bytes};
+  uint64_t sum[2];
+  MPI_Allreduce(mine, sum, 2, MPI_UINT64_T, MPI_SUM, comm);
+  out.bytes_sent = sum[0];
+  out.raw_bytes = sum[1];
+  return out;
+}
+
+const char* bound_mode_name(const Measurement& m) {
+  if (m.mpi_own) return "none";
+  switch (m.opts.bound.mode) {
+    case codec::BoundMode::abs:
+      return "abs";
+    case codec::BoundMode::rel:
+      return "rel";
+    default:
+      return "lossless";
+  }
+}
+
+std::string result_line(const BenchCollectiveArgs& args, const BenchCase& bench,
+                        const DataSource& src, int ranks, const Measurement& m, const Outcome& o) {
+  JsonLine j;
+  j.add("op", args.op).add("algorithm_requested", m.requested);
+  if (m.mpi_own)
+    j.add("algorithm", "mpi").add("codec", "none");
+  else if (o.status.ok())
+    j.add("algorithm", comm::algorithm_name(o.report.algorithm)).add("codec", o.report.codec);
+  else
+    j.null("algorithm").add("codec", m.opts.codec);
+  j.add("dtype", args.dtype).add("data", src.name()).add("ranks", ranks);
+  j.add("count", uint64_t(args.count)).add("bytes_per_rank", bench.input_bytes_per_rank());
+  j.add("bound_mode", bound_mode_name(m));
+  if (m.mpi_own || m.opts.bound.mode == codec::BoundMode::lossless)
+    j.null("bound");
+  else
+    j.add("bound", m.opts.bound.value);
+  if (!o.status.ok()) return j.add("error", o.status.to_string()).str();
+
+  j.add("repeats", int(o.seconds.size()))
+      .add("seconds_median", median(o.seconds))
+      .add("seconds_min", *std::min_element(o.seconds.begin(), o.seconds.end()))
+      .add("seconds", o.seconds);
+  j.add("bytes_sent", o.bytes_sent).add("raw_bytes", o.raw_bytes);
+  j.add("ratio", o.bytes_sent ? double(o.raw_bytes) / double(o.bytes_sent) : 1.0);
+  // MPI's own traffic (and Algorithm::Mpi's) is counted, not observed.
+  j.add("bytes_measured", !m.mpi_own && o.report.algorithm != comm::Algorithm::Mpi);
+  if (m.mpi_own) {
+    j.null("guaranteed_abs_bound").null("predicted_seconds");
+  } else {
+    j.add("guaranteed_abs_bound", o.report.guaranteed_abs_bound);
+    if (o.report.predicted_seconds > 0)
+      j.add("predicted_seconds", o.report.predicted_seconds);
+    else
+      j.null("predicted_seconds");
+  }
+  j.add("max_abs_error", o.max_error);
+  if (m.mpi_own)
+    j.null("within_bound");
+  else
+    j.add("within_bound", o.max_error <= o.report.guaranteed_abs_bound);
+  j.add("chunk_bytes", uint64_t(args.chunk_bytes))
+      .add("pretend_ranks_per_node", args.pretend_ranks_per_node)
+      .add("root", args.root)
+      .add("seed", args.seed);
+  return j.str();
+}
+
+Result<DataSource> make_source(const BenchCollectiveArgs& args, codec::Dtype d) {
+  if (!args.input.empty()) return DataSource::from_file(args.input, d);
+  auto shape = parse_data_shape(args.data);
+  if (!shape.ok()) return shape.status();
+  return DataSource::generated(*shape, args.seed);
+}
+
+Status run_in_mpi(const BenchCollectiveArgs& args, MPI_Comm comm) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+
+  // Everything that can fail locally is settled before the first measurement, together.
+  Status st;
+  auto op = parse_bench_op(args.op);
+  auto dtype = codec::parse_dtype(args.dtype);
+  auto plan = plan_measurements(args);
+  std::optional<DataSource> src;
+  std::unique_ptr<BenchCase> bench;
+  if (!op.ok())
+    st = op.status();
+  else if (!dtype.ok())
+    st = dtype.status();
+  else if (!plan.ok())
+    st = plan.status();
+  if (st.ok() && (args.repeat < 1 || args.warmup < 0))
+    st = {ErrorCode::invalid_argument, "--repeat must be >= 1 and --warmup >= 0"};
+  if (st.ok()) {
+    auto s = make_source(args, *dtype);
+    if (s.ok())
+      src.emplace(std::move(*s));
+    else
+      st = s.status();
+  }
+  if (st.ok()) {
+    auto b = BenchCase::make(*op, args.count, *dtype, args.root, *src, comm);
+    if (b.ok())
+      bench = std::move(*b);
+    else
+      st = b.status();
+  }
+  if (failed_anywhere(st, comm)) return st;
+
+  // Open every connection before the first timed repeat.
+  std::vector<int> ping(static_cast<size_t>(ranks), rank), pong(static_cast<size_t>(ranks));
+  MPI_Alltoall(ping.data(), 1, MPI_INT, pong.data(), 1, MPI_INT, comm);
+
+  Status first_failure;
+  int failures = 0;
+  for (const Measurement& m : *plan) {
+    Outcome o = measure(*bench, m, args.warmup, args.repeat, comm);
+    if (!o.status.ok() && failures++ == 0) first_failure = o.status;
+    if (rank == 0) {
+      std::printf("%s\n", result_line(args, *bench, *src, ranks, m, o).c_str());
+      std::fflush(stdout);
+    }
+  }
+  if (failures == 0) return {};
+  return {first_failure.code(), std::to_string(failures) + " of " + std::to_string(plan->size()) +
+                                    " measurements failed; the first: " + first_failure.message()};
+}
+
+}  // namespace
+
+Status run_bench_collective(const BenchCollectiveArgs& args) {
+  MpiScope mpi;
+  BenchComm comm;
+  return run_in_mpi(args, comm.get());
+}
+
+}  // namespace commpress::cli
