@@ -523,6 +523,38 @@ void kernels_match_portable() {
   }
 }
 
+#if COMMPRESS_HOMOMORPHIC_AVX512
+// The register-level encoder, whose narrow path (lanes 1..31 below 2^8) works by plane
+// transposes: same bytes as the portable encoder for every lane-0 value and width.
+template <class T>
+void bounded_encoder_matches_portable() {
+  using Int = szp::IntOf<T>;
+  using U = typename szp::BlockTraits<T>::UInt;
+  using L = szp::detail::Lanes<T>;
+  std::mt19937_64 rng(78);
+  std::vector<std::byte> want(szp::max_body_size<T>(szp::Mode::lossy)), got(want.size());
+  for (int trial = 0; trial < 40000; ++trial) {
+    Int r[szp::kBlockValues];
+    const int width = int(rng() % 11);  // around the narrow limit
+    const U mask = (U(1) << width) - 1;
+    for (auto& v : r) v = Int((rng() & 1) ? U(0) - (U(rng()) & mask) : (U(rng()) & mask));
+    const int first_bits = int(rng() % (sizeof(T) * 8));
+    r[0] = Int(rng() & ((U(1) << first_bits) - 1)) * ((rng() & 1) ? -1 : 1);
+    if (trial % 7 == 0) std::fill(r + 1, r + szp::kBlockValues, Int(0));
+    __m512i v[L::kVectors];
+    for (int g = 0; g < L::kVectors; ++g) v[g] = _mm512_loadu_si512(r + g * L::kPerVector);
+    uint8_t hw = 0, hg = 1;
+    const size_t sw = szp::encode_residuals<T>(r, szp::Mode::lossy, hw, want.data());
+    const size_t sg = hm::detail::encode_bounded_vectors<T>(v, hg, got.data());
+    ASSERT_EQ(hw, hg) << trial;
+    ASSERT_EQ(sw, sg) << trial;
+    ASSERT_EQ(std::memcmp(want.data(), got.data(), sw), 0) << trial;
+  }
+}
+TEST(HomomorphicKernels, BoundedEncoderMatchesPortableF32) { bounded_encoder_matches_portable<float>(); }
+TEST(HomomorphicKernels, BoundedEncoderMatchesPortableF64) { bounded_encoder_matches_portable<double>(); }
+#endif
+
 TEST(HomomorphicKernels, MatchPortablePrimitivesF32) { kernels_match_portable<float>(); }
 TEST(HomomorphicKernels, MatchPortablePrimitivesF64) { kernels_match_portable<double>(); }
 

@@ -180,18 +180,18 @@ size_t combine_local_block(const T* x, size_t valid, const FrameBlock<T>& f,
   using L = szp::detail::Lanes<T>;
   if (valid == kBlockValues && !f.raw()) {
     __m512i q[L::kVectors], r[L::kVectors];
-    UInt<T> or_q, or_r;
-    if (detail::quantize_vectors<T>(x, qz, q, r, or_q, or_r)) {
-      if (or_q == 0) return f.emit(valid, header, body);
-      // Below the raw size even in plain form: the encoder codes this block.
-      const bool coded = szp::planes_size(int(std::bit_width(or_r))) < raw_body_size<T>(valid);
-      if (coded && f.zero()) return detail::encode_residual_vectors<T>(r, header, body);
-      if (coded && int(std::bit_width(or_q)) <= kSafeQBits<T> && f.q_bits() <= kSafeQBits<T>) {
-        __m512i fr[L::kVectors];
-        detail::decode_residual_vectors<T>(f.header, f.body, fr);
-        for (int g = 0; g < L::kVectors; ++g) r[g] = L::add(r[g], fr[g]);
-        const size_t size = detail::encode_residual_vectors<T>(r, header, body);
-        if (size < raw_body_size<T>(valid)) return size;
+    if (detail::quantize_vectors<T>(x, qz, q, r)) {
+      if (detail::magnitudes_below<T>(q, 0)) return f.emit(valid, header, body);
+      // Below the raw size even in plain form: the encoder surely codes this block.
+      if (detail::magnitudes_below<T>(r, kPlainBelowRawBits<T>)) {
+        if (f.zero()) return detail::encode_bounded_vectors<T>(r, header, body);
+        if (f.q_bits() <= kSafeQBits<T> && detail::magnitudes_below<T>(q, kSafeQBits<T>)) {
+          __m512i fr[L::kVectors];
+          detail::decode_residual_vectors<T>(f.header, f.body, fr);
+          for (int g = 0; g < L::kVectors; ++g) r[g] = L::add(r[g], fr[g]);
+          const size_t size = detail::encode_bounded_vectors<T>(r, header, body);
+          if (size < raw_body_size<T>(valid)) return size;
+        }
       }
     }
   }

@@ -97,6 +97,15 @@ inline constexpr std::array<int8_t, 256> kQBits = make_q_bits_table<T>();
 template <class T>
 inline constexpr int kSafeQBits = szp::BlockTraits<T>::kBits - 3;
 
+// Residual width below which even the plain form of a full block is smaller than its raw
+// values, so the encoder surely codes it.
+template <class T>
+inline constexpr int kPlainBelowRawBits = int(8 * sizeof(T)) - 2;
+static_assert(szp::planes_size(kPlainBelowRawBits<float>) < raw_body_size<float>(kBlockValues) &&
+              szp::planes_size(kPlainBelowRawBits<float> + 1) >= raw_body_size<float>(kBlockValues));
+static_assert(szp::planes_size(kPlainBelowRawBits<double>) < raw_body_size<double>(kBlockValues) &&
+              szp::planes_size(kPlainBelowRawBits<double> + 1) >= raw_body_size<double>(kBlockValues));
+
 // True when every prefix sum of ra, rb and rs over the valid lanes (that is qa, qb and their
 // sum) stays inside the quantizer's range; then the wrapping sum is the exact sum.
 template <class T>
