@@ -127,32 +127,28 @@ Result<std::vector<Measurement>> plan_measurements(const BenchCollectiveArgs& ar
   return plan;
 }
 
-Outcome measure(BenchCase& bench, const Measurement& m, int warmup, int repeats, MPI_Comm comm) {
-  Outcome out;
-  auto run_once = [&]() -> Status {
-    if (m.mpi_own) return bench.run_mpi();
+// One run of a measurement, timed between barriers when `timed`; the slowest rank's time is
+// recorded. Every rank sees the same failure verdict.
+void run_once(BenchCase& bench, const Measurement& m, bool timed, Outcome& out, MPI_Comm comm) {
+  if (timed) MPI_Barrier(comm);
+  double t0 = MPI_Wtime();
+  if (m.mpi_own) {
+    out.status = bench.run_mpi();
+  } else {
     auto r = bench.run_commpress(m.opts);
-    if (!r.ok()) return r.status();
-    out.report = *r;
-    return {};
-  };
-  bench.poison_output();
-  for (int i = 0; i < warmup; ++i) {
-    out.status = run_once();
-    if (failed_anywhere(out.status, comm)) return out;
+    if (r.ok()) out.report = *r;
+    out.status = r.status();
   }
-  for (int i = 0; i < repeats; ++i) {
-    MPI_Barrier(comm);
-    double t0 = MPI_Wtime();
-    out.status = run_once();
-    double local[2] = {MPI_Wtime() - t0, out.status.ok() ? 0.0 : 1.0}, global[2];
-    MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm);
-    if (global[1] != 0) {
-      failed_anywhere(out.status, comm);
-      return out;
-    }
+  double local[2] = {MPI_Wtime() - t0, out.status.ok() ? 0.0 : 1.0}, global[2];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm);
+  if (global[1] != 0)
+    failed_anywhere(out.status, comm);
+  else if (timed)
     out.seconds.push_back(global[0]);
-  }
+}
+
+// Checks the output of a measurement's last run and totals its bytes over the ranks.
+void finish(BenchCase& bench, const Measurement& m, Outcome& out, MPI_Comm comm) {
   double err = bench.max_error();
   MPI_Allreduce(&err, &out.max_error, 1, MPI_DOUBLE, MPI_MAX, comm);
   uint64_t mine[2] = {m.mpi_own ? bench.mpi_nominal_bytes() : out.report.bytes_sent,
@@ -161,7 +157,6 @@ Outcome measure(BenchCase& bench, const Measurement& m, int warmup, int repeats,
   MPI_Allreduce(mine, sum, 2, MPI_UINT64_T, MPI_SUM, comm);
   out.bytes_sent = sum[0];
   out.raw_bytes = sum[1];
-  return out;
 }
 
 const char* bound_mode_name(const Measurement& m) {
@@ -271,16 +266,31 @@ Status run_in_mpi(const BenchCollectiveArgs& args, MPI_Comm comm) {
   std::vector<int> ping(static_cast<size_t>(ranks), rank), pong(static_cast<size_t>(ranks));
   MPI_Alltoall(ping.data(), 1, MPI_INT, pong.data(), 1, MPI_INT, comm);
 
-  Status first_failure;
-  int failures = 0;
-  for (const Measurement& m : *plan) {
-    Outcome o = measure(*bench, m, args.warmup, args.repeat, comm);
-    if (!o.status.ok() && failures++ == 0) first_failure = o.status;
-    if (rank == 0) {
-      std::printf("%s\n", result_line(args, *bench, *src, ranks, m, o).c_str());
-      std::fflush(stdout);
+  // Rounds: each runs every measurement once, starting one later than the round before, so
+  // slow drifts of a shared machine spread over all measurements instead of landing on one.
+  // The first `warmup` rounds are untimed; the output of the last round is checked.
+  const size_t count = plan->size();
+  const int rounds = args.warmup + args.repeat;
+  std::vector<Outcome> outcomes(count);
+  for (int round = 0; round < rounds; ++round) {
+    const bool last = round + 1 == rounds;
+    for (size_t k = 0; k < count; ++k) {
+      const size_t i = (k + size_t(round)) % count;
+      Outcome& o = outcomes[i];
+      if (!o.status.ok()) continue;  // failed in an earlier round
+      if (last) bench->poison_output();
+      run_once(*bench, (*plan)[i], round >= args.warmup, o, comm);
+      if (last && o.status.ok()) finish(*bench, (*plan)[i], o, comm);
     }
   }
+  Status first_failure;
+  int failures = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (!outcomes[i].status.ok() && failures++ == 0) first_failure = outcomes[i].status;
+    if (rank == 0)
+      std::printf("%s\n", result_line(args, *bench, *src, ranks, (*plan)[i], outcomes[i]).c_str());
+  }
+  std::fflush(stdout);
   if (failures == 0) return {};
   return {first_failure.code(), std::to_string(failures) + " of " + std::to_string(plan->size()) +
                                     " measurements failed; the first: " + first_failure.message()};
