@@ -30,11 +30,12 @@ double rounding_allowance(Op op, Dtype d, int inputs, double max_abs, double qua
     double gamma = (p - 1) * u / (1 - (p - 1) * u);
     return gamma * std::pow(max_abs, p) * 1.01;
   }
-  // Sum: every partial sum, decoded partial and quantized input has magnitude at most
-  // p * max_abs + quantized; no element meets more than 3p + 2 rounding events of at most
-  // 2u relative each (p - 1 additions, one decode per input, one per partial turned back
-  // into values and the final decode). 1% covers the second-order terms.
-  return (3 * p + 2) * 2 * u * (p * max_abs + quantized) * 1.01;
+  // Sum, with S = p * max_abs + quantized bounding every partial sum (docs/error-bounds.md):
+  // the p - 1 additions in the element type round by at most u|partial| each; decoding q*step
+  // (2u relative) happens once per input (2u S in all), once per quantized partial turned
+  // back into values (disjoint partials: 2u S in all) and once at the end (2u S). Where all
+  // stays quantized the additions are exact integer ones. 1% covers second-order terms.
+  return (p + 3) * u * (p * max_abs + quantized) * 1.01;
 }
 
 Result<Budget> plan_budget(const BudgetRequest& req) {

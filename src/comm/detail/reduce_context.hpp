@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "comm/detail/frame_transport.hpp"
@@ -36,6 +37,12 @@ struct ReduceContext {
   }
   void fail(const Status& st, const std::string& where) const { keep_first(first, st, where); }
 };
+
+// An empty message stands in for a frame its sender could not produce, and that sender has
+// recorded why. The receiver passes the failure on without recording one of its own, so the
+// verdict all ranks agree on names the cause, not its echoes. (No frame and no raw chunk of
+// at least one element is ever empty.)
+inline bool upstream_failed(std::span<const std::byte> message) { return message.empty(); }
 
 // The block split of an n-element vector over p ranks: block b is [off[b], off[b+1]).
 struct BlockLayout {

@@ -43,7 +43,7 @@ Status exchange_values(const ReduceContext& ctx, const Outgoing& out, const Inco
   Bytes tmp(in.arrival == Arrival::reduce && ji ? wi.chunk_elems() * es : 0);
   for (size_t j = 0; j < chunks; ++j) {
     COMMPRESS_RETURN_IF_ERROR(x[j].finish());
-    if (j >= ji) continue;
+    if (j >= ji || upstream_failed(ib[j])) continue;
     const size_t m = wi.chunk_size(in.n, j);
     std::byte* dst = in.data + j * wi.chunk_elems() * es;
     const std::string where =

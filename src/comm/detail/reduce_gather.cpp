@@ -49,6 +49,7 @@ Status gather_to_root(const ReduceContext& ctx, std::span<const BlockSource> blo
   for (Arrival& a : arrivals) {
     COMMPRESS_RETURN_IF_ERROR(a.x.finish());
     const Wire& w = a.block->wire;
+    if (upstream_failed(a.bytes)) continue;
     ctx.fail(w.decode(a.bytes, out + (a.block->begin + a.chunk * w.chunk_elems()) * es,
                       w.chunk_size(a.block->n, a.chunk)),
              "block of rank " + std::to_string(a.block->owner) + " chunk " +

@@ -160,7 +160,7 @@ class Doubling {
     std::vector<Piece> pieces;
     size_t pos = 0;
     Status st;
-    for (int u = a; u < b; ++u) {
+    for (int u = a; u < b && !upstream_failed(in); ++u) {
       Range r = s_.range(u, u + 1);
       auto len = wire_of(u).block_extent(std::span<const std::byte>(in).subspan(pos),
                                          Schedule::size(r));
@@ -172,7 +172,7 @@ class Doubling {
       pieces.push_back({u, pos, *len});
       pos += *len;
     }
-    if (st.ok() && pos != in.size())
+    if (st.ok() && pos != in.size() && !upstream_failed(in))
       st = {ErrorCode::corrupt_frame, std::to_string(in.size() - pos) + " bytes trail the blocks"};
     ctx_.fail(st, where);  // undecodable bytes still travel on, so the pattern stays intact
     if (before) {

@@ -10,7 +10,10 @@ namespace commpress::comm::detail {
 
 namespace {
 
-constexpr int kButterflyTag = 0x440;  // + step
+// Partners agree on a hop's tag whatever hops came before it on either side.
+constexpr int kFoldTag = 0x440;
+constexpr int kDoublingTag = 0x441;  // + log2(mask)
+constexpr int kUnfoldTag = 0x45f;
 constexpr int kTreeTag = 0x460;
 
 // One exchange of the butterfly: send the current frame to dest, receive from src, then
@@ -18,19 +21,21 @@ constexpr int kTreeTag = 0x460;
 struct Hop {
   int dest, src;
   bool combine;
+  int tag;
 };
 
 std::vector<Hop> butterfly(int rank, int size) {
   const Fold f(size);
   std::vector<Hop> hops;
-  if (f.sits_out(rank)) return {{rank + 1, MPI_PROC_NULL, false}, {MPI_PROC_NULL, rank + 1, false}};
-  if (f.folded(rank)) hops.push_back({MPI_PROC_NULL, rank - 1, true});
+  if (f.sits_out(rank))
+    return {{rank + 1, MPI_PROC_NULL, false, kFoldTag}, {MPI_PROC_NULL, rank + 1, false, kUnfoldTag}};
+  if (f.folded(rank)) hops.push_back({MPI_PROC_NULL, rank - 1, true, kFoldTag});
   const int v = f.newrank(rank);
-  for (int mask = 1; mask < f.p2; mask *= 2) {
+  for (int mask = 1, k = 0; mask < f.p2; mask *= 2, ++k) {
     int partner = f.rank_of(v ^ mask);
-    hops.push_back({partner, partner, true});
+    hops.push_back({partner, partner, true, kDoublingTag + k});
   }
-  if (f.folded(rank)) hops.push_back({rank - 1, MPI_PROC_NULL, false});
+  if (f.folded(rank)) hops.push_back({rank - 1, MPI_PROC_NULL, false, kUnfoldTag});
   return hops;
 }
 
@@ -49,6 +54,7 @@ std::vector<Bytes> encode_all(const ReduceContext& ctx, const std::byte* input, 
 void decode_chunk(const ReduceContext& ctx, const Bytes& frame, size_t n, size_t j,
                   std::byte* out) {
   const Wire& w = ctx.wire;
+  if (upstream_failed(frame)) return;
   ctx.fail(w.decode(frame, out + j * w.chunk_elems() * w.elem_size(), w.chunk_size(n, j)),
            "result chunk " + std::to_string(j) + ": ");
 }
@@ -56,6 +62,10 @@ void decode_chunk(const ReduceContext& ctx, const Bytes& frame, size_t n, size_t
 // frame = frame + in (both szp frames); an empty frame marks an earlier failure.
 void combine_into(const ReduceContext& ctx, Bytes& frame, const Bytes& in, codec::Workspace& ws,
                   const std::string& where) {
+  if (upstream_failed(frame) || upstream_failed(in)) {
+    frame.clear();
+    return;
+  }
   Status st = codec::combine(frame, in, codec::CombineOp::sum, frame, ws);
   if (!st.ok()) frame.clear();
   ctx.fail(st, where);
@@ -76,7 +86,7 @@ Status homomorphic_recursive_doubling(const ReduceContext& ctx, const std::byte*
     const uint64_t raw = w.raw_bytes(w.chunk_size(n, j));
     return x[j].start(h.dest == MPI_PROC_NULL ? std::span<const std::byte>() : frame[j], raw,
                       h.dest, in[j], w.frame_capacity(w.chunk_size(n, j)), h.src,
-                      kButterflyTag + int(s), ctx.comm, ctx.traffic);
+                      h.tag, ctx.comm, ctx.traffic);
   };
   if (hops.empty()) {
     for (size_t j = 0; j < chunks; ++j) decode_chunk(ctx, frame[j], n, j, out);

@@ -19,7 +19,8 @@ std::string where(int block, size_t chunk) {
 void decode_owned(const ReduceContext& ctx, const OwnedBlock& own, std::byte* out) {
   const Wire& w = own.wire;
   for (size_t j = 0; j < own.chunks.size(); ++j)
-    ctx.fail(w.decode(own.chunks[j], out + j * w.chunk_elems() * w.elem_size(),
+    if (!upstream_failed(own.chunks[j]))
+      ctx.fail(w.decode(own.chunks[j], out + j * w.chunk_elems() * w.elem_size(),
                       w.chunk_size(own.n, j)),
              "own block chunk " + std::to_string(j) + ": ");
 }
@@ -60,7 +61,7 @@ Status ring_allgather(const ReduceContext& ctx, const BlockLayout& layout, const
     for (size_t j = 0; j < width(s); ++j) {
       COMMPRESS_RETURN_IF_ERROR(x[j].finish());
       if (j < width(s + 1)) COMMPRESS_RETURN_IF_ERROR(start(s + 1, j));
-      if (j < chunks(rb))
+      if (j < chunks(rb) && !upstream_failed(buf[s & 1][j]))
         ctx.fail(w.decode(buf[s & 1][j], out + (layout.begin(rb) + j * w.chunk_elems()) * es,
                           elems(rb, j)),
                  where(rb, j) + "from rank " + std::to_string(left) + ": ");

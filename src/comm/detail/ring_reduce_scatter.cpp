@@ -66,7 +66,10 @@ Status ring_reduce_scatter(const ReduceContext& ctx, const BlockLayout& layout, 
     const bool last = s == p - 2;
     for (size_t j = 0; j < width(s); ++j) {
       COMMPRESS_RETURN_IF_ERROR(x[j].finish());
-      if (j < chunks(rb)) {
+      if (j < chunks(rb) && upstream_failed(in[j])) {
+        out[j].clear();
+        if (last && own_frames) (*own_frames)[j].clear();
+      } else if (j < chunks(rb)) {
         Status res;
         if (!last) {
           res = st.pass(rb, j, in[j], out[j]);

@@ -1,0 +1,72 @@
+// commpress::comm::allreduce with every algorithm at any rank count: lossy sums (and min/max)
+// within the reported bound of the exact result and identical on every rank, lossless results
+// equal to MPI_Allreduce (bit for bit where the order does not matter), in place, many-chunk
+// pipelines, Rabenseifner all-compressed and all-raw, refusals, mismatched arguments and a
+// damaged link failing every rank alike.
+#include "mpi/reduce_test_support.hpp"
+
+using namespace commpress::testing::reduce;
+
+namespace {
+
+const std::vector<Size> kSizes = {{0, 0}, {1, 0}, {7, 0}, {1000, 256}, {30011, 8192}};
+
+TEST(Allreduce, LossySumEveryAlgorithm) { lossy_sums(Which::allreduce, kSizes); }
+
+TEST(Allreduce, LossyMinMax) { lossy_min_max(Which::allreduce, kSizes); }
+
+TEST(Allreduce, LosslessEveryOpEqualsMpi) { lossless_every_op(Which::allreduce, kSizes); }
+
+TEST(Allreduce, InPlace) {
+  for (Variant v : every_variant()) {
+    if (v.alg == Algorithm::Auto) continue;
+    check_case({Which::allreduce, v.alg, {"szp", ErrorBound::relative(1e-4)}, Dtype::f64, Op::sum,
+                1001, 1024, v.pretend, 0, true});
+    if (runs(v.alg, {"zstd-1", ErrorBound::lossless()}, Op::max))
+      check_case({Which::allreduce, v.alg, {"zstd-1", ErrorBound::lossless()}, Dtype::f32, Op::max,
+                  1001, 0, v.pretend, 0, true});
+  }
+}
+
+TEST(Allreduce, RabenseifnerAllCompressedOrAllRaw) {
+  for (size_t be : {size_t{0}, size_t{1} << 40}) {
+    BreakEven scope(be);
+    for (Size s : kSizes)
+      for (Op op : {Op::sum, Op::max})
+        check_case({Which::allreduce, Algorithm::Rabenseifner, {"szp", ErrorBound::relative(1e-3)},
+                    Dtype::f32, op, s.n, s.chunk_bytes});
+  }
+}
+
+TEST(Allreduce, RawTransfersPromiseOnlyRounding) {
+  // Everything below the break-even size travels raw: no quantization enters the bound.
+  BreakEven scope(size_t{1} << 40);
+  Case c{Which::allreduce, Algorithm::Rabenseifner, {"szp", ErrorBound::absolute(1e-2)},
+         Dtype::f64, Op::max, 5000};
+  std::vector<Bytes> in;
+  Bytes mine = input_of(c, world_rank()), out(5000 * 8);
+  auto r = call(c, mine.data(), out.data());
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->guaranteed_abs_bound, 0.0);
+  EXPECT_EQ(r->bytes_sent, r->raw_bytes);
+}
+
+TEST(Allreduce, CompressesWhenLossy) {
+  if (world_size() == 1) GTEST_SKIP() << "nothing is sent";
+  for (Algorithm a : {Algorithm::DocRing, Algorithm::HomomorphicRing, Algorithm::FusedRing,
+                      Algorithm::HomomorphicRecursiveDoubling}) {
+    Case c{Which::allreduce, a, {"szp", ErrorBound::relative(1e-3)}, Dtype::f64, Op::sum, 30011};
+    Bytes mine = input_of(c, world_rank()), out(c.n * 8);
+    auto r = call(c, mine.data(), out.data());
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_LT(r->bytes_sent * 2, r->raw_bytes) << label(c) << ": ratio " << r->ratio();
+  }
+}
+
+TEST(Allreduce, Refusals) { refusals(Which::allreduce); }
+
+TEST(Allreduce, MismatchedArgumentsFailEveryRank) { mismatches(Which::allreduce); }
+
+TEST(Allreduce, CorruptFrameFailsEveryRank) { corrupt_link(Which::allreduce); }
+
+}  // namespace
