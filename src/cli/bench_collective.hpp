@@ -1,5 +1,6 @@
 // `commpress bench collective`: times one operation of include/commpress/comm.hpp (or MPI's
-// own) under mpirun and prints one JSON line per measurement on rank 0 (docs/cli.md).
+// own) under mpirun and prints one JSON line per measurement on rank 0; the fields are listed
+// in bench/collectives/README.md.
 #pragma once
 
 #include <cstddef>
