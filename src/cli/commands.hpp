@@ -16,6 +16,7 @@ struct Outcome {
 
 // `commpress codec ...`: compress, decompress, inspect, compare, list.
 void add_codec_commands(CLI::App& app, Outcome& outcome);
+void add_profile_command(CLI::App& app, Outcome& outcome);  // `commpress profile`
 // `commpress bench collective`: timed operations under mpirun (bench_collective_command.cpp).
 void add_bench_commands(CLI::App& app, Outcome& outcome);
 

@@ -12,6 +12,7 @@ using GroupRegistrar = void (*)(CLI::App&, commpress::cli::Outcome&);
 
 constexpr GroupRegistrar kCommandGroups[] = {
     commpress::cli::add_codec_commands,
+    commpress::cli::add_profile_command,
     commpress::cli::add_bench_commands,
 };
 

@@ -1,0 +1,329 @@
+#include "comm/profile.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <random>
+
+#include "commpress/homomorphic.hpp"
+
+namespace commpress::comm {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kTag = 0x7e0;
+
+#define PROFILE_MPI(call)                                                                 \
+  do {                                                                                    \
+    if (int rc_ = (call); rc_ != MPI_SUCCESS)                                             \
+      return Status{ErrorCode::mpi, std::string("profile: ") + #call + " failed (" + \
+                                             std::to_string(rc_) + ")"};                  \
+  } while (0)
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+void say(const ProfileOptions& o, int rank, const std::string& line) {
+  if (rank == 0 && o.progress) o.progress(line);
+}
+
+// --- ping-pong ------------------------------------------------------------------------------
+
+// One-way time of an m-byte message between ranks 0 and 1: half the median round trip,
+// repeated until ~50 ms of round trips (at least 3, at most 200). Rank 0 tells rank 1 how
+// many round trips follow.
+Result<double> pingpong(MPI_Comm comm, int rank, std::vector<std::byte>& buf, int m) {
+  auto round_trip = [&]() -> Status {
+    if (rank == 0) {
+      PROFILE_MPI(MPI_Send(buf.data(), m, MPI_BYTE, 1, kTag, comm));
+      PROFILE_MPI(MPI_Recv(buf.data(), m, MPI_BYTE, 1, kTag, comm, MPI_STATUS_IGNORE));
+    } else {
+      PROFILE_MPI(MPI_Recv(buf.data(), m, MPI_BYTE, 0, kTag, comm, MPI_STATUS_IGNORE));
+      PROFILE_MPI(MPI_Send(buf.data(), m, MPI_BYTE, 0, kTag, comm));
+    }
+    return {};
+  };
+  auto t0 = Clock::now();
+  COMMPRESS_RETURN_IF_ERROR(round_trip());  // warm-up (registration, connection set-up)
+  int reps = int(std::clamp(0.05 / std::max(seconds_since(t0), 1e-7), 3.0, 200.0));
+  PROFILE_MPI(MPI_Bcast(&reps, 1, MPI_INT, 0, comm));
+  std::vector<double> times;
+  for (int i = 0; i < reps; ++i) {
+    t0 = Clock::now();
+    COMMPRESS_RETURN_IF_ERROR(round_trip());
+    times.push_back(seconds_since(t0) / 2);
+  }
+  return median(times);
+}
+
+Result<std::vector<model::Sample>> sweep(MPI_Comm comm, int rank, const ProfileOptions& o) {
+  // The pair talks on its own communicator so the others can wait in a barrier.
+  MPI_Comm pair = MPI_COMM_NULL;
+  PROFILE_MPI(MPI_Comm_split(comm, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair));
+  std::vector<double> flat;
+  if (pair != MPI_COMM_NULL) {
+    std::vector<std::byte> buf(size_t(o.max_message_bytes), std::byte{1});
+    for (double m = 8; m <= o.max_message_bytes; m *= 2) {
+      auto t = pingpong(pair, rank, buf, int(m));
+      if (!t.ok()) {
+        MPI_Comm_free(&pair);
+        return t.status();
+      }
+      flat.push_back(m);
+      flat.push_back(*t);
+      if (m >= 65536 && m < o.max_message_bytes)
+        say(o, rank, "  ping-pong " + std::to_string(size_t(m)) + " B: " +
+                         std::to_string(*t * 1e6) + " us");
+    }
+    MPI_Comm_free(&pair);
+  }
+  int count = int(flat.size());
+  PROFILE_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));
+  flat.resize(size_t(count));
+  PROFILE_MPI(MPI_Bcast(flat.data(), count, MPI_DOUBLE, 0, comm));
+  std::vector<model::Sample> pts;
+  for (size_t i = 0; i + 1 < flat.size(); i += 2) pts.push_back({flat[i], flat[i + 1]});
+  return pts;
+}
+
+// --- gamma ----------------------------------------------------------------------------------
+
+// Seconds per byte of one operand of y += x (f32), the reduction every algorithm performs.
+double measure_gamma() {
+  const size_t n = size_t{8} << 20;
+  std::vector<float> x(n, 1.0f), y(n, 2.0f);
+  double best = INFINITY;
+  for (int rep = 0; rep < 5; ++rep) {
+    auto t0 = Clock::now();
+    float* __restrict yp = y.data();
+    const float* __restrict xp = x.data();
+    for (size_t i = 0; i < n; ++i) yp[i] += xp[i];
+    best = std::min(best, seconds_since(t0));
+  }
+  volatile float sink = y[n / 2];
+  (void)sink;
+  return best / double(n * sizeof(float));
+}
+
+// --- codecs ---------------------------------------------------------------------------------
+
+template <class T>
+std::vector<T> random_walk(size_t n, uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::normal_distribution<double> step(0.0, 1.0);
+  std::vector<T> v(n);
+  double x = 0;
+  for (T& e : v) e = T(x += step(gen));
+  return v;
+}
+
+template <class F>
+double timed(F&& f, int reps, Status& st) {
+  std::vector<double> t;
+  for (int i = 0; i < reps && st.ok(); ++i) {
+    auto t0 = Clock::now();
+    st = f();
+    t.push_back(seconds_since(t0));
+  }
+  return median(t);
+}
+
+double rate(double bytes, double seconds) { return seconds > 0 ? bytes / seconds : 0; }
+
+template <class T>
+Result<CodecRow> measure_codec(const codec::Codec& c, double rel, size_t n) {
+  constexpr codec::Dtype dt = codec::dtype_of<T>();
+  const auto a = random_walk<T>(n, 11), b = random_walk<T>(n, 12);
+  codec::ErrorBound bound = codec::ErrorBound::lossless();
+  if (c.lossy()) {  // one ABS bound for both arrays, so their frames combine
+    auto abs = codec::resolve_abs_bound(a.data(), n, dt, codec::ErrorBound::relative(rel));
+    if (!abs.ok()) return abs.status();
+    bound = codec::ErrorBound::absolute(*abs);
+  }
+  CodecRow row{std::string(c.name()), dt, c.lossy() ? rel : 0.0};
+  const double bytes = double(n * sizeof(T));
+  codec::Workspace ws;
+  std::vector<std::byte> fa, fb, out;
+  std::vector<T> back(n);
+  Status st;
+  row.compress = rate(bytes, timed([&] { return c.compress(a.data(), n, dt, bound, fa, ws); }, 3, st));
+  if (st.ok()) st = c.compress(b.data(), n, dt, bound, fb, ws);
+  row.ratio = fa.empty() ? 0 : bytes / double(fa.size());
+  if (st.ok())
+    row.decompress = rate(bytes, timed([&] { return c.decompress(fa, back.data(), n, dt, ws); }, 3, st));
+  if (st.ok() && c.id() == codec::CodecId::szp) {
+    row.combine = rate(bytes, timed([&] { return codec::combine(fa, fb, codec::CombineOp::sum, out, ws); }, 3, st));
+    if (st.ok())
+      row.combine_raw = rate(bytes, timed([&] {
+        return codec::combine_raw(b.data(), n, dt, fa, codec::CombineOp::sum, out, ws);
+      }, 3, st));
+  }
+  if (!st.ok()) return Status{st.code(), "profile: " + row.codec + ": " + st.message()};
+  return row;
+}
+
+// Fixed cost of one call: a tiny array's time beyond what the rate accounts for.
+template <class T>
+double measure_overhead(const codec::Codec& c, const CodecRow& row) {
+  constexpr size_t n = 1024;
+  constexpr codec::Dtype dt = codec::dtype_of<T>();
+  const auto a = random_walk<T>(n, 13);
+  codec::ErrorBound bound = c.lossy() ? codec::ErrorBound::relative(row.rel_bound)
+                                      : codec::ErrorBound::lossless();
+  codec::Workspace ws;
+  std::vector<std::byte> frame;
+  std::vector<T> back(n);
+  double best_c = INFINITY, best_d = INFINITY;
+  for (int i = 0; i < 50; ++i) {
+    auto t0 = Clock::now();
+    if (!c.compress(a.data(), n, dt, bound, frame, ws).ok()) return 0;
+    best_c = std::min(best_c, seconds_since(t0));
+    t0 = Clock::now();
+    if (!c.decompress(frame, back.data(), n, dt, ws).ok()) return 0;
+    best_d = std::min(best_d, seconds_since(t0));
+  }
+  const double bytes = double(n * sizeof(T));
+  const double oc = best_c - (row.compress > 0 ? bytes / row.compress : 0);
+  const double od = best_d - (row.decompress > 0 ? bytes / row.decompress : 0);
+  return std::max(0.0, 0.5 * (oc + od));
+}
+
+// Harmonic mean over the bounds (the mean time per byte), the slowest rank's.
+model::CodecRates summarize(const std::vector<CodecRow>& rows, double overhead) {
+  model::CodecRates r{rows.front().codec, rows.front().dtype};
+  auto hmean = [&](double CodecRow::*field) {
+    double inv = 0;
+    for (const CodecRow& row : rows) {
+      if (row.*field <= 0) return 0.0;
+      inv += 1.0 / (row.*field);
+    }
+    return double(rows.size()) / inv;
+  };
+  r.compress = hmean(&CodecRow::compress);
+  r.decompress = hmean(&CodecRow::decompress);
+  r.combine = hmean(&CodecRow::combine);
+  r.combine_raw = hmean(&CodecRow::combine_raw);
+  r.call_overhead = overhead;
+  const CodecRow* typical = &rows.front();
+  for (const CodecRow& row : rows)
+    if (std::abs(std::log10(row.rel_bound + 1e-300) + 4) < std::abs(std::log10(typical->rel_bound + 1e-300) + 4))
+      typical = &row;
+  r.typical_ratio = typical->ratio;
+  return r;
+}
+
+Status measure_codecs(MPI_Comm comm, int rank, const ProfileOptions& o, ProfileReport& rep) {
+  for (const std::string& name : o.codecs) {
+    auto c = codec::get_codec(name);
+    if (!c.ok()) return c.status();
+    for (codec::Dtype dt : {codec::Dtype::f32, codec::Dtype::f64}) {
+      if (!(*c)->supports(dt)) continue;
+      std::vector<CodecRow> rows;
+      std::vector<double> bounds = (*c)->lossy() ? o.rel_bounds : std::vector<double>{0.0};
+      for (double rel : bounds) {
+        auto row = dt == codec::Dtype::f32 ? measure_codec<float>(**c, rel, o.codec_elements)
+                                           : measure_codec<double>(**c, rel, o.codec_elements);
+        int ok = row.ok() ? 1 : 0, all_ok = 0;
+        PROFILE_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
+        if (!row.ok()) return row.status();
+        if (!all_ok) return {ErrorCode::internal, "profile: codec " + name + " failed on another rank"};
+        double v[4] = {row->compress, row->decompress, row->combine, row->combine_raw};
+        PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, MPI_MIN, comm));
+        row->compress = v[0], row->decompress = v[1], row->combine = v[2], row->combine_raw = v[3];
+        say(o, rank, "  " + name + " " + codec::dtype_name(dt) + " rel " + std::to_string(rel) +
+                         ": ratio " + std::to_string(row->ratio) + ", compress " +
+                         std::to_string(row->compress / 1e9) + " GB/s, decompress " +
+                         std::to_string(row->decompress / 1e9) + " GB/s");
+        rows.push_back(*row);
+      }
+      double overhead = dt == codec::Dtype::f32 ? measure_overhead<float>(**c, rows.front())
+                                                : measure_overhead<double>(**c, rows.front());
+      PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &overhead, 1, MPI_DOUBLE, MPI_MAX, comm));
+      rep.profile.codecs.push_back(summarize(rows, overhead));
+      rep.codec_rows.insert(rep.codec_rows.end(), rows.begin(), rows.end());
+    }
+  }
+  return {};
+}
+
+// --- nodes ----------------------------------------------------------------------------------
+
+Status node_layout(MPI_Comm comm, int rank, int size, ProfileReport& rep) {
+  MPI_Comm node;
+  PROFILE_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+  int node_id = rank;
+  PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &node_id, 1, MPI_INT, MPI_MIN, node));
+  MPI_Comm_free(&node);
+  std::vector<int> ids(size_t(size), 0);
+  PROFILE_MPI(MPI_Allgather(&node_id, 1, MPI_INT, ids.data(), 1, MPI_INT, comm));
+  std::vector<int> distinct = ids;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  rep.nodes = int(distinct.size());
+  rep.pair_shares_node = size >= 2 && ids[0] == ids[1];
+  bool even = true;
+  for (int id : distinct) even = even && std::count(ids.begin(), ids.end(), id) == size / rep.nodes;
+  rep.profile.ranks_per_node = even && size % rep.nodes == 0 ? size / rep.nodes : 0;
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int len = 0;
+  MPI_Get_processor_name(host, &len);
+  rep.host.assign(host, size_t(len));
+  return {};
+}
+
+std::string today() {
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+}  // namespace
+
+Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts) {
+  int rank = 0, size = 1;
+  PROFILE_MPI(MPI_Comm_rank(comm, &rank));
+  PROFILE_MPI(MPI_Comm_size(comm, &size));
+  if (size < 2)
+    return Status{ErrorCode::invalid_argument,
+                  "profile: needs at least 2 ranks (run it under mpirun -np 2)"};
+  if (!(opts.max_message_bytes >= 8 && opts.max_message_bytes <= double(INT32_MAX)))
+    return Status{ErrorCode::invalid_argument, "profile: the largest message must be 8 B .. 2 GiB"};
+  ProfileReport rep;
+  rep.ranks = size;
+  COMMPRESS_RETURN_IF_ERROR(node_layout(comm, rank, size, rep));
+  say(opts, rank, "ping-pong between ranks 0 and 1 (8 B .. " +
+                      std::to_string(size_t(opts.max_message_bytes)) + " B)");
+  auto pts = sweep(comm, rank, opts);
+  if (!pts.ok()) return pts.status();
+  rep.pingpong = *pts;
+  const model::Link link = model::fit_link(rep.pingpong, opts.eager_limit);
+  rep.profile.network = link;
+  if (rep.pair_shares_node) rep.profile.intra_node = link;
+  say(opts, rank, "gamma: local sums");
+  double gamma = measure_gamma();
+  PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &gamma, 1, MPI_DOUBLE, MPI_MAX, comm));
+  rep.profile.gamma = gamma;
+  rep.profile.threads_per_rank = omp_get_max_threads();
+  say(opts, rank, "codec rates (" + std::to_string(rep.profile.threads_per_rank) +
+                      " thread(s) per rank, all ranks at once)");
+  COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, rank, opts, rep));
+  rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
+                       " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +
+                       rep.host + "), " + std::to_string(rep.profile.threads_per_rank) +
+                       " thread(s) per rank; ranks 0 and 1 " +
+                       (rep.pair_shares_node ? "share a node" : "on different nodes");
+  return rep;
+}
+
+}  // namespace commpress::comm

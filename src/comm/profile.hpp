@@ -1,0 +1,50 @@
+// Measuring this machine for the cost models (`commpress profile`): alpha and beta of the
+// link between ranks 0 and 1 by a ping-pong sweep and a fit on each side of the eager /
+// rendezvous switch, gamma from a local sum, and the codecs' compress / decompress /
+// combine / combine_raw rates on random-walk data, measured on every rank at once (the
+// slowest rank's numbers are kept, since collectives wait for it).
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "commpress/model.hpp"
+#include "commpress/status.hpp"
+
+namespace commpress::comm {
+
+struct ProfileOptions {
+  std::vector<std::string> codecs = {"szp"};
+  std::vector<double> rel_bounds = {1e-2, 1e-3, 1e-4};
+  double max_message_bytes = 64.0 * (1 << 20);  // ping-pong sweep 8 B .. this
+  size_t codec_elements = size_t{4} << 20;       // elements per codec measurement
+  double eager_limit = 0;                        // 0 = find the knee in the sweep
+  std::function<void(const std::string&)> progress;  // rank 0's progress lines (may be empty)
+};
+
+// One codec measurement at one bound (rates in bytes/s of uncompressed data; 0 = n/a).
+struct CodecRow {
+  std::string codec;
+  codec::Dtype dtype = codec::Dtype::f32;
+  double rel_bound = 0;  // 0 for lossless codecs
+  double ratio = 0;
+  double compress = 0, decompress = 0, combine = 0, combine_raw = 0;
+};
+
+struct ProfileReport {
+  model::MachineProfile profile;
+  std::vector<model::Sample> pingpong;  // one-way seconds per message size
+  std::vector<CodecRow> codec_rows;
+  int ranks = 0;
+  int nodes = 0;
+  bool pair_shares_node = false;  // ranks 0 and 1 on one node: the link is intra-node
+  std::string host;
+};
+
+// Collective over comm (at least 2 ranks). Every rank returns the same profile.
+Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts);
+
+}  // namespace commpress::comm

@@ -1,0 +1,175 @@
+#include "comm/profile_io.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace commpress::comm {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "commpress-machine-profile";
+constexpr int kVersion = 1;
+
+json line(const model::LinkParams& lp) { return {{"alpha", lp.alpha}, {"beta", lp.beta}}; }
+json link(const model::Link& l) {
+  return {{"eager", line(l.eager)}, {"rendezvous", line(l.rendezvous)}, {"switch_bytes", l.switch_bytes}};
+}
+
+// Reading: every accessor names the field it failed on.
+struct Reader {
+  std::string error;
+
+  double number(const json& j, const std::string& path) {
+    if (!error.empty()) return 0;
+    if (!j.is_number()) {
+      error = "field " + path + " must be a number";
+      return 0;
+    }
+    double v = j.get<double>();
+    if (!std::isfinite(v) || v < 0) error = "field " + path + " must be finite and >= 0";
+    return v;
+  }
+  const json& field(const json& j, const char* key, const std::string& path) {
+    static const json null;
+    if (!error.empty()) return null;
+    if (!j.is_object() || !j.contains(key)) {
+      error = "missing field " + path + (path.empty() ? "" : ".") + key;
+      return null;
+    }
+    return j.at(key);
+  }
+  double num(const json& j, const char* key, const std::string& path) {
+    const json& v = field(j, key, path);
+    return number(v, path + (path.empty() ? "" : ".") + key);
+  }
+  model::LinkParams params(const json& j, const std::string& path) {
+    return {num(j, "alpha", path), num(j, "beta", path)};
+  }
+  model::Link link(const json& j, const std::string& path) {
+    model::Link l;
+    l.eager = params(field(j, "eager", path), path + ".eager");
+    l.rendezvous = params(field(j, "rendezvous", path), path + ".rendezvous");
+    l.switch_bytes = num(j, "switch_bytes", path);
+    return l;
+  }
+};
+
+}  // namespace
+
+std::string profile_to_json(const model::MachineProfile& m, const ProfileReport* measured) {
+  json j;
+  j["format"] = kFormat;
+  j["version"] = kVersion;
+  j["origin"] = m.origin;
+  j["network"] = link(m.network);
+  if (m.intra_node) j["intra_node"] = link(*m.intra_node);
+  j["gamma"] = m.gamma;
+  j["ranks_per_node"] = m.ranks_per_node;
+  j["threads_per_rank"] = m.threads_per_rank;
+  j["codecs"] = json::array();
+  for (const auto& c : m.codecs)
+    j["codecs"].push_back({{"codec", c.codec},
+                           {"dtype", codec::dtype_name(c.dtype)},
+                           {"compress", c.compress},
+                           {"decompress", c.decompress},
+                           {"combine", c.combine},
+                           {"combine_raw", c.combine_raw},
+                           {"call_overhead", c.call_overhead},
+                           {"typical_ratio", c.typical_ratio}});
+  if (measured) {
+    json& raw = j["measurements"];
+    raw["ranks"] = measured->ranks;
+    raw["nodes"] = measured->nodes;
+    raw["host"] = measured->host;
+    raw["pair_shares_node"] = measured->pair_shares_node;
+    raw["pingpong_one_way"] = json::array();
+    for (const auto& s : measured->pingpong) raw["pingpong_one_way"].push_back({s.bytes, s.seconds});
+    raw["codec_rows"] = json::array();
+    for (const auto& r : measured->codec_rows)
+      raw["codec_rows"].push_back({{"codec", r.codec},
+                                   {"dtype", codec::dtype_name(r.dtype)},
+                                   {"rel_bound", r.rel_bound},
+                                   {"ratio", r.ratio},
+                                   {"compress", r.compress},
+                                   {"decompress", r.decompress},
+                                   {"combine", r.combine},
+                                   {"combine_raw", r.combine_raw}});
+  }
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Result<model::MachineProfile> profile_from_json(std::string_view text) {
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status{ErrorCode::invalid_argument, "machine profile: not valid JSON"};
+  auto fail = [](const std::string& why) {
+    return Status{ErrorCode::invalid_argument, "machine profile: " + why};
+  };
+  if (!j.is_object() || j.value("format", std::string()) != kFormat)
+    return fail(std::string("not a ") + kFormat + " document");
+  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != kVersion)
+    return fail("unsupported version (this library reads version " + std::to_string(kVersion) + ")");
+  Reader rd;
+  model::MachineProfile m;
+  m.origin = j.contains("origin") && j["origin"].is_string() ? j["origin"].get<std::string>() : "";
+  m.network = rd.link(rd.field(j, "network", ""), "network");
+  if (j.contains("intra_node")) m.intra_node = rd.link(j["intra_node"], "intra_node");
+  m.gamma = rd.num(j, "gamma", "");
+  if (j.contains("ranks_per_node")) m.ranks_per_node = int(rd.num(j, "ranks_per_node", ""));
+  if (j.contains("threads_per_rank")) m.threads_per_rank = int(rd.num(j, "threads_per_rank", ""));
+  const json& codecs = rd.field(j, "codecs", "");
+  if (rd.error.empty() && !codecs.is_array()) rd.error = "field codecs must be an array";
+  for (size_t i = 0; rd.error.empty() && i < codecs.size(); ++i) {
+    const json& c = codecs[i];
+    const std::string path = "codecs[" + std::to_string(i) + "]";
+    model::CodecRates r;
+    const json& name = rd.field(c, "codec", path);
+    const json& dtype = rd.field(c, "dtype", path);
+    if (!rd.error.empty()) break;
+    if (!name.is_string() || !dtype.is_string()) {
+      rd.error = path + ": codec and dtype must be strings";
+      break;
+    }
+    r.codec = name.get<std::string>();
+    auto dt = codec::parse_dtype(dtype.get<std::string>());
+    if (!dt.ok()) {
+      rd.error = path + ": " + dt.status().message();
+      break;
+    }
+    r.dtype = *dt;
+    r.compress = rd.num(c, "compress", path);
+    r.decompress = rd.num(c, "decompress", path);
+    r.combine = rd.num(c, "combine", path);
+    r.combine_raw = rd.num(c, "combine_raw", path);
+    r.call_overhead = rd.num(c, "call_overhead", path);
+    r.typical_ratio = rd.num(c, "typical_ratio", path);
+    m.codecs.push_back(r);
+  }
+  if (!rd.error.empty()) return fail(rd.error);
+  return m;
+}
+
+Result<model::MachineProfile> load_profile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status{ErrorCode::io, "machine profile: cannot open " + path};
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto m = profile_from_json(text.str());
+  if (!m.ok()) return Status{m.status().code(), m.status().message() + " (" + path + ")"};
+  return m;
+}
+
+Status save_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return {ErrorCode::io, "cannot open " + path + " for writing"};
+  out << text;
+  out.close();
+  if (!out) return {ErrorCode::io, "write to " + path + " failed"};
+  return {};
+}
+
+}  // namespace commpress::comm
