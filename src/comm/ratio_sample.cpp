@@ -1,0 +1,88 @@
+#include "comm/ratio_sample.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace commpress::comm {
+
+namespace {
+
+constexpr size_t kPieceElems = size_t{32} << 10;
+constexpr size_t kMaxPieces = 4;
+constexpr size_t kMinSample = 4096;
+
+struct Piece {
+  size_t begin, len;
+};
+
+std::vector<Piece> pieces(size_t n) {
+  const size_t want = std::min(n, std::max(kMinSample, n / 64));
+  const size_t count = std::clamp<size_t>((want + kPieceElems - 1) / kPieceElems, 1, kMaxPieces);
+  const size_t len = std::min(kPieceElems, (want + count - 1) / count);
+  std::vector<Piece> out;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t begin = count == 1 ? (n - len) / 2 : i * (n - len) / (count - 1);
+    out.push_back({begin, std::min(len, n - begin)});
+  }
+  return out;
+}
+
+template <class T>
+void range_of(const T* x, const std::vector<Piece>& ps, double& lo, double& hi) {
+  for (const Piece& p : ps)
+    for (size_t i = p.begin; i < p.begin + p.len; ++i)
+      if (std::isfinite(x[i])) {
+        lo = std::min(lo, double(x[i]));
+        hi = std::max(hi, double(x[i]));
+      }
+}
+
+// The ratio of all pieces at one absolute bound (0 = lossless); 0 when the codec fails.
+double ratio_at(const codec::Codec& c, const std::byte* data, size_t es, codec::Dtype dtype,
+                const std::vector<Piece>& ps, const codec::ErrorBound& bound) {
+  thread_local codec::Workspace ws;
+  thread_local std::vector<std::byte> frame;
+  double raw = 0, packed = 0;
+  for (const Piece& p : ps) {
+    if (!c.compress(data + p.begin * es, p.len, dtype, bound, frame, ws).ok()) return 0;
+    raw += double(p.len * es);
+    packed += double(frame.size());
+  }
+  return packed > 0 ? raw / packed : 0;
+}
+
+}  // namespace
+
+RatioSample sample_ratio(const codec::Codec& c, const void* data, size_t n, codec::Dtype dtype,
+                         const codec::ErrorBound& bound, double fine_divisor) {
+  RatioSample s;
+  const size_t es = codec::dtype_size(dtype);
+  if (n == 0 || data == nullptr || es == 0 || !c.supports(dtype)) return s;
+  const auto ps = pieces(n);
+  const auto* bytes = static_cast<const std::byte*>(data);
+  codec::ErrorBound eb = bound;
+  if (c.lossy()) {
+    if (bound.mode == codec::BoundMode::lossless || !(bound.value > 0)) return s;
+    if (bound.mode == codec::BoundMode::rel) {
+      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      if (dtype == codec::Dtype::f32) range_of(static_cast<const float*>(data), ps, lo, hi);
+      else if (dtype == codec::Dtype::f64) range_of(static_cast<const double*>(data), ps, lo, hi);
+      double ends[2] = {lo, hi};
+      auto abs = codec::resolve_abs_bound(ends, lo <= hi ? 2 : 0, codec::Dtype::f64, bound);
+      if (!abs.ok() || !(*abs > 0)) return s;
+      eb = codec::ErrorBound::absolute(*abs);
+    }
+  } else {
+    eb = codec::ErrorBound::lossless();
+  }
+  s.at_bound = ratio_at(c, bytes, es, dtype, ps, eb);
+  if (c.lossy() && fine_divisor > 1)
+    s.at_fine = ratio_at(c, bytes, es, dtype, ps, codec::ErrorBound::absolute(eb.value / fine_divisor));
+  s.sampled = s.at_bound > 0;
+  for (const Piece& p : ps) s.elements += double(p.len);
+  return s;
+}
+
+}  // namespace commpress::comm

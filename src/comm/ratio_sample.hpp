@@ -1,0 +1,24 @@
+// The compression ratio of an array, estimated by compressing a few strided pieces of it
+// (at most 4 x 32K elements, and about 1/64 of the array), so Auto can judge compression
+// on the actual data for a small fraction of the cost of compressing it.
+#pragma once
+
+#include <cstddef>
+
+#include "commpress/codec.hpp"
+
+namespace commpress::comm {
+
+struct RatioSample {
+  bool sampled = false;  // false: nothing to sample, or the codec refused the pieces
+  double at_bound = 0;   // ratio at the bound
+  double at_fine = 0;    // ratio at bound / fine_divisor (when asked for and lossy)
+  double elements = 0;   // how many elements were compressed per bound
+};
+
+// A REL bound is resolved on the pieces' own range (at most the array's, so the estimate
+// errs towards a smaller ratio). fine_divisor > 1 also samples at bound / fine_divisor.
+RatioSample sample_ratio(const codec::Codec& c, const void* data, size_t n, codec::Dtype dtype,
+                         const codec::ErrorBound& bound, double fine_divisor = 1);
+
+}  // namespace commpress::comm

@@ -1,0 +1,227 @@
+#include "comm/select.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <mutex>
+
+#include "comm/detail/hierarchy.hpp"
+#include "comm/detail/private_comm.hpp"
+#include "comm/detail/wire.hpp"
+#include "comm/profile_io.hpp"
+#include "comm/ratio_sample.hpp"
+
+namespace commpress::comm::detail {
+
+namespace {
+
+#define COMMPRESS_SAME_ALGORITHM(name) \
+  static_assert(uint8_t(Algorithm::name) == uint8_t(model::Algorithm::name), #name)
+COMMPRESS_SAME_ALGORITHM(Mpi);
+COMMPRESS_SAME_ALGORITHM(Direct);
+COMMPRESS_SAME_ALGORITHM(Binomial);
+COMMPRESS_SAME_ALGORITHM(Ring);
+COMMPRESS_SAME_ALGORITHM(RecursiveDoubling);
+COMMPRESS_SAME_ALGORITHM(DocRing);
+COMMPRESS_SAME_ALGORITHM(HomomorphicRing);
+COMMPRESS_SAME_ALGORITHM(FusedRing);
+COMMPRESS_SAME_ALGORITHM(HomomorphicRecursiveDoubling);
+COMMPRESS_SAME_ALGORITHM(Rabenseifner);
+COMMPRESS_SAME_ALGORITHM(Hierarchical);
+#undef COMMPRESS_SAME_ALGORITHM
+
+model::Algorithm to_model(Algorithm a) { return model::Algorithm(uint8_t(a)); }
+Algorithm from_model(model::Algorithm a) { return Algorithm(uint8_t(a)); }
+
+// Inverse ratios travel as integers in millionths: summed exactly, identical on every rank.
+constexpr double kScale = 1e6;
+// A ratio no data reaches: if compression loses even at this one, sampling is pointless.
+constexpr double kOptimisticRatio = 256;
+
+model::MachineProfile load_from_environment() {
+  const char* path = std::getenv("COMMPRESS_PROFILE");
+  if (!path || !*path) return model::default_profile();
+  auto m = load_profile(path);
+  if (m.ok()) return *m;
+  std::fprintf(stderr, "commpress: %s; using the built-in machine profile\n",
+               m.status().to_string().c_str());
+  return model::default_profile();
+}
+
+std::mutex g_override_mutex;
+std::optional<model::MachineProfile> g_override;
+
+bool is_reduction(model::Operation op) {
+  return op == model::Operation::reduce_scatter || op == model::Operation::allreduce ||
+         op == model::Operation::reduce;
+}
+bool is_homomorphic(model::Algorithm a) {
+  return a == model::Algorithm::HomomorphicRing || a == model::Algorithm::FusedRing ||
+         a == model::Algorithm::HomomorphicRecursiveDoubling;
+}
+
+int comm_size(MPI_Comm comm) {
+  int p = 1;
+  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
+  return p;
+}
+
+// Everything about the call except the ratio.
+struct Context {
+  const SelectCall& call;
+  const Options& opts;
+  int p = 1;
+  int ranks_per_node = 0;
+  const codec::Codec* codec = nullptr;  // null: the wire sends raw bytes
+  bool valid = false;                   // the options make a wire for this dtype
+  const model::CodecRates* rates = nullptr;
+
+  Context(const SelectCall& c, const Options& o, int size) : call(c), opts(o), p(size) {
+    auto wire = Wire::make(o, c.dtype);
+    valid = wire.ok();
+    if (valid) codec = wire->codec();
+    if (codec) rates = machine_profile().rates(codec->name(), c.dtype);
+    const int pretend = pretend_ranks_per_node(o);
+    ranks_per_node = pretend > 0 ? pretend : machine_profile().ranks_per_node;
+  }
+
+  bool lossy() const { return codec && codec->lossy(); }
+  // How finely a reduction's compressions quantize at most (its ranks' count).
+  double fine_divisor() const { return is_reduction(call.op) && lossy() && p > 1 ? p : 1; }
+
+  model::Scenario scenario(double at_bound, double at_fine) const {
+    model::Scenario s;
+    s.op = call.op;
+    s.bytes = double(call.count) * double(codec::dtype_size(call.dtype));
+    s.ranks = p;
+    s.ranks_per_node = ranks_per_node;
+    s.chunk_bytes = double(opts.chunk_bytes);
+    s.sum = call.reduce_op == Op::sum;
+    s.rel_bound = lossy() && opts.bound.mode == codec::BoundMode::rel;
+    s.ratio.at_bound = at_bound;
+    s.ratio.at_fine = at_fine;
+    s.ratio.fine_divisor = fine_divisor();
+    s.ratio.lossless = !lossy();
+    s.ratio.elem_size = int(codec::dtype_size(call.dtype));
+    return s;
+  }
+
+  std::vector<model::Algorithm> candidates() const {
+    std::vector<model::Algorithm> out;
+    if (!valid || !codec || !rates) return out;
+    if (is_reduction(call.op) && lossy() && call.reduce_op == Op::prod) return out;
+    const bool homomorphic_ok = codec->id() == codec::CodecId::szp && call.reduce_op == Op::sum;
+    for (model::Algorithm a : model::compressed_algorithms(call.op)) {
+      if (is_homomorphic(a) && !homomorphic_ok) continue;
+      if (a == model::Algorithm::Hierarchical &&
+          !(ranks_per_node > 1 && p % ranks_per_node == 0 && p / ranks_per_node > 1))
+        continue;
+      out.push_back(a);
+    }
+    return out;
+  }
+
+  double predict(Algorithm a, double at_bound, double at_fine) const {
+    if (a != Algorithm::Mpi && !rates) return 0;
+    const double t = model::predict(machine_profile(), rates, to_model(a), scenario(at_bound, at_fine));
+    return std::isfinite(t) ? t : 0;
+  }
+
+  size_t break_even(double ratio) const {
+    if (!rates) return std::numeric_limits<size_t>::max();
+    const double be = model::break_even_bytes(machine_profile(), *rates, ratio);
+    return std::isfinite(be) && be < 1e18 ? size_t(be) : std::numeric_limits<size_t>::max();
+  }
+};
+
+RatioSample sample(const Context& ctx) {
+  if (!ctx.codec || !ctx.call.data || ctx.call.data_count == 0) return {};
+  return sample_ratio(*ctx.codec, ctx.call.data, ctx.call.data_count, ctx.call.dtype,
+                      ctx.opts.bound, ctx.fine_divisor());
+}
+
+Selection forced(const Context& ctx) {
+  Selection s;
+  s.algorithm = ctx.opts.algorithm;
+  const double typical = ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio : 1;
+  // Deterministic on every rank (the reductions agree on it): from the profile, not the data.
+  s.break_even_bytes = ctx.break_even(typical);
+  if (s.algorithm == Algorithm::Mpi) {
+    s.predicted_seconds = ctx.predict(Algorithm::Mpi, 1, 0);
+    return s;
+  }
+  RatioSample r = sample(ctx);
+  if (!r.sampled) return s;
+  s.ratio = r.at_bound;
+  s.predicted_seconds = ctx.predict(s.algorithm, r.at_bound, r.at_fine);
+  return s;
+}
+
+}  // namespace
+
+const model::MachineProfile& machine_profile() {
+  static const model::MachineProfile from_environment = load_from_environment();
+  std::lock_guard<std::mutex> lock(g_override_mutex);
+  return g_override ? *g_override : from_environment;
+}
+
+void set_machine_profile(std::optional<model::MachineProfile> profile) {
+  std::lock_guard<std::mutex> lock(g_override_mutex);
+  g_override = std::move(profile);
+}
+
+Selection select_collective(const SelectCall& call, const Options& opts, MPI_Comm comm) {
+  const Context ctx(call, opts, comm_size(comm));
+  if (opts.algorithm != Algorithm::Auto) return forced(ctx);
+  const auto cands = ctx.candidates();
+  const model::MachineProfile& m = machine_profile();
+  // Sample only when some ratio could make compression pay.
+  RatioSample mine;
+  if (!cands.empty() &&
+      model::choose(m, ctx.rates, ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands)
+              .algorithm != model::Algorithm::Mpi)
+    mine = sample(ctx);
+  // Every rank meets here whatever its arguments: [valid, sampled, sum 1/r, fine sampled,
+  // sum 1/r_fine].
+  int64_t v[5] = {ctx.valid ? 1 : 0, mine.sampled ? 1 : 0,
+                  mine.sampled ? std::llround(kScale / mine.at_bound) : 0,
+                  mine.at_fine > 0 ? 1 : 0,
+                  mine.at_fine > 0 ? std::llround(kScale / mine.at_fine) : 0};
+  Selection s;
+  s.algorithm = call.fallback;
+  auto priv = private_comm(comm);
+  if (!priv.ok()) return s;  // the operation reports the communicator itself
+  if (MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_INT64_T, MPI_SUM, *priv) != MPI_SUCCESS) return s;
+  if (v[0] < ctx.p) return s;  // some rank's request is invalid: let the operation say so
+  const double at_bound = v[1] > 0 && v[2] > 0 ? kScale * double(v[1]) / double(v[2]) : 1.0;
+  const double at_fine = v[3] > 0 && v[4] > 0 ? kScale * double(v[3]) / double(v[4]) : 0.0;
+  const model::Choice c = model::choose(m, ctx.rates, ctx.scenario(at_bound, at_fine), cands);
+  s.algorithm = from_model(c.algorithm);
+  s.chunk_bytes = size_t(c.chunk_bytes);
+  s.predicted_seconds = std::isfinite(c.predicted_seconds) ? c.predicted_seconds : 0;
+  s.ratio = s.algorithm == Algorithm::Mpi ? 1.0 : at_bound;
+  s.break_even_bytes =
+      ctx.break_even(ctx.scenario(at_bound, at_fine).ratio.at(ctx.fine_divisor()));
+  return s;
+}
+
+Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
+  SelectCall call{model::Operation::p2p, count, dtype};
+  const Context ctx(call, opts, 2);
+  Selection s;
+  s.algorithm = opts.algorithm == Algorithm::Auto ? Algorithm::Direct : opts.algorithm;
+  const double typical = ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio : 1;
+  s.ratio = typical;
+  if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
+      opts.chunk_bytes == 0 && count > 0)
+    s.chunk_bytes = size_t(model::best_chunk_bytes(machine_profile(), *ctx.rates,
+                                                   model::Algorithm::Direct,
+                                                   ctx.scenario(typical, 0)));
+  Options tuned = opts;
+  if (s.chunk_bytes) tuned.chunk_bytes = s.chunk_bytes;
+  s.predicted_seconds = Context(call, tuned, 2).predict(s.algorithm, typical, 0);
+  return s;
+}
+
+}  // namespace commpress::comm::detail

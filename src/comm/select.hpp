@@ -1,0 +1,57 @@
+// Algorithm::Auto's decision: the cost models (include/commpress/model.hpp) evaluated on the
+// machine profile in force and on the compression ratio sampled from the call's own data.
+// Returns the algorithm (Mpi when compression would not pay), the chunk size and the
+// predicted time. Every rank of a collective reaches the same decision: the ratio samples
+// are combined with one small allreduce of integers (exact, so identical everywhere) and the
+// rest of the decision depends only on arguments the ranks agree on.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <optional>
+
+#include "commpress/comm.hpp"
+#include "commpress/model.hpp"
+
+namespace commpress::comm::detail {
+
+struct Selection {
+  Algorithm algorithm = Algorithm::Mpi;  // never Auto
+  size_t chunk_bytes = 0;                // to run with; 0 = the caller's Options::chunk_bytes
+  double predicted_seconds = 0;          // the model's estimate for algorithm (0 = none)
+  double ratio = 0;                      // the ratio the estimate assumed (0 = none)
+  size_t break_even_bytes = 0;           // reductions: compress transfers at least this big
+};
+
+struct SelectCall {
+  model::Operation op;
+  size_t count;                 // the operation's count argument
+  Dtype dtype;
+  Op reduce_op = Op::sum;
+  const void* data = nullptr;   // this rank's contribution, sampled for the ratio (may be null)
+  size_t data_count = 0;
+  // What Auto runs when the request cannot be honoured by any compressed algorithm for a
+  // reason the operation itself reports (unknown codec, lossy codec without a bound...).
+  Algorithm fallback = Algorithm::Mpi;
+};
+
+// The profile in force: set_machine_profile's, else the file named by COMMPRESS_PROFILE
+// (read once; an unreadable file is reported once on stderr and the default used), else
+// model::default_profile().
+const model::MachineProfile& machine_profile();
+void set_machine_profile(std::optional<model::MachineProfile> profile);
+
+// Collectives. A forced algorithm passes through (predicted from this rank's own sample,
+// no communication). Auto is collective over comm: call it on every rank, with any
+// arguments (the exchange does not depend on them, so disagreeing ranks still meet there
+// and fail together in the argument agreement that follows).
+Selection select_collective(const SelectCall& call, const Options& opts, MPI_Comm comm);
+
+// Point-to-point: both ends decide alone from count, dtype and options. Auto keeps the
+// compressed protocol (its header is what lets the receiver check codec, bound and count
+// against the sender's), choosing the chunk size and predicting with the codec's typical
+// ratio from the profile.
+Selection select_p2p(const Options& opts, size_t count, Dtype dtype);
+
+}  // namespace commpress::comm::detail
