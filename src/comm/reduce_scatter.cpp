@@ -92,8 +92,6 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
         if (n > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)
           return {ErrorCode::unsupported,
                   "reduce_scatter_block: hierarchical takes at most 2^31-1 elements in all"};
-        if (c.algorithm == Algorithm::Rabenseifner)
-          return detail::check_message_size(c.wire.block_capacity(n), "reduce_scatter_block");
         return {};
       });
   if (!session.ok()) return session.status();

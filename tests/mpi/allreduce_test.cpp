@@ -63,6 +63,17 @@ TEST(Allreduce, CompressesWhenLossy) {
   }
 }
 
+TEST(Allreduce, PretendNodesFromTheEnvironment) {
+  // Every rank sets the same value; the option, when given, wins.
+  setenv("COMMPRESS_PRETEND_RANKS_PER_NODE", "2", 1);
+  for (Op op : {Op::sum, Op::min})
+    check_case({Which::allreduce, Algorithm::Hierarchical, {"szp", ErrorBound::relative(1e-3)},
+                Dtype::f32, op, 3001, 2048});
+  check_case({Which::allreduce, Algorithm::Hierarchical, {"szp", ErrorBound::relative(1e-3)},
+              Dtype::f32, Op::sum, 3001, 2048, 3});
+  unsetenv("COMMPRESS_PRETEND_RANKS_PER_NODE");
+}
+
 TEST(Allreduce, Refusals) { refusals(Which::allreduce); }
 
 TEST(Allreduce, MismatchedArgumentsFailEveryRank) { mismatches(Which::allreduce); }

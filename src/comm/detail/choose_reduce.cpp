@@ -2,12 +2,14 @@
 #include "comm/detail/wire.hpp"
 
 #include <atomic>
+#include <cstdint>
 
 namespace commpress::comm::detail {
 
 namespace {
 
 std::atomic<size_t> g_break_even{size_t{64} << 10};
+std::atomic<size_t> g_forced_break_even{SIZE_MAX};
 
 // Until the cost model decides: MPI's own reduction when there is nothing to compress with,
 // the vector is small, or no compressed algorithm could honour the request (a lossy prod);
@@ -26,8 +28,14 @@ Algorithm simple_choice(const Options& opts, size_t bytes, Dtype dtype, Op op) {
 
 }  // namespace
 
-size_t compression_break_even_bytes() { return g_break_even.load(); }
+size_t compression_break_even_bytes() {
+  size_t forced = g_forced_break_even.load();
+  return forced != SIZE_MAX ? forced : g_break_even.load();
+}
 void set_compression_break_even_bytes(size_t bytes) { g_break_even.store(bytes); }
+void force_compression_break_even_bytes_for_testing(size_t bytes) {
+  g_forced_break_even.store(bytes);
+}
 
 Algorithm choose_allreduce(const Options& opts, size_t count, Dtype dtype, Op op, MPI_Comm) {
   return simple_choice(opts, count * codec::dtype_size(dtype), dtype, op);

@@ -17,6 +17,9 @@ namespace commpress::comm::detail {
 // rank must use the same value (it is part of the reductions' argument agreement).
 size_t compression_break_even_bytes();
 void set_compression_break_even_bytes(size_t bytes);
+// Testing: while forced (not SIZE_MAX), compression_break_even_bytes() returns this value
+// whatever the model sets (every rank must force the same); SIZE_MAX lifts it.
+void force_compression_break_even_bytes_for_testing(size_t bytes);
 
 Algorithm choose_allreduce(const Options& opts, size_t count, Dtype dtype, Op op, MPI_Comm comm);
 Algorithm choose_reduce_scatter(const Options& opts, size_t count_per_rank, Dtype dtype, Op op,
