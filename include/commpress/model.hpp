@@ -129,7 +129,7 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
 std::vector<Algorithm> compressed_algorithms(Operation op);
 
 // The best of the candidates against MPI's own operation. Compression is chosen only when
-// its prediction beats Mpi's by the margin (compressed <= margin * mpi), so a close call
+// its prediction beats Mpi's by the margin (compressed < margin * mpi), so a close call
 // stays with MPI.
 struct Choice {
   Algorithm algorithm = Algorithm::Mpi;

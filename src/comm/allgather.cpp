@@ -118,11 +118,11 @@ size_t largest_message(const detail::Collective& c, size_t n) {
 
 Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dtype dtype,
                          MPI_Comm comm, const Options& opts) {
-  Algorithm alg = detail::choose_allgather(opts, count_per_rank, dtype, comm);
+  auto choice = detail::choose_allgather(opts, send, recv, count_per_rank, dtype, comm);
   const size_t n = count_per_rank;
   auto c = detail::begin_collective(
-      comm, {"allgather", n, dtype, 0, false, alg, {Algorithm::Ring, Algorithm::RecursiveDoubling}},
-      opts, [&](const detail::Collective& c) -> Status {
+      comm, {"allgather", n, dtype, 0, false, choice.algorithm, {Algorithm::Ring, Algorithm::RecursiveDoubling}},
+      choice.options, [&](const detail::Collective& c) -> Status {
         if (n > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
         if (n > SIZE_MAX / c.wire.elem_size() / size_t(c.size))
@@ -137,7 +137,7 @@ Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dt
   detail::Traffic traffic;
   Status local = c->algorithm == Algorithm::Mpi ? via_mpi(*c, send, recv, n, traffic)
                                                 : compressed(*c, own, out, n, traffic);
-  return detail::end_collective(*c, local, traffic);
+  return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
 }
 
 }  // namespace commpress::comm

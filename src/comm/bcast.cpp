@@ -39,9 +39,10 @@ Status via_mpi(const detail::Collective& c, void* buf, size_t n, int root,
 
 Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
                      const Options& opts) {
-  Algorithm alg = detail::choose_bcast(opts, count, dtype, comm);
+  auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
   auto c = detail::begin_collective(
-      comm, {"bcast", count, dtype, root, true, alg, {Algorithm::Binomial}}, opts,
+      comm, {"bcast", count, dtype, root, true, choice.algorithm, {Algorithm::Binomial}},
+      choice.options,
       [&](const detail::Collective&) -> Status {
         if (count > 0 && buf == nullptr)
           return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};
@@ -53,7 +54,7 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
   detail::Traffic traffic;
   Status local = c->algorithm == Algorithm::Mpi ? via_mpi(*c, buf, count, root, traffic)
                                                 : binomial(*c, buf, count, root, traffic);
-  return detail::end_collective(*c, local, traffic);
+  return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
 }
 
 }  // namespace commpress::comm

@@ -83,7 +83,8 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int 
 
 Result<Report> reduce(const void* send, void* recv, size_t count, Dtype dtype, Op op, int root,
                       MPI_Comm comm, const Options& opts) {
-  Algorithm alg = detail::choose_reduce(opts, count, dtype, op, root, comm);
+  const auto choice = detail::choose_reduce(opts, send, count, dtype, op, root, comm);
+  const Algorithm alg = choice.algorithm;
   auto session = ReduceSession::begin(
       comm, {"reduce", count, dtype, op, root, true, alg, send, count}, opts,
       [&](const detail::Collective& c) -> Status {
@@ -95,6 +96,7 @@ Result<Report> reduce(const void* send, void* recv, size_t count, Dtype dtype, O
       });
   if (!session.ok()) return session.status();
   ReduceSession& s = **session;
+  s.set_predicted_seconds(choice.predicted_seconds);
   if (s.algorithm() == Algorithm::Mpi) {
     COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
     return s.end(via_mpi(s, send, recv, count, root), Algorithm::Mpi);

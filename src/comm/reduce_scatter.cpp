@@ -75,7 +75,8 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algo
 
 Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
                                     Dtype dtype, Op op, MPI_Comm comm, const Options& opts) {
-  Algorithm alg = detail::choose_reduce_scatter(opts, count_per_rank, dtype, op, comm);
+  const auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
+  const Algorithm alg = choice.algorithm;
   const size_t m = count_per_rank;
   int p = 1;  // for the size checks only; a bad comm is reported by the agreement
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
@@ -96,6 +97,7 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
       });
   if (!session.ok()) return session.status();
   ReduceSession& s = **session;
+  s.set_predicted_seconds(choice.predicted_seconds);
   if (s.algorithm() == Algorithm::Mpi) {
     COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
     return s.end(via_mpi(s, send, recv, m), Algorithm::Mpi);

@@ -209,7 +209,8 @@ Result<detail::Collective> begin(const Call& call, Algorithm alg, MPI_Comm comm,
 Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
                        MPI_Comm comm, const Options& opts) {
   Call call{"scatter", send, recv, count_per_rank, dtype, root};
-  auto c = begin(call, detail::choose_scatter(opts, count_per_rank, dtype, comm), comm, opts);
+  auto choice = detail::choose_scatter(opts, send, count_per_rank, dtype, root, comm);
+  auto c = begin(call, choice.algorithm, comm, choice.options);
   if (!c.ok()) return c.status();
   bool is_root = c->rank == root;
   size_t all = is_root ? count_per_rank * size_t(c->size) : 0;
@@ -219,13 +220,14 @@ Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtyp
                      ? scatter_mpi(*c, send, recv, count_per_rank, root, traffic)
                      : scatter_tree(*c, static_cast<const std::byte*>(send), recv,
                                     count_per_rank, root, traffic);
-  return detail::end_collective(*c, local, traffic);
+  return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
 }
 
 Result<Report> gather(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
                       MPI_Comm comm, const Options& opts) {
   Call call{"gather", send, recv, count_per_rank, dtype, root};
-  auto c = begin(call, detail::choose_gather(opts, count_per_rank, dtype, comm), comm, opts);
+  auto choice = detail::choose_gather(opts, send, recv, count_per_rank, dtype, root, comm);
+  auto c = begin(call, choice.algorithm, comm, choice.options);
   if (!c.ok()) return c.status();
   bool is_root = c->rank == root;
   auto* out = static_cast<std::byte*>(recv);
@@ -237,7 +239,7 @@ Result<Report> gather(const void* send, void* recv, size_t count_per_rank, Dtype
   Status local = c->algorithm == Algorithm::Mpi
                      ? gather_mpi(*c, send, recv, count_per_rank, root, traffic)
                      : gather_tree(*c, own, out, count_per_rank, root, traffic);
-  return detail::end_collective(*c, local, traffic);
+  return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
 }
 
 }  // namespace commpress::comm

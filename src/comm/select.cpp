@@ -128,10 +128,11 @@ struct Context {
     return std::isfinite(t) ? t : 0;
   }
 
+  // 0 when unknown or infinite (compression never pays at this ratio).
   size_t break_even(double ratio) const {
-    if (!rates) return std::numeric_limits<size_t>::max();
+    if (!rates) return 0;
     const double be = model::break_even_bytes(machine_profile(), *rates, ratio);
-    return std::isfinite(be) && be < 1e18 ? size_t(be) : std::numeric_limits<size_t>::max();
+    return std::isfinite(be) && be < 1e18 ? size_t(be) : 0;
   }
 };
 

@@ -22,6 +22,7 @@ struct Selection {
   double predicted_seconds = 0;          // the model's estimate for algorithm (0 = none)
   double ratio = 0;                      // the ratio the estimate assumed (0 = none)
   size_t break_even_bytes = 0;           // reductions: compress transfers at least this big
+                                         // (0 = unknown: compression never pays, or no rates)
 };
 
 struct SelectCall {

@@ -83,7 +83,7 @@ Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& 
       best.chunk_bytes = tuned.chunk_bytes != s.chunk_bytes ? tuned.chunk_bytes : 0;
     }
   }
-  return std::isfinite(best.predicted_seconds) && best.predicted_seconds <= margin * mpi.mpi_seconds
+  return std::isfinite(best.predicted_seconds) && best.predicted_seconds < margin * mpi.mpi_seconds
              ? best
              : mpi;
 }

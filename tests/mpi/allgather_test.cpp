@@ -49,7 +49,9 @@ void check_lossless(cc::Algorithm alg, const Config& cfg, Dtype d, size_t n, boo
   ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
   EXPECT_TRUE(out == ref) << what << ": differs from MPI_Allgather";
   EXPECT_EQ(r->guaranteed_abs_bound, 0.0) << what;
-  EXPECT_EQ(r->algorithm, alg == cc::Algorithm::Auto ? cc::Algorithm::Ring : alg) << what;
+  // Auto may decline compression (the cost model): then MPI's own allgather runs.
+  if (!(alg == cc::Algorithm::Auto && r->algorithm == cc::Algorithm::Mpi))
+    EXPECT_EQ(r->algorithm, alg == cc::Algorithm::Auto ? cc::Algorithm::Ring : alg) << what;
   if (alg != cc::Algorithm::Mpi && p > 1 && n > 0) { EXPECT_GT(r->bytes_sent, 0u) << what; }
 }
 

@@ -1,30 +1,84 @@
 #include "comm/detail/choose.hpp"
 
+#include "comm/select.hpp"
+#include "commpress/codec.hpp"
+
 namespace commpress::comm::detail {
 
 namespace {
 
-Algorithm forced_or(const Options& opts, Algorithm fallback) {
-  return opts.algorithm == Algorithm::Auto ? fallback : opts.algorithm;
+int rank_of(MPI_Comm comm) {
+  int r = -1;
+  if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &r);  // a null comm is refused later
+  return r;
+}
+
+int size_of(MPI_Comm comm) {
+  int p = 1;
+  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
+  return p;
+}
+
+// This rank's block of an in-place buffer holding one block per rank.
+const void* own_block(const void* buf, size_t count, Dtype dtype, MPI_Comm comm) {
+  const int r = rank_of(comm);
+  if (!buf || r < 0) return nullptr;
+  return static_cast<const std::byte*>(buf) + size_t(r) * count * codec::dtype_size(dtype);
+}
+
+Choice from(const Selection& s, const Options& opts) {
+  Choice c{s.algorithm, opts, s.predicted_seconds};
+  if (s.chunk_bytes && opts.chunk_bytes == 0) c.options.chunk_bytes = s.chunk_bytes;
+  return c;
+}
+
+Choice collective(model::Operation op, const Options& opts, const void* data, size_t data_count,
+                  size_t count, Dtype dtype, Algorithm fallback, MPI_Comm comm) {
+  SelectCall call{op, count, dtype};
+  call.data = data;
+  call.data_count = data ? data_count : 0;
+  call.fallback = fallback;
+  return from(select_collective(call, opts, comm), opts);
 }
 
 }  // namespace
 
-// Until the cost model decides, Auto runs the compressed algorithm.
-Algorithm choose_p2p(const Options& opts, size_t, Dtype) {
-  return forced_or(opts, Algorithm::Direct);
+Choice choose_p2p(const Options& opts, size_t count, Dtype dtype) {
+  return from(select_p2p(opts, count, dtype), opts);
 }
-Algorithm choose_bcast(const Options& opts, size_t, Dtype, MPI_Comm) {
-  return forced_or(opts, Algorithm::Binomial);
+
+Choice choose_bcast(const Options& opts, const void* buf, size_t count, Dtype dtype, int root,
+                    MPI_Comm comm) {
+  const bool is_root = rank_of(comm) == root;  // only the root's data travels
+  return collective(model::Operation::bcast, opts, is_root ? buf : nullptr, count, count, dtype,
+                    Algorithm::Binomial, comm);
 }
-Algorithm choose_allgather(const Options& opts, size_t, Dtype, MPI_Comm) {
-  return forced_or(opts, Algorithm::Ring);
+
+Choice choose_allgather(const Options& opts, const void* send, const void* recv, size_t count,
+                        Dtype dtype, MPI_Comm comm) {
+  const void* mine = send == recv ? own_block(recv, count, dtype, comm) : send;
+  return collective(model::Operation::allgather, opts, mine, count, count, dtype, Algorithm::Ring,
+                    comm);
 }
-Algorithm choose_scatter(const Options& opts, size_t, Dtype, MPI_Comm) {
-  return forced_or(opts, Algorithm::Binomial);
+
+Choice choose_scatter(const Options& opts, const void* send, size_t count, Dtype dtype, int root,
+                      MPI_Comm comm) {
+  const bool is_root = rank_of(comm) == root;  // the root's p blocks travel
+  return collective(model::Operation::scatter, opts, is_root ? send : nullptr,
+                    count * size_t(size_of(comm)), count, dtype, Algorithm::Binomial, comm);
 }
-Algorithm choose_gather(const Options& opts, size_t, Dtype, MPI_Comm) {
-  return forced_or(opts, Algorithm::Binomial);
+
+Choice choose_gather(const Options& opts, const void* send, const void* recv, size_t count,
+                     Dtype dtype, int root, MPI_Comm comm) {
+  const bool in_place = rank_of(comm) == root && send == recv;
+  const void* mine = in_place ? own_block(recv, count, dtype, comm) : send;
+  return collective(model::Operation::gather, opts, mine, count, count, dtype,
+                    Algorithm::Binomial, comm);
+}
+
+Result<Report> with_prediction(Result<Report> r, const Choice& choice) {
+  if (r.ok()) r->predicted_seconds = choice.predicted_seconds;
+  return r;
 }
 
 }  // namespace commpress::comm::detail

@@ -1,5 +1,6 @@
 #include "comm/detail/choose_reduce.hpp"
 #include "comm/detail/wire.hpp"
+#include "comm/select.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -8,22 +9,30 @@ namespace commpress::comm::detail {
 
 namespace {
 
-std::atomic<size_t> g_break_even{size_t{64} << 10};
+constexpr size_t kDefaultBreakEven = size_t{64} << 10;
+std::atomic<size_t> g_break_even{kDefaultBreakEven};
 std::atomic<size_t> g_forced_break_even{SIZE_MAX};
 
-// Until the cost model decides: MPI's own reduction when there is nothing to compress with,
-// the vector is small, or no compressed algorithm could honour the request (a lossy prod);
-// the homomorphic ring for szp sums; the DOC ring otherwise.
-Algorithm simple_choice(const Options& opts, size_t bytes, Dtype dtype, Op op) {
-  if (opts.algorithm != Algorithm::Auto) return opts.algorithm;
+// What Auto runs when the request is one no compressed algorithm takes: MPI's own reduction
+// when there is nothing to compress with or no compressed algorithm could honour it (a
+// dtype the codec lacks, a lossy prod); a compressed one when the operation itself must
+// report the problem (an unknown codec, a lossy codec without a bound).
+Algorithm fallback(const Options& opts, Dtype dtype, Op op) {
   std::string name = codec_choice(opts, dtype);
   if (name == "none") return Algorithm::Mpi;
   const codec::Codec* c = codec::find_codec(name);
   if (!c) return Algorithm::DocRing;  // unknown: let the argument check name it
   if (!c->supports(dtype) || (c->lossy() && op == Op::prod)) return Algorithm::Mpi;
-  if (bytes < compression_break_even_bytes()) return Algorithm::Mpi;
   if (op == Op::sum && c->id() == codec::CodecId::szp) return Algorithm::HomomorphicRing;
   return Algorithm::DocRing;
+}
+
+Choice choose(model::Operation mop, const Options& opts, const void* send, size_t send_count,
+              size_t count, Dtype dtype, Op op, MPI_Comm comm) {
+  SelectCall call{mop, count, dtype, op, send, send ? send_count : 0, fallback(opts, dtype, op)};
+  const Selection s = select_collective(call, opts, comm);
+  set_compression_break_even_bytes(s.break_even_bytes ? s.break_even_bytes : kDefaultBreakEven);
+  return {s.algorithm, opts, s.predicted_seconds};
 }
 
 }  // namespace
@@ -37,19 +46,23 @@ void force_compression_break_even_bytes_for_testing(size_t bytes) {
   g_forced_break_even.store(bytes);
 }
 
-Algorithm choose_allreduce(const Options& opts, size_t count, Dtype dtype, Op op, MPI_Comm) {
-  return simple_choice(opts, count * codec::dtype_size(dtype), dtype, op);
+Choice choose_allreduce(const Options& opts, const void* send, size_t count, Dtype dtype, Op op,
+                        MPI_Comm comm) {
+  return choose(model::Operation::allreduce, opts, send, count, count, dtype, op, comm);
 }
 
-Algorithm choose_reduce_scatter(const Options& opts, size_t count_per_rank, Dtype dtype, Op op,
-                                MPI_Comm comm) {
+Choice choose_reduce_scatter(const Options& opts, const void* send, size_t count_per_rank,
+                             Dtype dtype, Op op, MPI_Comm comm) {
   int p = 1;
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);  // a null comm is refused later
-  return simple_choice(opts, count_per_rank * size_t(p) * codec::dtype_size(dtype), dtype, op);
+  const bool sizes_ok = count_per_rank <= SIZE_MAX / 8 / size_t(p);
+  return choose(model::Operation::reduce_scatter, opts, sizes_ok ? send : nullptr,
+                count_per_rank * size_t(p), count_per_rank, dtype, op, comm);
 }
 
-Algorithm choose_reduce(const Options& opts, size_t count, Dtype dtype, Op op, int, MPI_Comm) {
-  return simple_choice(opts, count * codec::dtype_size(dtype), dtype, op);
+Choice choose_reduce(const Options& opts, const void* send, size_t count, Dtype dtype, Op op, int,
+                     MPI_Comm comm) {
+  return choose(model::Operation::reduce, opts, send, count, count, dtype, op, comm);
 }
 
 }  // namespace commpress::comm::detail

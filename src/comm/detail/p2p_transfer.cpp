@@ -77,7 +77,9 @@ Endpoint make_endpoint(const void* buf, size_t count, Dtype dtype, const Options
   e.count = count;
   e.dtype = dtype;
   e.bound = opts.bound;
-  e.algorithm = choose_p2p(opts, count, dtype);
+  const Choice choice = choose_p2p(opts, count, dtype);
+  e.algorithm = choice.algorithm;
+  e.predicted_seconds = choice.predicted_seconds;
   if (e.algorithm != Algorithm::Direct && e.algorithm != Algorithm::Mpi) {
     e.local = {ErrorCode::invalid_argument, std::string("point-to-point does not implement "
                                                         "algorithm ") +
@@ -97,7 +99,7 @@ Endpoint make_endpoint(const void* buf, size_t count, Dtype dtype, const Options
       e.local = {ErrorCode::unsupported, "Algorithm::Mpi sends at most 2 GiB in one message"};
     return e;
   }
-  auto wire = Wire::make(opts, dtype);
+  auto wire = Wire::make(choice.options, dtype);
   if (wire.ok()) e.wire = *wire;
   else e.local = wire.status();
   return e;
@@ -182,6 +184,7 @@ Report p2p_report(const Endpoint& e, const Wire& wire, const Traffic& traffic) {
   r.codec = e.algorithm == Algorithm::Mpi ? "none" : wire.codec_name();
   traffic.add_to(r);
   r.guaranteed_abs_bound = e.algorithm == Algorithm::Mpi ? 0.0 : wire.abs_bound();
+  r.predicted_seconds = e.predicted_seconds;
   return r;
 }
 

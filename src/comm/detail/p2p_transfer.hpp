@@ -24,6 +24,7 @@ struct Endpoint {
   codec::ErrorBound bound;
   Wire wire;     // meaningful when local is ok and algorithm is Direct
   Status local;  // this side's own argument errors
+  double predicted_seconds = 0;  // the cost model's estimate (Report::predicted_seconds)
 };
 Endpoint make_endpoint(const void* buf, size_t count, Dtype dtype, const Options& opts);
 

@@ -96,6 +96,7 @@ Result<Report> ReduceSession::end(const Status& st, Algorithm ran) {
   if (!r.ok()) return r;
   r->algorithm = ran;
   r->guaranteed_abs_bound = budget_.guaranteed;
+  r->predicted_seconds = predicted_;
   return r;
 }
 

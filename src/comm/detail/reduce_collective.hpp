@@ -50,6 +50,8 @@ class ReduceSession {
   // Collective: agrees on the outcome of the algorithm (st: its MPI-level status) and
   // reports what ran.
   Result<Report> end(const Status& st, Algorithm ran);
+  // The cost model's estimate the Report carries (Report::predicted_seconds).
+  void set_predicted_seconds(double s) { predicted_ = s; }
 
  private:
   Collective c_;
@@ -58,6 +60,7 @@ class ReduceSession {
   double requested_ = 0;  // the user's bound as ABS (lossy wires only)
   size_t break_even_ = 0;
   int pretend_ = 0;
+  double predicted_ = 0;
   Budget budget_;
   Traffic traffic_;
   Status first_;

@@ -1,0 +1,152 @@
+// Algorithm::Auto driven by the cost model: every rank reaches the same decision although
+// each samples different data, a slow network makes it compress and a fast one makes it
+// decline, the Report carries the prediction, and disagreeing ranks still fail together.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "comm/select.hpp"
+#include "comm_test_support.hpp"
+
+namespace {
+
+using namespace commpress::testing::comm;
+namespace model = commpress::model;
+using commpress::ErrorCode;
+
+model::MachineProfile machine(double alpha, double beta) {
+  model::MachineProfile m;
+  m.origin = "select_test";
+  m.network.eager = {alpha, beta};
+  m.network.rendezvous = {alpha, beta};
+  m.network.switch_bytes = 0;
+  m.gamma = 2e-10;
+  for (Dtype d : {Dtype::f32, Dtype::f64})
+    m.codecs.push_back({"szp", d, 3e9, 4e9, 5e9, 4e9, 2e-6, 8});
+  return m;
+}
+
+// Installs a profile for one test and restores the one in force afterwards.
+struct ProfileScope {
+  explicit ProfileScope(model::MachineProfile m) { cc::detail::set_machine_profile(std::move(m)); }
+  ~ProfileScope() { cc::detail::set_machine_profile(std::nullopt); }
+};
+
+// A random walk per rank; rank 1 (when there is one) gets a constant array instead, so the
+// ranks' samples differ wildly.
+std::vector<float> walk(size_t n, int rank) {
+  std::vector<float> v(n, 3.0f);
+  if (rank == 1) return v;
+  std::mt19937 gen(100 + rank);
+  std::normal_distribution<float> step(0.0f, 1.0f);
+  float x = 0;
+  for (float& e : v) e = x += step(gen);
+  return v;
+}
+
+int same_algorithm_everywhere(cc::Algorithm a) {
+  int lo = int(a), hi = int(a);
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return lo == hi;
+}
+
+constexpr size_t kCount = size_t{1} << 20;  // 4 MiB of f32
+
+TEST(Select, SlowNetworkCompressesWithOneDecision) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank moves nothing";
+  ProfileScope scope(machine(50e-6, 8e-9));  // 1 Gbit/s
+  const cc::Options opts{"szp", ErrorBound::relative(1e-4)};
+  auto in = walk(kCount, world_rank());
+  std::vector<float> out(kCount);
+  auto r = cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_NE(r->algorithm, cc::Algorithm::Mpi);
+  EXPECT_TRUE(same_algorithm_everywhere(r->algorithm));
+  EXPECT_GT(r->predicted_seconds, 0.0);
+  EXPECT_TRUE(same_everywhere(r->predicted_seconds));
+  EXPECT_GT(r->guaranteed_abs_bound, 0.0);
+  std::vector<float> exact(kCount);
+  MPI_Allreduce(in.data(), exact.data(), int(kCount), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  double worst = 0;
+  for (size_t i = 0; i < kCount; ++i) worst = std::max(worst, std::abs(double(out[i]) - exact[i]));
+  // MPI's own float sum rounds too: allow a few ulps of the magnitudes involved on top.
+  EXPECT_LE(worst, r->guaranteed_abs_bound * 1.01 + 1e-3) << cc::algorithm_name(r->algorithm);
+
+  Bytes buf = make_bytes(Dtype::f32, kCount, 7);  // the root's data decides a bcast
+  auto b = cc::bcast(buf.data(), kCount, Dtype::f32, 0, MPI_COMM_WORLD, opts);
+  ASSERT_TRUE(b.ok()) << b.status().to_string();
+  EXPECT_TRUE(same_algorithm_everywhere(b->algorithm));
+  EXPECT_GT(b->predicted_seconds, 0.0);
+}
+
+TEST(Select, FastNetworkDeclines) {
+  ProfileScope scope(machine(0.5e-6, 0.05e-9));  // 20 GB/s, faster than the codec
+  const cc::Options opts{"szp", ErrorBound::relative(1e-4)};
+  auto in = walk(kCount, world_rank());
+  std::vector<float> out(kCount);
+  auto r = cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->algorithm, cc::Algorithm::Mpi);
+  EXPECT_EQ(r->codec, "none");
+  if (world_size() > 1) { EXPECT_GT(r->predicted_seconds, 0.0); }
+  auto g = cc::allgather(in.data(), std::vector<float>(kCount * world_size()).data(), kCount,
+                         Dtype::f32, MPI_COMM_WORLD, opts);
+  ASSERT_TRUE(g.ok()) << g.status().to_string();
+  EXPECT_EQ(g->algorithm, cc::Algorithm::Mpi);
+}
+
+TEST(Select, ForcedAlgorithmIsPredictedToo) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank moves nothing";
+  ProfileScope scope(machine(0.5e-6, 0.05e-9));
+  auto in = walk(kCount / 4, world_rank());
+  std::vector<float> out(in.size() * world_size());
+  auto r = cc::allgather(in.data(), out.data(), in.size(), Dtype::f32, MPI_COMM_WORLD,
+                         {"szp", ErrorBound::absolute(1e-3), cc::Algorithm::Ring});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->algorithm, cc::Algorithm::Ring);
+  EXPECT_GT(r->predicted_seconds, 0.0);
+}
+
+TEST(Select, DisagreeingRanksStillFailTogether) {
+  if (world_size() == 1) GTEST_SKIP() << "needs two ranks";
+  ProfileScope scope(machine(50e-6, 8e-9));
+  const int odd = world_size() - 1;
+  // Counts straddling any size threshold, and a codec only some ranks use: all meet in the
+  // ratio exchange and fail in the argument agreement, none hangs.
+  const size_t n = world_rank() == odd ? 16 : kCount;
+  auto in = walk(n, world_rank());
+  std::vector<float> out(n);
+  auto r = cc::allreduce(in.data(), out.data(), n, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD,
+                         {"szp", ErrorBound::relative(1e-4)});
+  expect_failed_alike(r.status(), "count", ErrorCode::mismatch);
+  auto b = cc::bcast(in.data(), 16, Dtype::f32, 0, MPI_COMM_WORLD,
+                     {world_rank() == odd ? "none" : "szp", ErrorBound::absolute(1e-3)});
+  expect_failed_alike(b.status(), "codec", ErrorCode::mismatch);
+}
+
+TEST(Select, PointToPointKeepsTheCheckedProtocol) {
+  if (world_size() == 1) GTEST_SKIP() << "needs two ranks";
+  ProfileScope scope(machine(50e-6, 8e-9));
+  const int me = world_rank();
+  if (me > 1) return;
+  auto data = walk(kCount, 0);
+  const cc::Options opts{"szp", ErrorBound::absolute(1e-2)};
+  if (me == 0) {
+    auto r = cc::send(data.data(), kCount, Dtype::f32, 1, 5, MPI_COMM_WORLD, opts);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_EQ(r->algorithm, cc::Algorithm::Direct);
+    EXPECT_GT(r->predicted_seconds, 0.0);
+    EXPECT_LT(r->bytes_sent, r->raw_bytes);
+  } else {
+    std::vector<float> got(kCount);
+    auto r = cc::recv(got.data(), kCount, Dtype::f32, 0, 5, MPI_COMM_WORLD, opts);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    for (size_t i = 0; i < kCount; i += 997) EXPECT_LE(std::abs(got[i] - data[i]), 1e-2 * 1.0001);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,94 @@
+// Machine profiles as JSON: a written profile reads back the same; damaged files are refused
+// with the field named; the built-in default is usable.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "comm/profile_io.hpp"
+
+namespace {
+
+using namespace commpress;
+
+model::MachineProfile sample_profile() {
+  model::MachineProfile m;
+  m.origin = "test";
+  m.network.eager = {1.5e-6, 2.5e-10};
+  m.network.rendezvous = {4e-6, 1e-10};
+  m.network.switch_bytes = 4097;
+  m.intra_node = m.network;
+  m.gamma = 3e-10;
+  m.ranks_per_node = 2;
+  m.threads_per_rank = 1;
+  m.codecs = {{"szp", codec::Dtype::f32, 4e9, 5e9, 6e9, 4.5e9, 2e-6, 7.5},
+              {"zstd-1", codec::Dtype::f64, 4e8, 9e8, 0, 0, 1e-5, 1.2}};
+  return m;
+}
+
+TEST(ModelProfileIo, RoundTrip) {
+  const model::MachineProfile m = sample_profile();
+  auto back = comm::profile_from_json(comm::profile_to_json(m));
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(back->origin, "test");
+  EXPECT_DOUBLE_EQ(back->network.eager.alpha, 1.5e-6);
+  EXPECT_DOUBLE_EQ(back->network.rendezvous.beta, 1e-10);
+  EXPECT_DOUBLE_EQ(back->network.switch_bytes, 4097);
+  ASSERT_TRUE(back->intra_node.has_value());
+  EXPECT_DOUBLE_EQ(back->gamma, 3e-10);
+  EXPECT_EQ(back->ranks_per_node, 2);
+  ASSERT_EQ(back->codecs.size(), 2u);
+  const model::CodecRates* z = back->rates("zstd-1", codec::Dtype::f64);
+  ASSERT_NE(z, nullptr);
+  EXPECT_DOUBLE_EQ(z->decompress, 9e8);
+  EXPECT_DOUBLE_EQ(z->typical_ratio, 1.2);
+  EXPECT_EQ(back->rates("zstd-1", codec::Dtype::f32), nullptr);
+}
+
+std::string with(const std::string& text, const std::string& from, const std::string& to) {
+  std::string s = text;
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+void expect_refused(const std::string& text, const std::string& mentions) {
+  auto m = comm::profile_from_json(text);
+  ASSERT_FALSE(m.ok()) << mentions;
+  EXPECT_EQ(m.status().code(), ErrorCode::invalid_argument);
+  EXPECT_NE(m.status().message().find(mentions), std::string::npos) << m.status().message();
+}
+
+TEST(ModelProfileIo, DamagedProfilesAreRefused) {
+  const std::string good = comm::profile_to_json(sample_profile());
+  expect_refused("{ not json", "not valid JSON");
+  expect_refused("[1, 2]", "commpress-machine-profile");
+  expect_refused(with(good, "\"version\": 1", "\"version\": 7"), "version");
+  expect_refused(with(good, "\"gamma\"", "\"gamma_typo\""), "gamma");
+  expect_refused(with(good, "\"switch_bytes\": 4097.0", "\"switch_bytes\": -1"), "switch_bytes");
+  expect_refused(with(good, "\"dtype\": \"f64\"", "\"dtype\": \"f16\""), "codecs[1]");
+  expect_refused(with(good, "\"compress\": 4000000000.0", "\"compress\": \"fast\""),
+                 "codecs[0].compress");
+}
+
+TEST(ModelProfileIo, MissingFileIsAnIoError) {
+  auto m = comm::load_profile("/nonexistent/commpress-profile.json");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), ErrorCode::io);
+}
+
+TEST(ModelProfileIo, DefaultProfileIsComplete) {
+  const model::MachineProfile m = model::default_profile();
+  EXPECT_FALSE(m.origin.empty());
+  EXPECT_GT(m.network.rendezvous.beta, 0);
+  EXPECT_GT(m.gamma, 0);
+  const model::CodecRates* szp = m.rates("szp", codec::Dtype::f32);
+  ASSERT_NE(szp, nullptr);
+  EXPECT_GT(szp->compress, 0);
+  EXPECT_GT(szp->combine_raw, 0);
+  auto back = comm::profile_from_json(comm::profile_to_json(m));
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+}
+
+}  // namespace
