@@ -274,12 +274,12 @@ inline void check_case(const Case& c) {
     EXPECT_EQ(r->algorithm, c.alg);
   }
   if (c.alg == Algorithm::Hierarchical && p > 1) {
-    // Nodes of k ranks are even when k divides p (real nodes: one node here); uneven ones
-    // run the cross-node ring over everyone.
+    // Nodes of k ranks are even when k divides p or p <= k (real nodes: one node here); uneven
+    // ones run the cross-node ring over everyone.
     int k = c.pretend ? c.pretend : pretend_from_env();
     Algorithm ring = c.op == Op::sum && c.cfg.codec == "szp" ? Algorithm::HomomorphicRing
                                                               : Algorithm::DocRing;
-    EXPECT_EQ(r->algorithm, k == 0 || p % k == 0 ? Algorithm::Hierarchical : ring)
+    EXPECT_EQ(r->algorithm, k == 0 || p % k == 0 || p <= k ? Algorithm::Hierarchical : ring)
         << cc::algorithm_name(r->algorithm);
   }
   const double bound = r->guaranteed_abs_bound;
