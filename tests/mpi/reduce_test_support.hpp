@@ -159,6 +159,17 @@ inline std::string check_exact(const Case& c, const std::vector<long double>& ex
          " > bound " + std::to_string(bound);
 }
 
+// COMMPRESS_TEST_VERBOSE=1: how much of the guarantee the observed error used (rank 0).
+inline void report_margin(const Case& c, const std::vector<long double>& exact, const Bytes& got,
+                          double bound) {
+  if (!std::getenv("COMMPRESS_TEST_VERBOSE") || world_rank() != 0 || exact.empty()) return;
+  long double worst = 0;
+  for (size_t i = 0; i < exact.size(); ++i)
+    worst = std::max(worst, std::fabs(element(c.d, got, i) - exact[i]));
+  std::fprintf(stderr, "  max error %.3g of guaranteed %.3g (%.0f%%)\n", double(worst), bound,
+               bound > 0 ? double(100 * worst / bound) : 0.0);
+}
+
 // What the library resolves the user's bound to (REL: of the global finite range).
 inline double requested_abs(const Case& c, const std::vector<Bytes>& inputs) {
   if (c.cfg.bound.mode != codec::BoundMode::rel) return c.cfg.bound.value;
@@ -295,6 +306,7 @@ inline void check_case(const Case& c) {
     auto exact = exact_reduction(c, inputs, begin, c.n);
     std::string err = check_exact(c, exact, out, bound);
     EXPECT_TRUE(err.empty()) << "against the exact reduction: " << err;
+    report_margin(c, exact, out, bound);
     if (!lossy(c)) {
       // Both are within the rounding bound of the exact result, hence within twice of each
       // other; exact operations must agree bit for bit.
