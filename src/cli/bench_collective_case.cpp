@@ -259,10 +259,10 @@ uint64_t BenchCase::mpi_nominal_bytes() const {
       return (p - 1) * block;
     case BenchOp::allgather:
       return (p - 1) * block;
-    case BenchOp::bcast:
-      return root ? 0 : block;  // each other rank receives the buffer once:
-    case BenchOp::gather:
-      return root ? 0 : block;  // counted at the receiving end, summed
+    case BenchOp::bcast:  // every other rank receives the buffer once
+      return root ? 0 : block;
+    case BenchOp::gather:  // every other rank's block reaches the root once
+      return root ? 0 : block;
     case BenchOp::scatter:
       return root ? (p - 1) * block : 0;
     case BenchOp::p2p:

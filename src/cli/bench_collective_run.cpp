@@ -1,9 +1,10 @@
-// The measurement loop of `commpress bench collective`. Every repeat runs between barriers and
-// is timed with MPI_Wtime; a repeat's time is the slowest rank's. The check against the exact
+// The measurement loop of `commpress bench collective`. Every timed run sits between barriers
+// and is timed with MPI_Wtime; its time is the slowest rank's. The check against the exact
 // result, the byte counts and the output happen outside the timed region.
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -23,7 +24,7 @@ struct Measurement {
   comm::Options opts;
 };
 
-struct Outcome {
+struct Observation {
   Status status;                           // the first failure (this rank's, or a stand-in)
   std::vector<double> seconds;             // per timed repeat, max over ranks
   comm::Report report;                     // this rank's, from the last repeat
@@ -129,7 +130,7 @@ Result<std::vector<Measurement>> plan_measurements(const BenchCollectiveArgs& ar
 
 // One run of a measurement, timed between barriers when `timed`; the slowest rank's time is
 // recorded. Every rank sees the same failure verdict.
-void run_once(BenchCase& bench, const Measurement& m, bool timed, Outcome& out, MPI_Comm comm) {
+void run_once(BenchCase& bench, const Measurement& m, bool timed, Observation& out, MPI_Comm comm) {
   if (timed) MPI_Barrier(comm);
   double t0 = MPI_Wtime();
   if (m.mpi_own) {
@@ -148,7 +149,7 @@ void run_once(BenchCase& bench, const Measurement& m, bool timed, Outcome& out, 
 }
 
 // Checks the output of a measurement's last run and totals its bytes over the ranks.
-void finish(BenchCase& bench, const Measurement& m, Outcome& out, MPI_Comm comm) {
+void finish(BenchCase& bench, const Measurement& m, Observation& out, MPI_Comm comm) {
   double err = bench.max_error();
   MPI_Allreduce(&err, &out.max_error, 1, MPI_DOUBLE, MPI_MAX, comm);
   uint64_t mine[2] = {m.mpi_own ? bench.mpi_nominal_bytes() : out.report.bytes_sent,
@@ -172,7 +173,8 @@ const char* bound_mode_name(const Measurement& m) {
 }
 
 std::string result_line(const BenchCollectiveArgs& args, const BenchCase& bench,
-                        const DataSource& src, int ranks, const Measurement& m, const Outcome& o) {
+                        const DataSource& src, int ranks, const Measurement& m,
+                        const Observation& o) {
   JsonLine j;
   j.add("op", args.op).add("algorithm_requested", m.requested);
   if (m.mpi_own)
@@ -271,12 +273,12 @@ Status run_in_mpi(const BenchCollectiveArgs& args, MPI_Comm comm) {
   // The first `warmup` rounds are untimed; the output of the last round is checked.
   const size_t count = plan->size();
   const int rounds = args.warmup + args.repeat;
-  std::vector<Outcome> outcomes(count);
+  std::vector<Observation> outcomes(count);
   for (int round = 0; round < rounds; ++round) {
     const bool last = round + 1 == rounds;
     for (size_t k = 0; k < count; ++k) {
       const size_t i = (k + size_t(round)) % count;
-      Outcome& o = outcomes[i];
+      Observation& o = outcomes[i];
       if (!o.status.ok()) continue;  // failed in an earlier round
       if (last) bench->poison_output();
       run_once(*bench, (*plan)[i], round >= args.warmup, o, comm);
