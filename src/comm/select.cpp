@@ -82,8 +82,11 @@ struct Context {
     valid = wire.ok();
     if (valid) codec = wire->codec();
     if (codec) rates = machine_profile().rates(codec->name(), c.dtype);
+    // Pretend nodes when asked for; else the node size of the profiling run, when that run
+    // measured a link between nodes (a profile of one node says nothing about nodes).
     const int pretend = pretend_ranks_per_node(o);
-    ranks_per_node = pretend > 0 ? pretend : machine_profile().ranks_per_node;
+    const model::MachineProfile& m = machine_profile();
+    ranks_per_node = pretend > 0 ? pretend : m.intra_node ? 0 : m.ranks_per_node;
   }
 
   bool lossy() const { return codec && codec->lossy(); }
