@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "comm/detail/frame_transport.hpp"
+#include "comm/detail/reduce_layout.hpp"
 #include "comm/detail/wire.hpp"
 #include "commpress/comm.hpp"
 
@@ -43,33 +44,6 @@ struct ReduceContext {
 // verdict all ranks agree on names the cause, not its echoes. (No frame and no raw chunk of
 // at least one element is ever empty.)
 inline bool upstream_failed(std::span<const std::byte> message) { return message.empty(); }
-
-// The block split of an n-element vector over p ranks: block b is [off[b], off[b+1]).
-struct BlockLayout {
-  std::vector<size_t> off;
-
-  // Sizes differ by at most one, larger blocks first (MPI's convention for uneven counts).
-  static BlockLayout even(size_t n, int p) {
-    BlockLayout l;
-    l.off.assign(size_t(p) + 1, 0);
-    for (int b = 0; b < p; ++b) l.off[b + 1] = l.off[b] + n / p + (size_t(b) < n % p ? 1 : 0);
-    return l;
-  }
-  static BlockLayout uniform(size_t m, int p) {
-    BlockLayout l;
-    for (int b = 0; b <= p; ++b) l.off.push_back(m * size_t(b));
-    return l;
-  }
-  static BlockLayout of_sizes(const std::vector<size_t>& sizes) {
-    BlockLayout l{{0}};
-    for (size_t s : sizes) l.off.push_back(l.off.back() + s);
-    return l;
-  }
-  int blocks() const { return int(off.size()) - 1; }
-  size_t begin(int b) const { return off[b]; }
-  size_t size(int b) const { return off[b + 1] - off[b]; }
-  size_t total() const { return off.back(); }
-};
 
 // One rank's finished block of the result, in the encoding it travels in: one frame per
 // chunk of `wire` (raw bytes when the wire is uncompressed).
