@@ -31,8 +31,8 @@ class LinearQuantizer {
     inv_step_ = step_ > 0 ? T(1) / step_ : std::numeric_limits<T>::infinity();
     // Accept |x - x'| as computed in T only when the exact difference is surely <= eb: the
     // subtraction rounds by at most one half-ulp (relative 2^-mantissa), and a subnormal
-    // difference is exact. The factor (1 - 2^-(digits-1)) covers that half-ulp with margin.
-    constexpr double kShrink = 1.0 - std::ldexp(1.0, -(std::numeric_limits<T>::digits - 1));
+    // difference is exact. The factor (1 - epsilon = 1 - 2^-(digits-1)) covers that half-ulp with margin.
+    constexpr double kShrink = 1.0 - double(std::numeric_limits<T>::epsilon());
     double accept = std::min(abs_bound * kShrink, kMax);
     T a = T(accept);
     if (double(a) > accept) a = std::nextafter(a, T(0));
