@@ -117,7 +117,16 @@ struct Scenario {
   bool sum = true;             // reduction op is a sum (errors add up) rather than min/max
   bool rel_bound = false;      // one more small allreduce agrees on the global range
   double break_even_bytes = -1;  // Rabenseifner's switch; < 0 = break_even_bytes() below
+  // Ranks per core on the busiest node (>= 1). Oversubscribed, the compressed algorithms'
+  // codec work shares cores and every message step waits for a peer to be scheduled
+  // (kOversubscribedWait each); MPI's own operations block in MPI and pay neither.
+  double oversubscription = 1;
 };
+
+// What one message step of a compressed algorithm waits per extra rank on a core: a
+// scheduler time slice (measured: 4 ranks on 2 cores made compressed collectives 40-100x
+// slower than on 2 ranks, docs/models.md).
+inline constexpr double kOversubscribedWait = 4e-3;
 
 inline constexpr double kDefaultChunkBytes = 1 << 20;
 

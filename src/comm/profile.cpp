@@ -28,18 +28,14 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 void say(const ProfileOptions& o, int rank, const std::string& line) {
   if (rank == 0 && o.progress) o.progress(line);
 }
 
 // --- ping-pong ------------------------------------------------------------------------------
 
-// One-way time of an m-byte message between ranks 0 and 1: half the median round trip,
+// One-way time of an m-byte message between ranks 0 and 1: half the fastest round trip
+// (what the link can do; a shared machine's preemptions only ever add time),
 // repeated until ~50 ms of round trips (at least 3, at most 200). Rank 0 tells rank 1 how
 // many round trips follow.
 Result<double> pingpong(MPI_Comm comm, int rank, std::vector<std::byte>& buf, int m) {
@@ -63,7 +59,7 @@ Result<double> pingpong(MPI_Comm comm, int rank, std::vector<std::byte>& buf, in
     COMMPRESS_RETURN_IF_ERROR(round_trip());
     times.push_back(seconds_since(t0) / 2);
   }
-  return median(times);
+  return *std::min_element(times.begin(), times.end());
 }
 
 Result<std::vector<model::Sample>> sweep(MPI_Comm comm, int rank, const ProfileOptions& o) {
@@ -127,15 +123,17 @@ std::vector<T> random_walk(size_t n, uint64_t seed) {
   return v;
 }
 
+// The fastest of reps runs (as for the ping-pong: interference only adds time).
 template <class F>
 double timed(F&& f, int reps, Status& st) {
-  std::vector<double> t;
+  double best = 0;
   for (int i = 0; i < reps && st.ok(); ++i) {
     auto t0 = Clock::now();
     st = f();
-    t.push_back(seconds_since(t0));
+    const double t = seconds_since(t0);
+    best = i == 0 ? t : std::min(best, t);
   }
-  return median(t);
+  return best;
 }
 
 double rate(double bytes, double seconds) { return seconds > 0 ? bytes / seconds : 0; }
@@ -156,11 +154,11 @@ Result<CodecRow> measure_codec(const codec::Codec& c, double rel, size_t n) {
   std::vector<std::byte> fa, fb, out;
   std::vector<T> back(n);
   Status st;
-  row.compress = rate(bytes, timed([&] { return c.compress(a.data(), n, dt, bound, fa, ws); }, 3, st));
+  row.compress = rate(bytes, timed([&] { return c.compress(a.data(), n, dt, bound, fa, ws); }, 5, st));
   if (st.ok()) st = c.compress(b.data(), n, dt, bound, fb, ws);
   row.ratio = fa.empty() ? 0 : bytes / double(fa.size());
   if (st.ok())
-    row.decompress = rate(bytes, timed([&] { return c.decompress(fa, back.data(), n, dt, ws); }, 3, st));
+    row.decompress = rate(bytes, timed([&] { return c.decompress(fa, back.data(), n, dt, ws); }, 5, st));
   if (st.ok() && c.id() == codec::CodecId::szp) {
     row.combine = rate(bytes, timed([&] { return codec::combine(fa, fb, codec::CombineOp::sum, out, ws); }, 3, st));
     if (st.ok())

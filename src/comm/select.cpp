@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 #include <mutex>
+#include <thread>
 
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -49,6 +50,20 @@ model::MachineProfile load_from_environment() {
   return model::default_profile();
 }
 
+// Ranks of this job on this node per core (>= 1), from the launcher's environment (Open
+// MPI, MPICH); 1 when unknown.
+double local_oversubscription() {
+  int local = 0;
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"})
+    if (const char* v = std::getenv(var); v && std::atoi(v) > 0) {
+      local = std::atoi(v);
+      break;
+    }
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (local <= 0 || cores == 0) return 1;
+  return std::max(1.0, double(local) / double(cores));
+}
+
 std::mutex g_override_mutex;
 std::optional<model::MachineProfile> g_override;
 
@@ -76,6 +91,7 @@ struct Context {
   const codec::Codec* codec = nullptr;  // null: the wire sends raw bytes
   bool valid = false;                   // the options make a wire for this dtype
   const model::CodecRates* rates = nullptr;
+  double oversubscription = local_oversubscription();  // agreed on for collectives
 
   Context(const SelectCall& c, const Options& o, int size) : call(c), opts(o), p(size) {
     auto wire = Wire::make(o, c.dtype);
@@ -107,6 +123,7 @@ struct Context {
     s.ratio.fine_divisor = fine_divisor();
     s.ratio.lossless = !lossy();
     s.ratio.elem_size = int(codec::dtype_size(call.dtype));
+    s.oversubscription = oversubscription;
     return s;
   }
 
@@ -176,7 +193,7 @@ void set_machine_profile(std::optional<model::MachineProfile> profile) {
 }
 
 Selection select_collective(const SelectCall& call, const Options& opts, MPI_Comm comm) {
-  const Context ctx(call, opts, comm_size(comm));
+  Context ctx(call, opts, comm_size(comm));
   if (opts.algorithm != Algorithm::Auto) return forced(ctx);
   const auto cands = ctx.candidates();
   const model::MachineProfile& m = machine_profile();
@@ -187,17 +204,19 @@ Selection select_collective(const SelectCall& call, const Options& opts, MPI_Com
               .algorithm != model::Algorithm::Mpi)
     mine = sample(ctx);
   // Every rank meets here whatever its arguments: [valid, sampled, sum 1/r, fine sampled,
-  // sum 1/r_fine].
-  int64_t v[5] = {ctx.valid ? 1 : 0, mine.sampled ? 1 : 0,
+  // sum 1/r_fine, sum of oversubscriptions].
+  int64_t v[6] = {ctx.valid ? 1 : 0, mine.sampled ? 1 : 0,
                   mine.sampled ? std::llround(kScale / mine.at_bound) : 0,
                   mine.at_fine > 0 ? 1 : 0,
-                  mine.at_fine > 0 ? std::llround(kScale / mine.at_fine) : 0};
+                  mine.at_fine > 0 ? std::llround(kScale / mine.at_fine) : 0,
+                  std::llround(ctx.oversubscription * 1000)};
   Selection s;
   s.algorithm = call.fallback;
   auto priv = private_comm(comm);
   if (!priv.ok()) return s;  // the operation reports the communicator itself
-  if (MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_INT64_T, MPI_SUM, *priv) != MPI_SUCCESS) return s;
+  if (MPI_Allreduce(MPI_IN_PLACE, v, 6, MPI_INT64_T, MPI_SUM, *priv) != MPI_SUCCESS) return s;
   if (v[0] < ctx.p) return s;  // some rank's request is invalid: let the operation say so
+  ctx.oversubscription = std::max(1.0, double(v[5]) / 1000.0 / ctx.p);
   const double at_bound = v[1] > 0 && v[2] > 0 ? kScale * double(v[1]) / double(v[2]) : 1.0;
   const double at_fine = v[3] > 0 && v[4] > 0 ? kScale * double(v[3]) / double(v[4]) : 0.0;
   const model::Choice c = model::choose(m, ctx.rates, ctx.scenario(at_bound, at_fine), cands);

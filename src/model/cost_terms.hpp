@@ -23,8 +23,10 @@ inline int floor_pow2(int p) {
 
 class Terms {
  public:
-  Terms(const MachineProfile& m, const CodecRates* c, const Scenario& s)
-      : m_(m), c_(c), s_(s), p_(std::max(1, s.ranks)) {}
+  // compressed: the terms of a compressed algorithm (oversubscription applies).
+  Terms(const MachineProfile& m, const CodecRates* c, const Scenario& s, bool compressed = false)
+      : m_(m), c_(c), s_(s), p_(std::max(1, s.ranks)),
+        over_(compressed ? std::max(1.0, s.oversubscription) : 1.0) {}
 
   int p() const { return p_; }
   const Scenario& scenario() const { return s_; }
@@ -34,12 +36,12 @@ class Terms {
   double chunks(double bytes) const { return bytes > 0 ? std::ceil(bytes / chunk()) : 1; }
 
   // One message of `bytes` on the network / inside a node.
-  double msg(double bytes) const { return m_.network.time(bytes); }
-  double node_msg(double bytes) const { return m_.node_link().time(bytes); }
+  double msg(double bytes) const { return m_.network.time(bytes) + wait(); }
+  double node_msg(double bytes) const { return m_.node_link().time(bytes) + wait(); }
   // `bytes` sent as chunk messages (one alpha each, beta of the chunk's size class).
   double stream(double bytes, double wire_bytes) const {
     double k = chunks(bytes);
-    return k * m_.network.time(wire_bytes / k);
+    return k * (m_.network.time(wire_bytes / k) + wait());
   }
 
   // Codec work on `bytes` uncompressed bytes, chunk by chunk (one call per chunk).
@@ -56,13 +58,15 @@ class Terms {
   double codec(double bytes, double rate) const {
     if (bytes <= 0) return 0;
     if (rate <= 0) return INFINITY;
-    return chunks(bytes) * (c_ ? c_->call_overhead : 0) + bytes / rate;
+    return over_ * (chunks(bytes) * (c_ ? c_->call_overhead : 0) + bytes / rate);
   }
+  double wait() const { return (over_ - 1) * kOversubscribedWait; }
 
   const MachineProfile& m_;
   const CodecRates* c_;
   const Scenario& s_;
   int p_;
+  double over_;
 };
 
 // Per-operation formulas (movement_costs.cpp, reduction_costs.cpp). +infinity = not offered.

@@ -24,10 +24,12 @@ double range_agreement(const MachineProfile& m, const Scenario& s) {
 }  // namespace
 
 double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, const Scenario& s) {
-  detail::Terms t(m, rates, s);
-  if (a == Algorithm::Mpi)
+  if (a == Algorithm::Mpi) {
+    detail::Terms t(m, rates, s);
     return is_movement(s.op) ? detail::movement_cost(t, a) : detail::mpi_reduction_cost(t);
+  }
   if (!rates) return INFINITY;
+  detail::Terms t(m, rates, s, /*compressed=*/true);
   const double cost = is_movement(s.op) ? detail::movement_cost(t, a) : detail::reduction_cost(t, a);
   return cost + range_agreement(m, s);
 }

@@ -5,6 +5,8 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -29,10 +31,21 @@ model::MachineProfile machine(double alpha, double beta) {
   return m;
 }
 
-// Installs a profile for one test and restores the one in force afterwards.
+// Installs a profile for one test, and the number of ranks the launcher says share this
+// node (one per core unless told: ctest oversubscribes), and restores both afterwards.
 struct ProfileScope {
-  explicit ProfileScope(model::MachineProfile m) { cc::detail::set_machine_profile(std::move(m)); }
-  ~ProfileScope() { cc::detail::set_machine_profile(std::nullopt); }
+  explicit ProfileScope(model::MachineProfile m, int local_ranks = 1) {
+    cc::detail::set_machine_profile(std::move(m));
+    if (const char* v = std::getenv(kVar)) saved_ = v;
+    setenv(kVar, std::to_string(local_ranks).c_str(), 1);
+  }
+  ~ProfileScope() {
+    cc::detail::set_machine_profile(std::nullopt);
+    if (saved_.empty()) unsetenv(kVar);
+    else setenv(kVar, saved_.c_str(), 1);
+  }
+  static constexpr const char* kVar = "OMPI_COMM_WORLD_LOCAL_SIZE";
+  std::string saved_;
 };
 
 // A random walk per rank; rank 1 (when there is one) gets a constant array instead, so the
@@ -97,6 +110,17 @@ TEST(Select, FastNetworkDeclines) {
                          Dtype::f32, MPI_COMM_WORLD, opts);
   ASSERT_TRUE(g.ok()) << g.status().to_string();
   EXPECT_EQ(g->algorithm, cc::Algorithm::Mpi);
+}
+
+TEST(Select, OversubscribedNodeDeclines) {
+  // The slow network of the first test, but 64 ranks per core on this node.
+  ProfileScope scope(machine(50e-6, 8e-9), 64 * 1024);
+  auto in = walk(kCount, world_rank());
+  std::vector<float> out(kCount);
+  auto r = cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD,
+                         {"szp", ErrorBound::relative(1e-4)});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->algorithm, cc::Algorithm::Mpi);
 }
 
 TEST(Select, ForcedAlgorithmIsPredictedToo) {

@@ -156,3 +156,26 @@ TEST(ModelChoice, PipelinedChunkBalancesOverheadAndOverlap) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ModelChoice, OversubscribedNodesDeclineCompression) {
+  const MachineProfile m = gigabit();
+  const CodecRates* r = m.rates("szp", Dtype::f32);
+  Scenario s = allreduce(64 * MiB, 4, 8);
+  const double alone = predict(m, r, Algorithm::FusedRing, s);
+  s.oversubscription = 2;
+  EXPECT_GT(predict(m, r, Algorithm::FusedRing, s), alone);
+  EXPECT_DOUBLE_EQ(predict(m, nullptr, Algorithm::Mpi, s), predict(m, nullptr, Algorithm::Mpi, allreduce(64 * MiB, 4, 8)));
+  // A shared-memory machine whose codec would otherwise just pay off.
+  MachineProfile shm = machine(0.5e-6, 1e-9);
+  s = allreduce(16 * MiB, 4, 8);
+  s.op = Operation::bcast;
+  EXPECT_NE(choose(shm, shm.rates("szp", Dtype::f32), s, compressed_algorithms(s.op)).algorithm,
+            Algorithm::Mpi);
+  s.oversubscription = 2;
+  EXPECT_EQ(choose(shm, shm.rates("szp", Dtype::f32), s, compressed_algorithms(s.op)).algorithm,
+            Algorithm::Mpi);
+}
+
+}  // namespace
