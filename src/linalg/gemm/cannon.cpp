@@ -1,0 +1,14 @@
+// Placeholder until the algorithm lands: refuses to run (every rank alike).
+#include "linalg/gemm/gemm_call.hpp"
+
+namespace commpress::linalg::detail {
+
+template <class T>
+Status run_cannon(const GemmCall<T>&, GemmReport&) {
+  return {ErrorCode::unsupported, "gemm algorithm cannon is not built yet"};
+}
+
+template Status run_cannon<float>(const GemmCall<float>&, GemmReport&);
+template Status run_cannon<double>(const GemmCall<double>&, GemmReport&);
+
+}  // namespace commpress::linalg::detail

@@ -1,0 +1,66 @@
+// BLACS and ScaLAPACK from C++: the Fortran/C entry points Debian's libscalapack-openmpi
+// exports (declared here: Debian ships no header), a BLACS context over a Grid's ranks, and
+// array descriptors for the block layout of DistMatrix.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+
+#include "commpress/linalg.hpp"
+
+extern "C" {
+int Csys2blacs_handle(MPI_Comm comm);
+void Cfree_blacs_system_handle(int handle);
+void Cblacs_gridinit(int* context, const char* order, int rows, int cols);
+void Cblacs_gridinfo(int context, int* rows, int* cols, int* row, int* col);
+void Cblacs_gridexit(int context);
+void Cblacs_get(int context, int what, int* value);
+MPI_Comm Cblacs2sys_handle(int handle);
+int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
+void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
+               const int* irsrc, const int* icsrc, const int* ictxt, const int* lld, int* info);
+void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+             const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
+             const double* b, const int* ib, const int* jb, const int* descb, const double* beta,
+             double* c, const int* ic, const int* jc, const int* descc);
+void psgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+             const float* alpha, const float* a, const int* ia, const int* ja, const int* desca,
+             const float* b, const int* ib, const int* jb, const int* descb, const float* beta,
+             float* c, const int* ic, const int* jc, const int* descc);
+void pdgemr2d_(const int* m, const int* n, const double* a, const int* ia, const int* ja,
+               const int* desca, double* b, const int* ib, const int* jb, const int* descb,
+               const int* ictxt);
+void psgemr2d_(const int* m, const int* n, const float* a, const int* ia, const int* ja,
+               const int* desca, float* b, const int* ib, const int* jb, const int* descb,
+               const int* ictxt);
+}
+
+namespace commpress::linalg::detail {
+
+// ScaLAPACK's 9-integer array descriptor (DTYPE, CTXT, M, N, MB, NB, RSRC, CSRC, LLD).
+using Descriptor = std::array<int, 9>;
+
+// A BLACS context over the grid's layer-0 ranks in the grid's row-major order, released on
+// destruction. Ranks of other layers hold no context (valid() is false there).
+class BlacsContext {
+ public:
+  explicit BlacsContext(const Grid& grid);
+  ~BlacsContext();
+  BlacsContext(const BlacsContext&) = delete;
+  BlacsContext& operator=(const BlacsContext&) = delete;
+  bool valid() const { return context_ >= 0; }
+  int context() const { return context_; }
+
+ private:
+  int system_ = -1;
+  int context_ = -1;
+};
+
+// The descriptor of a DistMatrix's block layout: MB = ceil(rows / pr), NB = ceil(cols / pc),
+// source process (0, 0), LLD = the matrix's ld.
+template <class T>
+Descriptor block_descriptor(const DistMatrix<T>& m, const Grid& grid, int context);
+
+}  // namespace commpress::linalg::detail
