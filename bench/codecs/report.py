@@ -10,6 +10,7 @@ import csv
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -237,6 +238,62 @@ def homomorphic_table(path):
     return md_table(rows[0], rows[1:]), issues
 
 
+# --- targets ---------------------------------------------------------------------------------
+TARGETS_README = (
+    "Targets of the codec issue on this machine, checked against the tables below: szp on the "
+    "random walk at REL 1e-4 compresses at >= 2.5 GB/s and decompresses at >= 4 GB/s on one "
+    "thread, with 2 threads close to twice that; szp's ratio is >= 0.6x SZ3's on the random "
+    "walk and the smooth field at the same bound; combine and combine_raw are >= 4x faster "
+    "than the decompress + add + compress round trip they replace.")
+
+
+def find_row(rows, codec, dataset, rel, threads=1):
+    for r in rows:
+        if (r["codec"] == codec and r["dataset"] == dataset and r["threads"] == threads
+                and r["mode"] == "rel" and math.isclose(float(r["rel"]), rel)):
+            return r
+    return None
+
+
+def verdict(ok):
+    return "met" if ok else "**missed**"
+
+
+def targets_md(rows, homomorphic_path):
+    """The issue's targets with the measured values and a verdict each (None without szp)."""
+    t1 = find_row(rows, "szp", "random_walk", 1e-4, 1)
+    t2 = find_row(rows, "szp", "random_walk", 1e-4, 2)
+    if not t1:
+        return None
+    c1, d1 = float(t1["compress_gbps"]), float(t1["decompress_gbps"])
+    out = [("szp compress, 1 thread, random walk REL 1e-4", ">= 2.5 GB/s", f"{c1:.2f} GB/s",
+            verdict(c1 >= 2.5)),
+           ("szp decompress, 1 thread, random walk REL 1e-4", ">= 4 GB/s", f"{d1:.2f} GB/s",
+            verdict(d1 >= 4))]
+    if t2:
+        c2, d2 = float(t2["compress_gbps"]), float(t2["decompress_gbps"])
+        out.append(("szp with 2 threads, same data", "close to 2x",
+                    f"compress {c2:.2f} GB/s ({c2 / c1:.2f}x), decompress {d2:.2f} GB/s "
+                    f"({d2 / d1:.2f}x)", verdict(min(c2 / c1, d2 / d1) >= 1.6)))
+    for ds in ("random_walk", "smooth_field"):
+        for rel in (1e-2, 1e-3, 1e-4):
+            szp, sz3 = find_row(rows, "szp", ds, rel), find_row(rows, "sz3", ds, rel)
+            if szp and sz3:
+                q = float(szp["ratio"]) / float(sz3["ratio"])
+                out.append((f"szp ratio / SZ3 ratio, {ds} REL {rel:g}", ">= 0.6",
+                            f"{float(szp['ratio']):.2f} / {float(sz3['ratio']):.2f} = {q:.2f}",
+                            verdict(q >= 0.6)))
+    if homomorphic_path and os.path.exists(homomorphic_path):
+        with open(homomorphic_path, newline="") as f:
+            hom = list(csv.DictReader(f))
+        for op in ("combine(frame; frame)", "combine_raw(raw; frame)"):
+            sp = [float(r["speedup vs round trip"]) for r in hom if r["operation"] == op]
+            if sp:
+                out.append((f"{op.split('(')[0]} speedup over the round trip (all rows)", ">= 4x",
+                            f"{min(sp):.2f}x to {max(sp):.2f}x", verdict(min(sp) >= 4)))
+    return md_table(["target", "wanted", "measured", "verdict"], out)
+
+
 # --- provenance ------------------------------------------------------------------------------
 def sh(cmd):
     try:
@@ -313,10 +370,11 @@ def main():
     p.add_argument("--elapsed-s", type=int, default=0)
     p.add_argument("--datasets-csv", help="the data directory's datasets.csv (descriptions)")
     p.add_argument("--homomorphic", help="CSV of the homomorphic section, if it ran")
+    p.add_argument("--meta", help="reuse this codecs-meta.json (re-rendering a past run)")
     p.add_argument("--print", action="store_true", help="also print the tables to stdout")
     a = p.parse_args()
 
-    meta = collect_meta(a)
+    meta = json.load(open(a.meta)) if a.meta else collect_meta(a)
     rows = read_rows(a.csv)
     if not rows:
         sys.exit("report.py: no rows")
@@ -336,11 +394,18 @@ def main():
     max_repeats = a.repeats
 
     homomorphic, h_issues = homomorphic_table(a.homomorphic)
+    # Kept beside the tables so the report can be re-rendered (--meta) without re-measuring.
+    kept = os.path.join(a.out_dir, "codecs-homomorphic.csv")
+    if a.homomorphic and os.path.exists(a.homomorphic) and os.path.abspath(a.homomorphic) != kept:
+        shutil.copyfile(a.homomorphic, kept)
     issues = problems(rows) + h_issues
 
     md = header_md(meta)
     if issues:
         md += ["## !!! PROBLEMS !!!", ""] + [f"- **{x}**" for x in issues] + [""]
+    targets = targets_md(rows, a.homomorphic)
+    if targets:
+        md += ["## Targets", "", TARGETS_README, "", targets, ""]
     tables = []
     for ds in datasets:
         d = info.get(ds, {})
