@@ -9,19 +9,6 @@
 
 namespace commpress::comm::detail {
 
-namespace {
-
-template <class T>
-void finite_range(const T* x, size_t n, double& lo, double& hi) {
-  for (size_t i = 0; i < n; ++i)
-    if (std::isfinite(x[i])) {
-      lo = std::min(lo, double(x[i]));
-      hi = std::max(hi, double(x[i]));
-    }
-}
-
-}  // namespace
-
 double ValueRange::max_abs() const {
   return lo <= hi ? std::max(std::fabs(lo), std::fabs(hi)) : 0.0;
 }
@@ -30,8 +17,13 @@ Result<ValueRange> agree_with_range(MPI_Comm comm, const char* op_name,
                                     const std::vector<Field>& fields, Dtype dtype,
                                     const void* data, size_t n) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  if (data && dtype == Dtype::f32) finite_range(static_cast<const float*>(data), n, lo, hi);
-  if (data && dtype == Dtype::f64) finite_range(static_cast<const double*>(data), n, lo, hi);
+  if (data && n && (dtype == Dtype::f32 || dtype == Dtype::f64)) {
+    const codec::ValueRange r = codec::finite_range(data, n, dtype);
+    if (r.any_finite) {
+      lo = r.min;
+      hi = r.max;
+    }
+  }
   // MIN over [v..., -v..., lo, -hi] gives every field's min and max and the range at once.
   const size_t k = fields.size();
   std::vector<double> buf(2 * k + 2);

@@ -24,25 +24,15 @@ size_t chunk_elems_for(size_t chunk_bytes, size_t elem_size) {
   return std::max<size_t>(1, bytes / elem_size);
 }
 
-// The finite range of data, as codec::resolve_abs_bound computes it.
-template <class T>
-void finite_range(const T* x, size_t n, double& lo, double& hi) {
-  T mn = std::numeric_limits<T>::infinity(), mx = -std::numeric_limits<T>::infinity();
-  for (size_t i = 0; i < n; ++i)
-    if (std::isfinite(x[i])) {
-      mn = std::min(mn, x[i]);
-      mx = std::max(mx, x[i]);
-    }
-  lo = double(mn);
-  hi = double(mx);
-}
-
 void local_range(Dtype d, const void* data, size_t n, double& lo, double& hi) {
   lo = std::numeric_limits<double>::infinity();
   hi = -lo;
-  if (n == 0 || data == nullptr) return;
-  if (d == Dtype::f32) finite_range(static_cast<const float*>(data), n, lo, hi);
-  else if (d == Dtype::f64) finite_range(static_cast<const double*>(data), n, lo, hi);
+  if (n == 0 || data == nullptr || (d != Dtype::f32 && d != Dtype::f64)) return;
+  const codec::ValueRange r = codec::finite_range(data, n, d);
+  if (r.any_finite) {
+    lo = r.min;
+    hi = r.max;
+  }
 }
 
 // Resolving [lo, hi] as a two-element array gives exactly the bound the codec would derive
