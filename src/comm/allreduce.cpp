@@ -55,8 +55,9 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algo
     return detail::rabenseifner(s.context(), in, layout, detail::ReduceEnd::all, 0, out);
   }
   // Hierarchical; uneven nodes run the cross-node ring over everyone.
-  auto h = detail::Hierarchy::build(s.comm(), s.pretend_ranks_per_node());
-  if (!h.ok()) return h.status();
+  auto cached = detail::Hierarchy::of(s.comm(), s.pretend_ranks_per_node());
+  if (!cached.ok()) return cached.status();
+  const detail::Hierarchy* h = *cached;
   if (!h->even()) {
     ran = detail::hierarchical_inner(s.op(), s.wire());
     COMMPRESS_RETURN_IF_ERROR(s.plan(detail::ring_quantizations(ran, p, true), p));

@@ -68,8 +68,9 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int 
         detail::rabenseifner_quantizations(s.context(), layout, detail::ReduceEnd::root), p));
     return detail::rabenseifner(s.context(), in, layout, detail::ReduceEnd::root, root, out);
   }
-  auto h = detail::Hierarchy::build(s.comm(), s.pretend_ranks_per_node());
-  if (!h.ok()) return h.status();
+  auto cached = detail::Hierarchy::of(s.comm(), s.pretend_ranks_per_node());
+  if (!cached.ok()) return cached.status();
+  const detail::Hierarchy* h = *cached;
   if (!h->even()) {
     ran = detail::hierarchical_inner(s.op(), s.wire());
     return ring_reduce(s, ran, in, layout, root, out);

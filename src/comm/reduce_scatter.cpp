@@ -59,8 +59,9 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algo
         detail::rabenseifner_quantizations(s.context(), layout, detail::ReduceEnd::scatter), p));
     return detail::rabenseifner(s.context(), in, layout, detail::ReduceEnd::scatter, 0, out);
   }
-  auto h = detail::Hierarchy::build(s.comm(), s.pretend_ranks_per_node());
-  if (!h.ok()) return h.status();
+  auto cached = detail::Hierarchy::of(s.comm(), s.pretend_ranks_per_node());
+  if (!cached.ok()) return cached.status();
+  const detail::Hierarchy* h = *cached;
   if (!h->even()) {
     ran = detail::hierarchical_inner(s.op(), s.wire());
     COMMPRESS_RETURN_IF_ERROR(s.plan(detail::ring_quantizations(ran, p, false), p));

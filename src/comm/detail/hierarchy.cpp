@@ -2,11 +2,32 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include "comm/detail/private_comm.hpp"
 
 namespace commpress::comm::detail {
+
+namespace {
+
+using HierarchyCache = std::map<int, Hierarchy>;
+
+int delete_cache(MPI_Comm, int, void* attr, void*) {
+  delete static_cast<HierarchyCache*>(attr);
+  return MPI_SUCCESS;
+}
+
+int cache_keyval() {
+  static int key = [] {
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &k, nullptr);
+    return k;
+  }();
+  return key;
+}
+
+}  // namespace
 
 int pretend_ranks_per_node(const Options& opts) {
   if (opts.pretend_ranks_per_node > 0) return opts.pretend_ranks_per_node;
@@ -65,6 +86,29 @@ Result<Hierarchy> Hierarchy::build(MPI_Comm comm, int pretend) {
   }
   COMMPRESS_MPI(MPI_Comm_split(comm, h.local_rank_, h.node_index_, &h.cross_));
   return h;
+}
+
+}  // namespace commpress::comm::detail
+
+namespace commpress::comm::detail {
+
+Result<const Hierarchy*> Hierarchy::of(MPI_Comm comm, int pretend) {
+  void* attr = nullptr;
+  int found = 0;
+  COMMPRESS_MPI(MPI_Comm_get_attr(comm, cache_keyval(), &attr, &found));
+  auto* cache = static_cast<HierarchyCache*>(attr);
+  if (!found) {
+    cache = new HierarchyCache;
+    int rc = MPI_Comm_set_attr(comm, cache_keyval(), cache);
+    if (rc != MPI_SUCCESS) {
+      delete cache;
+      return mpi_status(rc, "MPI_Comm_set_attr");
+    }
+  }
+  if (auto it = cache->find(pretend); it != cache->end()) return &it->second;
+  auto h = build(comm, pretend);
+  if (!h.ok()) return h.status();
+  return &cache->emplace(pretend, std::move(*h)).first->second;
 }
 
 }  // namespace commpress::comm::detail

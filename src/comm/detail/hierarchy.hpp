@@ -26,6 +26,10 @@ class Hierarchy {
 
   // Collective over comm. pretend > 0 groups ranks r with equal r / pretend.
   static Result<Hierarchy> build(MPI_Comm comm, int pretend);
+  // build's result for (comm, pretend), built on first use and kept with comm (freed with
+  // it), so repeated calls do not split communicators again. Collective the first time; every
+  // rank reaches the first use in the same call, so the cache is consistent across ranks.
+  static Result<const Hierarchy*> of(MPI_Comm comm, int pretend);
 
   MPI_Comm node() const { return node_; }    // the ranks of this node
   MPI_Comm cross() const { return cross_; }  // equal local rank, one per node (even only)
