@@ -7,18 +7,21 @@
 #include <cstdint>
 #include <limits>
 
+#include <omp.h>
+
 #include "commpress/codec.hpp"
 
 namespace commpress::codec {
 
 namespace {
 
+// One thread's pass. Kept apart from the parallel split: GCC does not vectorize the serial
+// fallback of an `omp parallel for simd ... if (...)` loop, which made small arrays 20x slower.
 template <class T, class U>
-void range_of(const T* x, size_t n, T& lo, T& hi) {
+void range_pass(const T* x, size_t n, T& mn, T& mx) {
   constexpr U kExp = std::is_same_v<T, float> ? U(0x7f800000u) : U(0x7ff0000000000000ull);
   constexpr T kInf = std::numeric_limits<T>::infinity();
-  T mn = kInf, mx = -kInf;
-#pragma omp parallel for simd reduction(min : mn) reduction(max : mx) if (n > (1u << 18))
+#pragma omp simd reduction(min : mn) reduction(max : mx)
   for (size_t i = 0; i < n; ++i) {
     T v = x[i];
     bool finite = (std::bit_cast<U>(v) & kExp) != kExp;
@@ -26,6 +29,23 @@ void range_of(const T* x, size_t n, T& lo, T& hi) {
     // Written as the compare-select that min/max instructions implement, so it vectorizes.
     mn = lo_v < mn ? lo_v : mn;
     mx = hi_v > mx ? hi_v : mx;
+  }
+}
+
+template <class T, class U>
+void range_of(const T* x, size_t n, T& lo, T& hi) {
+  constexpr T kInf = std::numeric_limits<T>::infinity();
+  constexpr size_t kPerThread = size_t{1} << 18;  // below this, threads cost more than they save
+  T mn = kInf, mx = -kInf;
+  if (n <= kPerThread) {
+    range_pass<T, U>(x, n, mn, mx);
+  } else {
+#pragma omp parallel reduction(min : mn) reduction(max : mx)
+    {
+      const size_t threads = size_t(omp_get_num_threads()), t = size_t(omp_get_thread_num());
+      const size_t begin = n * t / threads, end = n * (t + 1) / threads;
+      range_pass<T, U>(x + begin, end - begin, mn, mx);
+    }
   }
   lo = mn;
   hi = mx;
