@@ -62,6 +62,9 @@ struct MachineProfile {
   double gamma = 0;                // seconds per byte to combine one operand (local sum)
   int ranks_per_node = 0;          // 0 = unknown
   int threads_per_rank = 0;        // OpenMP threads the codec rates were measured with
+  // Flop/s of one rank's local dgemm / sgemm with the BLAS threads the distributed multiply
+  // gives it (0 = not measured: the gemm models use their defaults).
+  double gemm_flops_f64 = 0, gemm_flops_f32 = 0;
   std::vector<CodecRates> codecs;
 
   const CodecRates* rates(std::string_view codec, Dtype dtype) const;
