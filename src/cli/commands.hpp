@@ -19,5 +19,7 @@ void add_codec_commands(CLI::App& app, Outcome& outcome);
 void add_profile_command(CLI::App& app, Outcome& outcome);  // `commpress profile`
 // `commpress bench collective`: timed operations under mpirun (bench_collective_command.cpp).
 void add_bench_commands(CLI::App& app, Outcome& outcome);
+// `commpress bench gemm`, added to the bench group (bench_gemm_command.cpp).
+void add_bench_gemm_command(CLI::App& app, Outcome& outcome);
 
 }  // namespace commpress::cli
