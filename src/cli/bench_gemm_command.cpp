@@ -17,7 +17,8 @@ void add_bench_gemm_command(CLI::App& app, Outcome& outcome) {
       "one JSON line per measurement on rank 0");
   cmd->add_option("--algorithm", a->algorithms,
                   "auto, cannon, summa, srumma, cannon25d, summa25d, scalapack, or blas (one "
-                  "local product on one rank); a comma-separated list measures each")
+                  "local product on one rank); a comma-separated list measures each; ALG@CODEC measures ALG "
+                  "with that codec only")
       ->delimiter(',')
       ->required();
   cmd->add_option("--m", a->m, "rows of op(A) and C")->required();

@@ -104,7 +104,11 @@ Result<std::vector<GemmMeasurement>> plan_gemm_measurements(const BenchGemmArgs&
   const std::vector<std::string> codecs =
       args.codecs.empty() ? std::vector<std::string>{"none"} : args.codecs;
   std::vector<GemmMeasurement> plan;
-  for (const std::string& name : args.algorithms) {
+  for (const std::string& entry : args.algorithms) {
+    // ALGORITHM@CODEC measures that algorithm with that codec alone, so one launch can put
+    // every algorithm uncompressed next to one algorithm with each codec.
+    const size_t at = entry.find('@');
+    const std::string name = entry.substr(0, at);
     GemmMeasurement m;
     m.requested = name;
     m.opts.overlap = args.overlap == "on";
@@ -130,8 +134,16 @@ Result<std::vector<GemmMeasurement>> plan_gemm_measurements(const BenchGemmArgs&
                      " ranks, the launch " + std::to_string(ranks));
     m.grid = *grid;
     // ScaLAPACK moves its blocks uncompressed: one measurement whatever the codecs.
-    const std::vector<std::string> mine =
-        *alg == linalg::GemmAlgorithm::ScaLapack ? std::vector<std::string>{"none"} : codecs;
+    std::vector<std::string> mine = codecs;
+    if (at != std::string::npos) {
+      mine = {entry.substr(at + 1)};
+      if (mine[0].empty()) return invalid("'" + entry + "': no codec after @");
+    }
+    if (*alg == linalg::GemmAlgorithm::ScaLapack) {
+      if (at != std::string::npos && mine[0] != "none")
+        return invalid("scalapack moves its blocks uncompressed: '" + entry + "'");
+      mine = {"none"};
+    }
     for (const std::string& c : mine) {
       auto bounds = bounds_for(c, args, dtype);
       if (!bounds.ok()) return bounds.status();

@@ -115,6 +115,8 @@ check four_pdgemm_ref 4 1 --algorithm scalapack,summa --m 64 --n 64 --k 64 --ref
 # Compressed blocks: lossless must equal the uncompressed result, lossy stay within the bound.
 check four_codecs 4 1 --algorithm scalapack,cannon,summa --m 96 --n 80 --k 72 --zeros 0.5 \
   --codec none,zstd-1,lz4,szp,zfp --bound-rel 1e-6 --repeat 1 --warmup 0
+check four_at_codec 4 1 --algorithm scalapack,cannon,cannon@zstd-1,cannon@szp,auto@auto --m 33 \
+  --n 65 --k 17 --zeros 0.3 --bound-rel 1e-5 --repeat 1 --warmup 0
 check two_codecs_f32 2 1 --algorithm scalapack,auto,summa --m 70 --n 60 --k 50 --dtype f32 \
   --codec none,lz4,szp --bound-abs 1e-4 --repeat 1 --warmup 0
 check one_blas 1 2 --algorithm blas,scalapack,auto --m 65 --n 66 --k 67 --repeat 1 --warmup 0
@@ -139,6 +141,7 @@ expect_error lossy_no_bound 2 "needs --bound-rel" --algorithm summa --codec szp 
 expect_error unknown_codec 2 "nocodec" --algorithm summa --codec nocodec --m 8 --n 8 --k 8
 expect_error blas_on_two 2 "one rank" --algorithm blas --m 8 --n 8 --k 8
 expect_error cannon_not_square 2 "square" --algorithm cannon --grid 1x2 --m 8 --n 8 --k 8
+expect_error scalapack_codec 2 "uncompressed" --algorithm scalapack@lz4 --m 8 --n 8 --k 8
 expect_error bad_overlap 2 "overlap" --algorithm scalapack --overlap maybe --m 8 --n 8 --k 8
 expect_error bad_repeat 2 "repeat" --algorithm scalapack --repeat 0 --m 8 --n 8 --k 8
 
