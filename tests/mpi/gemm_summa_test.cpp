@@ -43,15 +43,22 @@ std::vector<Shape> flat_shapes() {
 // Layered grids worth checking at this size (none when the world cannot stack layers).
 std::vector<Shape> layered_shapes() {
   switch (mpi::size()) {
-    case 2: return {{1, 1, 2}};
-    case 4: return {{1, 1, 4}, {2, 1, 2}, {1, 2, 2}};
-    case 6: return {{1, 3, 2}, {2, 1, 3}};
-    case 8: return {{2, 2, 2}, {1, 2, 4}};
-    default: return {};
+    case 2:
+      return {{1, 1, 2}};
+    case 4:
+      return {{1, 1, 4}, {2, 1, 2}, {1, 2, 2}};
+    case 6:
+      return {{1, 3, 2}, {2, 1, 3}};
+    case 8:
+      return {{2, 2, 2}, {1, 2, 4}};
+    default:
+      return {};
   }
 }
 
-Grid make_grid(const Shape& s) { return *Grid::create(MPI_COMM_WORLD, s.rows, s.cols, s.layers); }
+Grid make_grid(const Shape& s) {
+  return *Grid::create(MPI_COMM_WORLD, s.rows, s.cols, s.layers);
+}
 
 struct Case {
   Trans ta = Trans::N, tb = Trans::N;
@@ -95,8 +102,8 @@ void check_exact(const Shape& s, GemmAlgorithm alg, const Case& cs, const GemmOp
   Outcome<T> got = multiply<T>(g, alg, cs, o);
   EXPECT_LE(worst_error_ratio(got.c, expect<T>(g, cs)), 1.0)
       << linalg::gemm_algorithm_name(alg) << " on " << name_of(s) << " m,n,k=" << cs.m << ","
-      << cs.n << "," << cs.k << " ta=" << int(cs.ta) << " tb=" << int(cs.tb)
-      << " panel=" << o.panel << " overlap=" << o.overlap << " codec=" << o.codec;
+      << cs.n << "," << cs.k << " ta=" << int(cs.ta) << " tb=" << int(cs.tb) << " panel=" << o.panel
+      << " overlap=" << o.overlap << " codec=" << o.codec;
   EXPECT_EQ(got.report.guaranteed_abs_bound, 0.0);
 }
 
@@ -150,7 +157,8 @@ TEST(GemmSumma, PanelWidthsAndLookAheadAgreeBitForBit) {
       Outcome<double> ahead = multiply<double>(g, GemmAlgorithm::Summa, cs, o);
       o.overlap = false;
       Outcome<double> blocking = multiply<double>(g, GemmAlgorithm::Summa, cs, o);
-      EXPECT_LE(worst_error_ratio(ahead.c, expect<double>(g, cs)), 1.0) << name_of(s) << " panel " << panel;
+      EXPECT_LE(worst_error_ratio(ahead.c, expect<double>(g, cs)), 1.0)
+          << name_of(s) << " panel " << panel;
       EXPECT_TRUE(same_bits(ahead.c, blocking.c)) << name_of(s) << " panel " << panel;
     }
   }
@@ -244,15 +252,17 @@ void check_lossy(const Shape& s, GemmAlgorithm alg, const std::string& name, con
   }
   if (std::getenv("COMMPRESS_TEST_VERBOSE") && mpi::rank() == 0)
     std::printf("%s %s on %s: raw %llu sent %llu bytes\n", name.c_str(),
-                linalg::gemm_algorithm_name(alg), name_of(s).c_str(),
-                (unsigned long long)bytes[0], (unsigned long long)bytes[1]);
+                linalg::gemm_algorithm_name(alg), name_of(s).c_str(), (unsigned long long)bytes[0],
+                (unsigned long long)bytes[1]);
 }
 
 TEST(GemmSumma, LossyCodecsStayWithinTheReportedBound) {
   for (const Shape& s : flat_shapes())
     for (const char* name : {"szp", "zfp"}) {
-      check_lossy<double>(s, GemmAlgorithm::Summa, name, {Trans::N, Trans::N, 53, 44, 61, 1.5, 0.5}, 0);
-      check_lossy<float>(s, GemmAlgorithm::Summa, name, {Trans::T, Trans::T, 31, 26, 33, -1.0, 0.0}, 7);
+      check_lossy<double>(s, GemmAlgorithm::Summa, name, {Trans::N, Trans::N, 53, 44, 61, 1.5, 0.5},
+                          0);
+      check_lossy<float>(s, GemmAlgorithm::Summa, name, {Trans::T, Trans::T, 31, 26, 33, -1.0, 0.0},
+                         7);
     }
 }
 
@@ -280,9 +290,11 @@ TEST(GemmSumma25D, LayeredGridsMatchTheReference) {
       for (int64_t panel : {int64_t(0), int64_t(1), int64_t(7)}) {
         o.overlap = overlap;
         o.panel = panel;
-        check_exact<float>(s, GemmAlgorithm::Summa25D, {Trans::N, Trans::T, 29, 31, 37, 2.0, 0.0, true}, o);
+        check_exact<float>(s, GemmAlgorithm::Summa25D,
+                           {Trans::N, Trans::T, 29, 31, 37, 2.0, 0.0, true}, o);
         check_exact<double>(s, GemmAlgorithm::Summa25D, {Trans::T, Trans::N, 5, 3, 2, 1.0, 0.5}, o);
-        check_exact<double>(s, GemmAlgorithm::Summa25D, {Trans::N, Trans::N, 4, 6, 1, 1.0, 0.0, true}, o);
+        check_exact<double>(s, GemmAlgorithm::Summa25D,
+                            {Trans::N, Trans::N, 4, 6, 1, 1.0, 0.0, true}, o);
       }
     check_exact<double>(s, GemmAlgorithm::Summa25D, {Trans::N, Trans::N, 7, 5, 0, 1.0, 2.0});
     check_exact<double>(s, GemmAlgorithm::Summa25D, {Trans::N, Trans::N, 7, 5, 0, 1.0, 0.0, true});
@@ -304,7 +316,8 @@ TEST(GemmSumma25D, CompressedLayersLosslessAndLossy) {
     }
     for (const char* name : {"szp", "zfp"}) {
       check_lossy<double>(s, GemmAlgorithm::Summa25D, name, cs, 0);
-      check_lossy<float>(s, GemmAlgorithm::Summa25D, name, {Trans::T, Trans::N, 21, 18, 25, 0.5, 0.0}, 3);
+      check_lossy<float>(s, GemmAlgorithm::Summa25D, name,
+                         {Trans::T, Trans::N, 21, 18, 25, 0.5, 0.0}, 3);
     }
   }
 }

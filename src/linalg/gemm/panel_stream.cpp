@@ -69,8 +69,8 @@ const T* PanelStream<T>::finish(int slot) {
   // Raw bytes are the packed piece itself (vector storage is aligned for any T).
   if (codec_.raw()) return reinterpret_cast<const T*>(s.bytes.data());
   s.values.resize(size_t(n));
-  const Status st = codec_.decode<T>(std::span<const std::byte>(s.bytes), s.values.data(),
-                                     s.rows, s.rows, s.cols);
+  const Status st = codec_.decode<T>(std::span<const std::byte>(s.bytes), s.values.data(), s.rows,
+                                     s.rows, s.cols);
   note(st);
   if (!st.ok()) std::fill(s.values.begin(), s.values.end(), T(0));
   return s.values.data();

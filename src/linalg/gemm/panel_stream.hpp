@@ -44,7 +44,8 @@ class PanelStream {
 
   // Starts moving the rows x cols piece of `panel` from comm rank `root` into slot (0 or 1).
   // Every rank of comm calls it with the same arguments, in the same order.
-  void post(int slot, size_t panel, int root, int64_t rows, int64_t cols, const PieceSource& source);
+  void post(int slot, size_t panel, int root, int64_t rows, int64_t cols,
+            const PieceSource& source);
   // Completes the slot: the piece column-major with ld = rows, or nullptr when it is empty.
   const T* finish(int slot);
 

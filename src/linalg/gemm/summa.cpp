@@ -27,11 +27,14 @@ Status check_sizes(const GemmCall<T>& call, std::span<const Panel> panels, int64
                    const BlockCodec& a_codec, const BlockCodec& b_codec) {
   const Grid& g = *call.grid;
   const codec::Dtype dt = codec::dtype_of<T>();
-  const int64_t mb = BlockSplit{call.m, g.rows()}.block(), nb = BlockSplit{call.n, g.cols()}.block();
+  const int64_t mb = BlockSplit{call.m, g.rows()}.block(),
+                nb = BlockSplit{call.n, g.cols()}.block();
   COMMPRESS_RETURN_IF_ERROR(check_operand_size(call.transa, call.m, call.k, g));
   COMMPRESS_RETURN_IF_ERROR(check_operand_size(call.transb, call.k, call.n, g));
-  COMMPRESS_RETURN_IF_ERROR(refuse_beyond_int("a panel of op(A)", a_codec.max_bytes(mb * widest, dt)));
-  COMMPRESS_RETURN_IF_ERROR(refuse_beyond_int("a panel of op(B)", b_codec.max_bytes(widest * nb, dt)));
+  COMMPRESS_RETURN_IF_ERROR(
+      refuse_beyond_int("a panel of op(A)", a_codec.max_bytes(mb * widest, dt)));
+  COMMPRESS_RETURN_IF_ERROR(
+      refuse_beyond_int("a panel of op(B)", b_codec.max_bytes(widest * nb, dt)));
   if (g.layers() == 1) return {};
   COMMPRESS_RETURN_IF_ERROR(refuse_beyond_int("a block of C", uint64_t(mb * nb) * sizeof(T)));
   return refuse_beyond_int("a layer's share of the pieces",
@@ -53,7 +56,8 @@ Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
   const BlockSplit k_by_col{call.k, g.cols()}, k_by_row{call.k, g.rows()};
   const int64_t rows_here = BlockSplit{call.m, g.rows()}.size(g.row());
   const int64_t cols_here = BlockSplit{call.n, g.cols()}.size(g.col());
-  const std::vector<Panel> panels = make_panels(call.k, g.rows(), g.cols(), layers, call.opts->panel);
+  const std::vector<Panel> panels =
+      make_panels(call.k, g.rows(), g.cols(), layers, call.opts->panel);
   int64_t widest = 0;
   for (const Panel& p : panels) widest = std::max(widest, p.width);
 
@@ -63,20 +67,25 @@ Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
   auto b_stream = PanelStream<T>::create(g.col_comm(), piece_codec(call.codec, g.rows(), layers),
                                          call.block_bound_b, call.opts->overlap);
   if (!b_stream.ok()) return b_stream.status();
-  COMMPRESS_RETURN_IF_ERROR(check_sizes(call, panels, widest, a_stream->codec(), b_stream->codec()));
+  COMMPRESS_RETURN_IF_ERROR(
+      check_sizes(call, panels, widest, a_stream->codec(), b_stream->codec()));
 
   PanelTraffic traffic;
   OperandBlock<T> a_op, b_op;
   if (g.layer() == 0) {
     // Past check_sizes only MPI itself can fail here (and its default handler aborts).
-    COMMPRESS_RETURN_IF_ERROR(operand_block(call.transa, *call.a, call.m, call.k, g, a_op, traffic));
-    COMMPRESS_RETURN_IF_ERROR(operand_block(call.transb, *call.b, call.k, call.n, g, b_op, traffic));
+    COMMPRESS_RETURN_IF_ERROR(
+        operand_block(call.transa, *call.a, call.m, call.k, g, a_op, traffic));
+    COMMPRESS_RETURN_IF_ERROR(
+        operand_block(call.transb, *call.b, call.k, call.n, g, b_op, traffic));
   }
-  const PanelEncoder encode_a = [&](const Panel& p, BlockCodec& codec, std::vector<std::byte>& out) {
+  const PanelEncoder encode_a = [&](const Panel& p, BlockCodec& codec,
+                                    std::vector<std::byte>& out) {
     const int64_t at = p.k0 - k_by_col.offset(p.a_owner_col);
     return codec.encode<T>(a_op.data + at * a_op.ld, a_op.ld, rows_here, p.width, out);
   };
-  const PanelEncoder encode_b = [&](const Panel& p, BlockCodec& codec, std::vector<std::byte>& out) {
+  const PanelEncoder encode_b = [&](const Panel& p, BlockCodec& codec,
+                                    std::vector<std::byte>& out) {
     const int64_t at = p.k0 - k_by_row.offset(p.b_owner_row);
     return codec.encode<T>(b_op.data + at, b_op.ld, p.width, cols_here, out);
   };
@@ -88,8 +97,8 @@ Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
   };
   HeldPieces held;
   if (layers > 1)
-    note(ship_layer_pieces(g, panels, rows_here, cols_here, sizeof(T), encode_a,
-                           a_stream->codec(), encode_b, b_stream->codec(), held, traffic));
+    note(ship_layer_pieces(g, panels, rows_here, cols_here, sizeof(T), encode_a, a_stream->codec(),
+                           encode_b, b_stream->codec(), held, traffic));
 
   std::vector<Panel> mine;
   for (const Panel& p : panels)

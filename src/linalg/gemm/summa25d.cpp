@@ -61,56 +61,62 @@ uint64_t max_layer_shipment(std::span<const Panel> panels, int layers, int64_t p
   return worst;
 }
 
-Status ship_layer_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows_here,
-                         int64_t cols_here, size_t element_bytes, const PanelEncoder& encode_a,
-                         BlockCodec& a_codec, const PanelEncoder& encode_b, BlockCodec& b_codec,
-                         HeldPieces& held, PanelTraffic& traffic) {
-  const MPI_Comm fiber = g.fiber_comm();
-  const int layers = g.layers();
+namespace {
+
+// Layer 0: one message per other layer, holding the piece lengths, then the pieces.
+Status send_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows_here,
+                   int64_t cols_here, size_t element_bytes, const PanelEncoder& encode_a,
+                   BlockCodec& a_codec, const PanelEncoder& encode_b, BlockCodec& b_codec,
+                   PanelTraffic& traffic) {
+  const size_t layers = static_cast<size_t>(g.layers());
+  std::vector<std::vector<std::byte>> blobs(layers);
+  std::vector<uint64_t> sizes(layers, 0);
+  std::vector<MPI_Request> requests;
+  std::vector<std::byte> piece;
   Status failed;
-  if (g.layer() == 0) {
-    std::vector<std::vector<std::byte>> blobs(static_cast<size_t>(layers));
-    std::vector<uint64_t> sizes(static_cast<size_t>(layers), 0);
-    std::vector<MPI_Request> requests;
-    std::vector<std::byte> piece;
-    for (int l = 1; l < layers; ++l) {
-      std::vector<uint64_t> lengths;
-      std::vector<std::byte> body;
-      for_each_owned_piece(g, panels, l, rows_here, cols_here,
-                           [&](const Panel& p, size_t, bool is_a) {
-                             const Status st = is_a ? encode_a(p, a_codec, piece)
-                                                    : encode_b(p, b_codec, piece);
-                             if (!st.ok() && failed.ok()) failed = st;
-                             if (!st.ok()) piece.clear();
-                             lengths.push_back(piece.size());
-                             body.insert(body.end(), piece.begin(), piece.end());
-                             traffic.raw_bytes += uint64_t(is_a ? rows_here * p.width
-                                                                : p.width * cols_here) *
-                                                  element_bytes;
-                           });
-      std::vector<std::byte>& blob = blobs[size_t(l)];
-      blob.resize(lengths.size() * sizeof(uint64_t));
-      if (!lengths.empty()) std::memcpy(blob.data(), lengths.data(), blob.size());
-      blob.insert(blob.end(), body.begin(), body.end());
-      sizes[size_t(l)] = blob.size();
-      traffic.bytes_sent += blob.size() + sizeof(uint64_t);
-      traffic.memory_bytes += blob.capacity();
+  for (int l = 1; l < g.layers(); ++l) {
+    std::vector<uint64_t> lengths;
+    std::vector<std::byte> body;
+    for_each_owned_piece(
+        g, panels, l, rows_here, cols_here, [&](const Panel& p, size_t, bool is_a) {
+          const Status st = is_a ? encode_a(p, a_codec, piece) : encode_b(p, b_codec, piece);
+          if (!st.ok() && failed.ok()) failed = st;
+          if (!st.ok()) piece.clear();  // the receiver then fails to decode, never hangs
+          lengths.push_back(piece.size());
+          body.insert(body.end(), piece.begin(), piece.end());
+          traffic.raw_bytes +=
+              uint64_t(is_a ? rows_here * p.width : p.width * cols_here) * element_bytes;
+        });
+    std::vector<std::byte>& blob = blobs[size_t(l)];
+    blob.resize(lengths.size() * sizeof(uint64_t));
+    if (!lengths.empty()) std::memcpy(blob.data(), lengths.data(), blob.size());
+    blob.insert(blob.end(), body.begin(), body.end());
+    sizes[size_t(l)] = blob.size();
+    traffic.bytes_sent += blob.size() + sizeof(uint64_t);
+    traffic.memory_bytes += blob.capacity();
+    requests.emplace_back();
+    MPI_Isend(&sizes[size_t(l)], 1, MPI_UINT64_T, l, kSizeTag, g.fiber_comm(), &requests.back());
+    if (!blob.empty()) {
       requests.emplace_back();
-      MPI_Isend(&sizes[size_t(l)], 1, MPI_UINT64_T, l, kSizeTag, fiber, &requests.back());
-      if (!blob.empty()) {
-        requests.emplace_back();
-        // max_layer_shipment bounded this below INT_MAX before any transfer.
-        MPI_Isend(blob.data(), int(blob.size()), MPI_BYTE, l, kBytesTag, fiber, &requests.back());
-      }
+      // max_layer_shipment bounded this below INT_MAX before any transfer.
+      MPI_Isend(blob.data(), int(blob.size()), MPI_BYTE, l, kBytesTag, g.fiber_comm(),
+                &requests.back());
     }
-    MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-    return failed;
   }
+  MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  return failed;
+}
+
+// Layers l > 0: the message from layer 0, indexed by this layer's panels. Trusts no length
+// from the wire: the header and every piece must lie inside the message.
+Status receive_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows_here,
+                      int64_t cols_here, HeldPieces& held, PanelTraffic& traffic) {
   uint64_t size = 0;
-  MPI_Recv(&size, 1, MPI_UINT64_T, 0, kSizeTag, fiber, MPI_STATUS_IGNORE);
+  MPI_Recv(&size, 1, MPI_UINT64_T, 0, kSizeTag, g.fiber_comm(), MPI_STATUS_IGNORE);
   std::vector<std::byte>& blob = held.blob;
   blob.resize(size_t(size));
-  if (size) MPI_Recv(blob.data(), int(size), MPI_BYTE, 0, kBytesTag, fiber, MPI_STATUS_IGNORE);
+  if (size)
+    MPI_Recv(blob.data(), int(size), MPI_BYTE, 0, kBytesTag, g.fiber_comm(), MPI_STATUS_IGNORE);
   traffic.memory_bytes += blob.capacity();
   const size_t mine = panels_of_layer(panels, g.layer());
   held.at[0].assign(mine, {});
@@ -118,30 +124,40 @@ Status ship_layer_pieces(const Grid& g, std::span<const Panel> panels, int64_t r
   size_t count = 0;
   for_each_owned_piece(g, panels, g.layer(), rows_here, cols_here,
                        [&](const Panel&, size_t, bool) { ++count; });
-  // Trust no length from the wire: the header and every piece must lie inside the blob.
-  size_t header = count * sizeof(uint64_t), next = header, index = 0;
-  if (header > blob.size()) {
+  const size_t header = count * sizeof(uint64_t);
+  if (header > blob.size())
     return {ErrorCode::corrupt_frame, "summa25d: layer pieces of " + std::to_string(size) +
-                                         " bytes cannot hold " + std::to_string(count) +
-                                         " piece lengths"};
-  }
-  for_each_owned_piece(g, panels, g.layer(), rows_here, cols_here,
-                       [&](const Panel&, size_t local, bool is_a) {
-                         uint64_t length = 0;
-                         std::memcpy(&length, blob.data() + index++ * sizeof(uint64_t),
-                                     sizeof(length));
-                         if (length > blob.size() - next) {
-                           if (failed.ok())
-                             failed = {ErrorCode::corrupt_frame,
-                                       "summa25d: a layer piece of " + std::to_string(length) +
-                                           " bytes overruns its " + std::to_string(size) +
-                                           "-byte shipment"};
-                           return;
-                         }
-                         held.at[is_a ? 0 : 1][local] = {next, size_t(length), true};
-                         next += size_t(length);
-                       });
+                                          " bytes cannot hold " + std::to_string(count) +
+                                          " piece lengths"};
+  size_t next = header, index = 0;
+  Status failed;
+  for_each_owned_piece(
+      g, panels, g.layer(), rows_here, cols_here, [&](const Panel&, size_t local, bool is_a) {
+        uint64_t length = 0;
+        std::memcpy(&length, blob.data() + index++ * sizeof(uint64_t), sizeof(length));
+        if (length > blob.size() - next) {
+          if (failed.ok())
+            failed = {ErrorCode::corrupt_frame,
+                      "summa25d: a layer piece of " + std::to_string(length) +
+                          " bytes overruns its " + std::to_string(size) + "-byte shipment"};
+          return;
+        }
+        held.at[is_a ? 0 : 1][local] = {next, size_t(length), true};
+        next += size_t(length);
+      });
   return failed;
+}
+
+}  // namespace
+
+Status ship_layer_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows_here,
+                         int64_t cols_here, size_t element_bytes, const PanelEncoder& encode_a,
+                         BlockCodec& a_codec, const PanelEncoder& encode_b, BlockCodec& b_codec,
+                         HeldPieces& held, PanelTraffic& traffic) {
+  if (g.layer() == 0)
+    return send_pieces(g, panels, rows_here, cols_here, element_bytes, encode_a, a_codec, encode_b,
+                       b_codec, traffic);
+  return receive_pieces(g, panels, rows_here, cols_here, held, traffic);
 }
 
 template <class T>
@@ -154,7 +170,8 @@ Status reduce_over_layers(const Grid& g, T* c, int64_t ldc, int64_t rows, int64_
   T* buf = c;
   if (ldc != rows) {
     packed.resize(size_t(n));
-    for (int64_t j = 0; j < cols; ++j) std::memcpy(&packed[size_t(j * rows)], c + j * ldc, size_t(rows) * sizeof(T));
+    for (int64_t j = 0; j < cols; ++j)
+      std::memcpy(&packed[size_t(j * rows)], c + j * ldc, size_t(rows) * sizeof(T));
     buf = packed.data();
     traffic.memory_bytes += packed.size() * sizeof(T);
   }
@@ -167,7 +184,8 @@ Status reduce_over_layers(const Grid& g, T* c, int64_t ldc, int64_t rows, int64_
                  g.fiber_comm()) != MPI_SUCCESS)
     return {ErrorCode::internal, "summa25d: MPI_Reduce of C over the layers failed"};
   if (g.layer() == 0 && buf != c)
-    for (int64_t j = 0; j < cols; ++j) std::memcpy(c + j * ldc, &packed[size_t(j * rows)], size_t(rows) * sizeof(T));
+    for (int64_t j = 0; j < cols; ++j)
+      std::memcpy(c + j * ldc, &packed[size_t(j * rows)], size_t(rows) * sizeof(T));
   return {};
 }
 

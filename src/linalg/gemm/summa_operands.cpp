@@ -15,8 +15,12 @@ struct Range {
   int64_t size() const { return std::max<int64_t>(0, hi - lo); }
 };
 
-Range part(const BlockSplit& s, int i) { return {s.offset(i), s.offset(i) + s.size(i)}; }
-Range meet(Range a, Range b) { return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)}; }
+Range part(const BlockSplit& s, int i) {
+  return {s.offset(i), s.offset(i) + s.size(i)};
+}
+Range meet(Range a, Range b) {
+  return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)};
+}
 
 template <class T>
 MPI_Datatype mpi_type() {
@@ -29,7 +33,8 @@ Status check_operand_size(Trans t, int64_t op_rows, int64_t op_cols, const Grid&
   if (t == Trans::N) return {};
   const BlockSplit src_rows{op_cols, g.rows()}, src_cols{op_rows, g.cols()};
   const BlockSplit dst_rows{op_rows, g.rows()}, dst_cols{op_cols, g.cols()};
-  if (src_rows.block() * src_cols.block() > INT_MAX || dst_rows.block() * dst_cols.block() > INT_MAX)
+  if (src_rows.block() * src_cols.block() > INT_MAX ||
+      dst_rows.block() * dst_cols.block() > INT_MAX)
     return {ErrorCode::unsupported, "summa: a transposed " + std::to_string(op_cols) + "x" +
                                         std::to_string(op_rows) +
                                         " operand has blocks beyond 2^31 elements"};
@@ -69,15 +74,15 @@ Status operand_block(Trans t, const DistMatrix<T>& x, int64_t op_rows, int64_t o
       recv_n[size_t(r)] = int(fr.size() * fc.size());
       received += recv_n[size_t(r)];
     }
-  std::vector<T> send(size_t(std::max<int64_t>(sent, 1))), recv(size_t(std::max<int64_t>(received, 1)));
+  std::vector<T> send(size_t(std::max<int64_t>(sent, 1))),
+      recv(size_t(std::max<int64_t>(received, 1)));
   // Pack each piece already transposed, so the receiver copies columns of op(X).
   for (int i = 0; i < pr; ++i)
     for (int j = 0; j < pc; ++j) {
       const Range rr = meet(my_r, part(dst_cols, j)), cc = meet(my_c, part(dst_rows, i));
       T* o = send.data() + send_at[size_t(i * pc + j)];
       for (int64_t a = rr.lo; a < rr.hi; ++a)
-        for (int64_t b = cc.lo; b < cc.hi; ++b)
-          *o++ = x.data[(a - my_r.lo) + (b - my_c.lo) * x.ld];
+        for (int64_t b = cc.lo; b < cc.hi; ++b) *o++ = x.data[(a - my_r.lo) + (b - my_c.lo) * x.ld];
     }
   const MPI_Datatype type = mpi_type<T>();
   if (MPI_Alltoallv(send.data(), send_n.data(), send_at.data(), type, recv.data(), recv_n.data(),
@@ -101,8 +106,8 @@ Status operand_block(Trans t, const DistMatrix<T>& x, int64_t op_rows, int64_t o
   return {};
 }
 
-template Status operand_block<float>(Trans, const DistMatrix<float>&, int64_t, int64_t,
-                                     const Grid&, OperandBlock<float>&, PanelTraffic&);
+template Status operand_block<float>(Trans, const DistMatrix<float>&, int64_t, int64_t, const Grid&,
+                                     OperandBlock<float>&, PanelTraffic&);
 template Status operand_block<double>(Trans, const DistMatrix<double>&, int64_t, int64_t,
                                       const Grid&, OperandBlock<double>&, PanelTraffic&);
 

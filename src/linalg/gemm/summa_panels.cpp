@@ -12,8 +12,7 @@ int64_t default_panel_width(int64_t k, int grid_rows, int grid_cols, int layers)
   return std::clamp<int64_t>((k + parts - 1) / parts, 1, kWidest);
 }
 
-std::vector<Panel> make_panels(int64_t k, int grid_rows, int grid_cols, int layers,
-                               int64_t width) {
+std::vector<Panel> make_panels(int64_t k, int grid_rows, int grid_cols, int layers, int64_t width) {
   std::vector<Panel> out;
   if (k <= 0) return out;
   if (width <= 0) width = default_panel_width(k, grid_rows, grid_cols, layers);

@@ -9,8 +9,8 @@
 namespace commpress::linalg::detail {
 
 struct Panel {
-  int64_t k0 = 0;      // first index of k
-  int64_t width = 0;   // > 0
+  int64_t k0 = 0;       // first index of k
+  int64_t width = 0;    // > 0
   int a_owner_col = 0;  // grid column holding op(A)(:, k0:k0+width)
   int b_owner_row = 0;  // grid row holding op(B)(k0:k0+width, :)
   int layer = 0;        // 2.5D layer that multiplies this panel (round robin)
