@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commpress/codec.hpp"
@@ -146,11 +147,15 @@ TEST(GemmSumma, BetaZeroOverwritesNaNAndEmptyKAppliesBeta) {
   }
 }
 
+// The wide case has blocks of C more than 64 columns wide, multiplied in column chunks.
 TEST(GemmSumma, PanelWidthsAndLookAheadAgreeBitForBit) {
-  const Case cs{Trans::T, Trans::N, 45, 38, 61, 1.25, -0.5};
+  const Case narrow{Trans::T, Trans::N, 45, 38, 61, 1.25, -0.5};
+  const Case wide{Trans::N, Trans::N, 24, 290, 19, -1.0, 1.0};
   for (const Shape& s : flat_shapes()) {
     Grid g = make_grid(s);
-    for (int64_t panel : {int64_t(0), int64_t(1), int64_t(7)}) {
+    for (const auto& [cs, panel] : {std::pair{narrow, int64_t(0)}, std::pair{narrow, int64_t(1)},
+                                    std::pair{narrow, int64_t(7)}, std::pair{wide, int64_t(0)},
+                                    std::pair{wide, int64_t(5)}}) {
       GemmOptions o;
       o.panel = panel;
       o.overlap = true;

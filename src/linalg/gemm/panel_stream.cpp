@@ -77,6 +77,15 @@ const T* PanelStream<T>::finish(int slot) {
 }
 
 template <class T>
+void PanelStream<T>::progress() {
+  for (Slot& s : slots_)
+    if (s.request != MPI_REQUEST_NULL) {
+      int done = 0;
+      MPI_Test(&s.request, &done, MPI_STATUS_IGNORE);
+    }
+}
+
+template <class T>
 uint64_t PanelStream<T>::buffer_bytes() const {
   uint64_t total = 0;
   for (const Slot& s : slots_) total += s.bytes.capacity() + s.values.capacity() * sizeof(T);

@@ -48,6 +48,9 @@ class PanelStream {
             const PieceSource& source);
   // Completes the slot: the piece column-major with ld = rows, or nullptr when it is empty.
   const T* finish(int slot);
+  // Lets MPI advance pending broadcasts (Open MPI moves nonblocking collectives only inside
+  // MPI calls), without waiting.
+  void progress();
 
   // The first failure seen. A failing rank keeps taking part in every broadcast (with empty or
   // zero data), so no peer is left waiting; the caller reports the status afterwards.

@@ -1,10 +1,14 @@
 #include "linalg/gemm/summa_loop.hpp"
 
+#include <algorithm>
+
 #include "linalg/gemm/local_blas.hpp"
 
 namespace commpress::linalg::detail {
 
 namespace {
+
+constexpr int64_t kMinChunkColumns = 64;
 
 template <class T>
 void post_panel(std::span<const Panel> panels, size_t i, int slot, PanelStream<T>& a,
@@ -38,8 +42,18 @@ Status summa_panel_loop(const GemmCall<T>& call, std::span<const Panel> panels,
     if (overlap && i + 1 < panels.size())
       post_panel(panels, i + 1, 1 - slot, a_stream, a_source, b_stream, b_source, target);
     const int64_t w = panels[i].width;
-    local_gemm(Trans::N, Trans::N, target.rows, target.cols, w, call.alpha, a, target.rows, b, w,
-               i == 0 ? target.beta : T(1), target.c, target.ldc);
+    // The product goes in column chunks with MPI progress between them, so the next panel's
+    // broadcasts move meanwhile. Chunks do not depend on overlap, so results do not either.
+    const int64_t chunk = std::max(kMinChunkColumns, (target.cols + 3) / 4);
+    for (int64_t j0 = 0; target.rows > 0 && j0 < target.cols; j0 += chunk) {
+      if (j0 > 0) {
+        a_stream.progress();
+        b_stream.progress();
+      }
+      local_gemm(Trans::N, Trans::N, target.rows, std::min(chunk, target.cols - j0), w, call.alpha,
+                 a, target.rows, b + j0 * w, w, i == 0 ? target.beta : T(1),
+                 target.c + j0 * target.ldc, target.ldc);
+    }
   }
   COMMPRESS_RETURN_IF_ERROR(a_stream.status());
   return b_stream.status();
