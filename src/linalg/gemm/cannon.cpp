@@ -1,11 +1,15 @@
-// Placeholder until the algorithm lands: refuses to run (every rank alike).
+// GemmAlgorithm::Cannon on a square q x q grid: skew, then q multiply-and-shift steps, the
+// blocks travelling encoded once (see cannon_steps.hpp). It is the one-layer case of 2.5D
+// Cannon, which runs all q steps on layer 0 and has nothing to replicate or reduce.
 #include "linalg/gemm/gemm_call.hpp"
 
 namespace commpress::linalg::detail {
 
 template <class T>
-Status run_cannon(const GemmCall<T>&, GemmReport&) {
-  return {ErrorCode::unsupported, "gemm algorithm cannon is not built yet"};
+Status run_cannon(const GemmCall<T>& call, GemmReport& report) {
+  if (call.grid->layers() != 1 || call.grid->rows() != call.grid->cols())
+    return {ErrorCode::invalid_argument, "cannon needs a square 2-D grid"};
+  return run_cannon25d(call, report);
 }
 
 template Status run_cannon<float>(const GemmCall<float>&, GemmReport&);
