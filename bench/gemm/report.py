@@ -167,7 +167,7 @@ def demo(path):
         what = "ScaLAPACK pdgemm" if r.get("algorithm_requested") == "scalapack" else \
             f"commpress {label(r)}"
         if r.get("error"):
-            table.append([what, "not built yet" if unsupported(r) else "error: " + r["error"][:60]]
+            table.append([what, "not built yet" if unsupported(r) else "error: " + r["error"][:40] + "…"]
                          + [""] * 5)
             continue
         if r["algorithm"] != r["algorithm_requested"]:
@@ -183,7 +183,9 @@ def demo(path):
               "slowest rank:\n")
     print(md_table(["multiply", "time", "GFLOP/s", "vs pdgemm", "MiB sent (largest rank)",
                     "ratio", "max error vs allowed"], table))
-    print("\nmax error: largest |C - C_ref| over every element, C_ref recomputed from the seeds; "
+    refs = {"serial": "recomputed in double from the seeds", "scalapack": "pdgemm's result"}
+    kinds = ordered(refs.get(r.get("reference"), "none") for r in rows if "reference" in r)
+    print(f"\nmax error: largest |C - C_ref| over every element, C_ref {' / '.join(kinds)}; "
           "allowed = the bound commpress guarantees for lossy codecs + floating-point rounding. "
           "pdgemm's traffic is not observable: its bytes are the panel-broadcast volume.")
     return 1 if problems(rows) or not rows else 0
@@ -396,8 +398,9 @@ def header_md(a, rows):
         "with `MPI_Wtime`, its time the slowest rank's; tables show the median. GFLOP/s = 2 N³ "
         "/ median.",
         "- Checks (untimed): every element of every result against a reference computed once "
-        "per launch (serial product in double from the seeds up to N³ = 2³⁰, else pdgemm on the "
-        "same inputs); allowed error = the bound commpress reports for lossy codecs + rounding "
+        "per launch (this rank's block of the product recomputed in double from the seeds with "
+        "OpenBLAS while its operands fit 1 GiB per rank, else pdgemm on the same inputs; the "
+        "`reference` column of the CSV says which); allowed error = the bound commpress reports for lossy codecs + rounding "
         "(k+2)·eps·(|A||B|)_ij (twice that against a pdgemm reference).",
         "- Bytes: per rank, the largest over the ranks, as the algorithm reports them; pdgemm's "
         "traffic is not observable, so its bytes are the panel-broadcast volume. ratio = "

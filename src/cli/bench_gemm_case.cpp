@@ -70,8 +70,10 @@ const char* reference_kind_name(ReferenceKind kind) {
 
 namespace {
 
-// Above this many multiply-adds the serial reference costs more than the measurement itself.
-constexpr double kSerialReferenceMaxMnk = double(int64_t(1) << 30);
+// The serial reference costs what two multiplies cost, without moving anything, but holds op(A)'s
+// rows and op(B)'s columns of a whole C block in double: above this many bytes per rank the
+// pdgemm reference (which holds nothing extra) takes over.
+constexpr double kSerialReferenceMaxBytes = double(int64_t(1) << 30);
 
 // Rows [r0, r0+rows) x columns [c0, c0+cols) of a seeded matrix, rounded to T as the inputs
 // are, in double; `absolute` takes magnitudes.
@@ -116,7 +118,11 @@ Result<std::unique_ptr<GemmCase<T>>> GemmCase<T>::make(const GemmProblem& p, Gri
 
   ReferenceKind kind = p.reference;
   if (kind == ReferenceKind::automatic)
-    kind = double(p.m) * double(p.n) * double(p.k) <= kSerialReferenceMaxMnk
+    // From global sizes only, so every rank chooses alike.
+    kind = double(linalg::BlockSplit{p.m, shape.rows}.block() +
+                  linalg::BlockSplit{p.n, shape.cols}.block()) *
+                       double(p.k) * sizeof(double) <=
+                   kSerialReferenceMaxBytes
                ? ReferenceKind::serial
                : ReferenceKind::scalapack;
   c->reference_ = kind;

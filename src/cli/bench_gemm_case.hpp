@@ -29,7 +29,8 @@ GridShape squarest_grid(int ranks);
 
 // serial: this rank's block recomputed in double from the seeds with the local BLAS (cheap
 // only for small sizes); scalapack: the uncompressed pdgemm/psgemm result on the same inputs;
-// none: no check; auto: serial up to m*n*k = 2^30, scalapack above.
+// none: no check; auto: serial while op(A)'s rows and op(B)'s columns of a C block fit 1 GiB
+// of doubles, scalapack above.
 enum class ReferenceKind { automatic, serial, scalapack, none };
 Result<ReferenceKind> parse_reference_kind(std::string_view name);
 const char* reference_kind_name(ReferenceKind kind);

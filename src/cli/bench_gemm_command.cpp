@@ -46,7 +46,8 @@ void add_bench_gemm_command(CLI::App& app, Outcome& outcome) {
                   ->delimiter(',');
   rel->excludes(abs);
   cmd->add_option("--reference", a->reference,
-                  "what results are checked against: auto (serial product up to m*n*k = 2^30, "
+                  "what results are checked against: auto (serial product while its operands fit 1 GiB "
+                  "per rank, "
                   "else ScaLAPACK), serial, scalapack or none")
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "seed of A (B uses seed + 1)")->capture_default_str();
