@@ -1,0 +1,224 @@
+/* commpress C99 API: error-bounded and lossless codecs for numeric arrays, and MPI
+ * point-to-point operations and collectives that move compressed data.
+ *
+ * Every function returns a commpress_status; COMMPRESS_OK is 0. On failure,
+ * commpress_last_error() gives a message naming the values involved. Collectives keep the
+ * C++ library's promise: every rank validates the arguments the same way and all ranks
+ * return the same error together, so a bad argument never leaves a rank waiting.
+ *
+ * Error bounds are promises about the RESULT (see docs/error-bounds.md): an allreduce with an
+ * ABS bound of 1e-3 gives every element within report.guaranteed_abs_bound <= 1e-3 of the
+ * exact reduction of the inputs. */
+#ifndef COMMPRESS_H
+#define COMMPRESS_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Stable values: they equal commpress::ErrorCode. */
+typedef enum commpress_status {
+  COMMPRESS_OK = 0,
+  COMMPRESS_INVALID_ARGUMENT = 1, /* sizes, bound, dtype, null pointers, unknown names */
+  COMMPRESS_UNSUPPORTED = 2,      /* valid request this codec/operation cannot do */
+  COMMPRESS_CORRUPT_FRAME = 3,    /* bytes that do not parse as a frame */
+  COMMPRESS_TRUNCATED = 4,        /* frame shorter than its header says */
+  COMMPRESS_CHECKSUM_MISMATCH = 5,/* frame parses but its bytes were altered */
+  COMMPRESS_CAPACITY = 6,         /* destination too small */
+  COMMPRESS_MISMATCH = 7,         /* operands or ranks disagree (counts, dtypes, peers) */
+  COMMPRESS_OVERFLOW = 8,         /* arithmetic would leave the representable range */
+  COMMPRESS_IO = 9,               /* file or stream error */
+  COMMPRESS_MPI = 10,             /* MPI reported an error */
+  COMMPRESS_INTERNAL = 11         /* a broken invariant, or out of memory */
+} commpress_status;
+
+/* "ok", "invalid_argument", ...; "unknown" for values outside the enum. */
+const char* commpress_status_name(commpress_status status);
+/* The message of the last failing call on this thread ("" if none failed yet). It is kept
+ * until the next failure on this thread; successful calls leave it alone. */
+const char* commpress_last_error(void);
+
+/* Stable values: they are part of the wire format. */
+typedef enum commpress_dtype {
+  COMMPRESS_F32 = 1,
+  COMMPRESS_F64 = 2,
+  COMMPRESS_I32 = 3,
+  COMMPRESS_I64 = 4,
+  COMMPRESS_U8 = 5
+} commpress_dtype;
+
+typedef enum commpress_bound_mode {
+  COMMPRESS_LOSSLESS = 0,
+  COMMPRESS_ABS = 1, /* |x - x'| <= value */
+  COMMPRESS_REL = 2  /* |x - x'| <= value * (max - min) over the finite elements */
+} commpress_bound_mode;
+
+typedef enum commpress_op {
+  COMMPRESS_SUM = 0,
+  COMMPRESS_MIN = 1,
+  COMMPRESS_MAX = 2,
+  COMMPRESS_PROD = 3
+} commpress_op;
+
+/* Stable values: they equal commpress::comm::Algorithm (docs/algorithms.md). */
+typedef enum commpress_algorithm {
+  COMMPRESS_ALG_AUTO = 0, /* chosen by the cost model (may pick MPI: no compression) */
+  COMMPRESS_ALG_MPI = 1,  /* MPI's own operation, uncompressed */
+  COMMPRESS_ALG_DIRECT = 2,
+  COMMPRESS_ALG_BINOMIAL = 3,
+  COMMPRESS_ALG_RING = 4,
+  COMMPRESS_ALG_RECURSIVE_DOUBLING = 5,
+  COMMPRESS_ALG_DOC_RING = 6,
+  COMMPRESS_ALG_HOMOMORPHIC_RING = 7,
+  COMMPRESS_ALG_FUSED_RING = 8,
+  COMMPRESS_ALG_HOMOMORPHIC_RECURSIVE_DOUBLING = 9,
+  COMMPRESS_ALG_RABENSEIFNER = 10,
+  COMMPRESS_ALG_HIERARCHICAL = 11
+} commpress_algorithm;
+
+/* "auto", "ring", ... as the C++ API and the command-line tool spell them; "?" if unknown. */
+const char* commpress_algorithm_name(commpress_algorithm algorithm);
+
+/* Room for every codec name, NUL included. */
+#define COMMPRESS_NAME_MAX 32
+
+/* ---- Codecs ---------------------------------------------------------------------------- */
+/* Codec names come from the registry: "raw", "lz4", "zstd-3", "zlib-6", "szp", "zfp_accuracy",
+ * ... (`commpress codecs` lists them). A compressed buffer is a self-describing frame. */
+
+/* Worst-case frame size for n elements, whatever their values. */
+commpress_status commpress_compress_bound(const char* codec, size_t n, commpress_dtype dtype,
+                                          size_t* bound);
+
+/* Writes one frame of n elements into out. out_capacity must be at least
+ * commpress_compress_bound (COMMPRESS_CAPACITY otherwise). Lossy codecs need mode ABS or REL
+ * and a positive bound; lossless codecs ignore mode and bound. */
+commpress_status commpress_compress(const char* codec, const void* data, size_t n,
+                                    commpress_dtype dtype, commpress_bound_mode mode,
+                                    double bound, void* out, size_t out_capacity,
+                                    size_t* out_size);
+
+/* Decodes any frame into exactly n elements of dtype (COMMPRESS_MISMATCH if the frame holds
+ * another count or dtype). */
+commpress_status commpress_decompress(const void* frame, size_t frame_size, void* out, size_t n,
+                                      commpress_dtype dtype);
+
+/* Everything a frame header says. */
+typedef struct commpress_frame_header {
+  unsigned format_version;
+  int codec_id;                   /* the wire format's codec id */
+  char codec[COMMPRESS_NAME_MAX]; /* a registered codec that wrote such frames ("zstd-3") */
+  commpress_dtype dtype;
+  commpress_bound_mode mode;
+  uint64_t count;                 /* elements */
+  double requested_bound;         /* the value the compressing caller gave */
+  double abs_bound;               /* the absolute bound guaranteed; 0 when lossless */
+  uint64_t payload_size;          /* bytes after the header */
+  uint64_t frame_size;            /* header plus payload */
+  uint32_t param;                 /* codec-specific (level, inner codec) */
+} commpress_frame_header;
+
+/* Validates a whole frame (magic, version, lengths, checksum) and describes it. */
+commpress_status commpress_frame_info(const void* frame, size_t frame_size,
+                                      commpress_frame_header* info);
+
+/* ---- Compressed communication ---------------------------------------------------------- */
+
+/* Options of a communication call; NULL wherever an options pointer is taken means the
+ * defaults: codec "auto" with a lossless bound, i.e. exact results. */
+typedef struct commpress_options commpress_options;
+
+commpress_status commpress_options_create(commpress_options** options);
+/* Accepts NULL. */
+commpress_status commpress_options_destroy(commpress_options* options);
+/* A registry name; "none" or "" sends uncompressed; "auto" picks "szp" for lossy bounds on
+ * f32/f64 and sends uncompressed otherwise. Unknown names fail when the call runs. */
+commpress_status commpress_options_set_codec(commpress_options* options, const char* codec);
+/* The bound on the result; value is ignored for COMMPRESS_LOSSLESS. */
+commpress_status commpress_options_set_bound(commpress_options* options,
+                                             commpress_bound_mode mode, double value);
+commpress_status commpress_options_set_algorithm(commpress_options* options,
+                                                 commpress_algorithm algorithm);
+/* Pipelining granularity of uncompressed data; 0 = chosen. */
+commpress_status commpress_options_set_chunk_bytes(commpress_options* options,
+                                                   size_t chunk_bytes);
+/* Hierarchical algorithm on one machine: group this many ranks as a node; 0 = real nodes. */
+commpress_status commpress_options_set_pretend_ranks_per_node(commpress_options* options,
+                                                              int ranks);
+
+/* What a communication call did, on this rank. */
+typedef struct commpress_report {
+  commpress_algorithm algorithm;  /* the one that actually ran */
+  char codec[COMMPRESS_NAME_MAX]; /* "none" when nothing was compressed */
+  uint64_t raw_bytes;             /* uncompressed bytes this rank's sends represent */
+  uint64_t bytes_sent;            /* bytes this rank actually sent */
+  double ratio;                   /* raw_bytes / bytes_sent (1 when nothing was sent) */
+  double guaranteed_abs_bound;    /* on every element of the result (0 = exact) */
+  double predicted_seconds;       /* the model's estimate (0 when not modelled) */
+} commpress_report;
+
+/* In every call below, options may be NULL (defaults) and report may be NULL (not wanted);
+ * on failure *report is zeroed. Arguments follow MPI's order; counts are elements. */
+
+/* Point-to-point. The receiver must use the same codec and count. */
+commpress_status commpress_send(const void* buf, size_t count, commpress_dtype dtype, int dest,
+                                int tag, MPI_Comm comm, const commpress_options* options,
+                                commpress_report* report);
+commpress_status commpress_recv(void* buf, size_t count, commpress_dtype dtype, int source,
+                                int tag, MPI_Comm comm, const commpress_options* options,
+                                commpress_report* report);
+
+/* A nonblocking point-to-point operation in flight. */
+typedef struct commpress_request commpress_request;
+
+/* Start an operation; *request receives a handle that commpress_wait completes and frees.
+ * The buffer must stay valid (and, for irecv, untouched) until then. Keep at most one
+ * commpress receive pending per (source, tag, communicator). Errors of the operation itself
+ * are returned by commpress_wait. */
+commpress_status commpress_isend(const void* buf, size_t count, commpress_dtype dtype, int dest,
+                                 int tag, MPI_Comm comm, const commpress_options* options,
+                                 commpress_request** request);
+commpress_status commpress_irecv(void* buf, size_t count, commpress_dtype dtype, int source,
+                                 int tag, MPI_Comm comm, const commpress_options* options,
+                                 commpress_request** request);
+/* Completes the operation, frees the handle and sets *request to NULL. A NULL *request (an
+ * operation already waited for) returns COMMPRESS_OK at once with a zeroed report. */
+commpress_status commpress_wait(commpress_request** request, commpress_report* report);
+/* Makes progress without blocking; *flag = 1 when commpress_wait would return at once. */
+commpress_status commpress_test(commpress_request* request, int* flag);
+
+/* Collectives. Where MPI allows MPI_IN_PLACE, pass the same pointer as send and recv. */
+commpress_status commpress_bcast(void* buf, size_t count, commpress_dtype dtype, int root,
+                                 MPI_Comm comm, const commpress_options* options,
+                                 commpress_report* report);
+commpress_status commpress_allgather(const void* send, void* recv, size_t count_per_rank,
+                                     commpress_dtype dtype, MPI_Comm comm,
+                                     const commpress_options* options, commpress_report* report);
+commpress_status commpress_scatter(const void* send, void* recv, size_t count_per_rank,
+                                   commpress_dtype dtype, int root, MPI_Comm comm,
+                                   const commpress_options* options, commpress_report* report);
+commpress_status commpress_gather(const void* send, void* recv, size_t count_per_rank,
+                                  commpress_dtype dtype, int root, MPI_Comm comm,
+                                  const commpress_options* options, commpress_report* report);
+commpress_status commpress_reduce_scatter_block(const void* send, void* recv,
+                                                size_t count_per_rank, commpress_dtype dtype,
+                                                commpress_op op, MPI_Comm comm,
+                                                const commpress_options* options,
+                                                commpress_report* report);
+commpress_status commpress_allreduce(const void* send, void* recv, size_t count,
+                                     commpress_dtype dtype, commpress_op op, MPI_Comm comm,
+                                     const commpress_options* options, commpress_report* report);
+commpress_status commpress_reduce(const void* send, void* recv, size_t count,
+                                  commpress_dtype dtype, commpress_op op, int root,
+                                  MPI_Comm comm, const commpress_options* options,
+                                  commpress_report* report);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* COMMPRESS_H */

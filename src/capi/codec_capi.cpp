@@ -1,0 +1,122 @@
+// extern "C" shims over the codec registry: compress, decompress, frame inspection.
+#include <span>
+#include <string>
+
+#include "capi/capi_support.hpp"
+
+namespace commpress::capi {
+
+namespace {
+
+// Scratch reused across calls on this thread, so repeated C calls allocate nothing.
+codec::Workspace& workspace() {
+  thread_local codec::Workspace ws;
+  return ws;
+}
+
+Result<const codec::Codec*> lookup(const char* function, const char* name) {
+  if (name == nullptr)
+    return Status{ErrorCode::invalid_argument, std::string(function) + ": codec name is NULL"};
+  return codec::get_codec(name);
+}
+
+Status check_bound_mode(commpress_bound_mode mode) {
+  const int v = int(mode);
+  if (v >= COMMPRESS_LOSSLESS && v <= COMMPRESS_REL) return {};
+  return {ErrorCode::invalid_argument, "unknown bound mode " + std::to_string(v) +
+                                           " (expected COMMPRESS_LOSSLESS, ABS or REL)"};
+}
+
+// Among the registered codecs writing frames of this id, the one whose parameter matches
+// (zstd-3 rather than zstd-1), so the name says how the frame was made.
+std::string_view writer_name(const codec::FrameInfo& info) {
+  std::string_view any;
+  for (const codec::Codec* c : codec::list_codecs()) {
+    if (c->id() != info.codec) continue;
+    if (c->param() == info.param) return c->name();
+    if (any.empty()) any = c->name();
+  }
+  return any;
+}
+
+}  // namespace
+
+}  // namespace commpress::capi
+
+using namespace commpress;
+using namespace commpress::capi;
+
+extern "C" {
+
+commpress_status commpress_compress_bound(const char* codec_name, size_t n, commpress_dtype dtype,
+                                          size_t* bound) {
+  return guarded("commpress_compress_bound", [&] {
+    if (bound == nullptr) return null_argument("commpress_compress_bound", "bound");
+    *bound = 0;
+    auto c = lookup("commpress_compress_bound", codec_name);
+    if (!c.ok()) return record(c.status());
+    if (Status st = check_dtype(dtype); !st.ok()) return record(st);
+    *bound = (*c)->compress_bound(n, to_dtype(dtype));
+    return COMMPRESS_OK;
+  });
+}
+
+commpress_status commpress_compress(const char* codec_name, const void* data, size_t n,
+                                    commpress_dtype dtype, commpress_bound_mode mode,
+                                    double bound, void* out, size_t out_capacity,
+                                    size_t* out_size) {
+  return guarded("commpress_compress", [&] {
+    if (out_size == nullptr) return null_argument("commpress_compress", "out_size");
+    *out_size = 0;
+    if (data == nullptr && n > 0) return null_argument("commpress_compress", "data");
+    if (out == nullptr && out_capacity > 0) return null_argument("commpress_compress", "out");
+    auto c = lookup("commpress_compress", codec_name);
+    if (!c.ok()) return record(c.status());
+    if (Status st = check_dtype(dtype); !st.ok()) return record(st);
+    if (Status st = check_bound_mode(mode); !st.ok()) return record(st);
+    const codec::ErrorBound eb{codec::BoundMode(mode), bound};
+    std::span<std::byte> dest(static_cast<std::byte*>(out), out_capacity);
+    auto size = (*c)->compress_into(data, n, to_dtype(dtype), eb, dest, workspace());
+    if (!size.ok()) return record(size.status());
+    *out_size = *size;
+    return COMMPRESS_OK;
+  });
+}
+
+commpress_status commpress_decompress(const void* frame, size_t frame_size, void* out, size_t n,
+                                      commpress_dtype dtype) {
+  return guarded("commpress_decompress", [&] {
+    if (frame == nullptr && frame_size > 0) return null_argument("commpress_decompress", "frame");
+    if (out == nullptr && n > 0) return null_argument("commpress_decompress", "out");
+    if (Status st = check_dtype(dtype); !st.ok()) return record(st);
+    std::span<const std::byte> bytes(static_cast<const std::byte*>(frame), frame_size);
+    return record(codec::decompress(bytes, out, n, to_dtype(dtype)));
+  });
+}
+
+commpress_status commpress_frame_info(const void* frame, size_t frame_size,
+                                      commpress_frame_header* info) {
+  return guarded("commpress_frame_info", [&] {
+    if (info == nullptr) return null_argument("commpress_frame_info", "info");
+    *info = commpress_frame_header{};
+    if (frame == nullptr && frame_size > 0) return null_argument("commpress_frame_info", "frame");
+    std::span<const std::byte> bytes(static_cast<const std::byte*>(frame), frame_size);
+    auto parsed = codec::inspect(bytes);
+    if (!parsed.ok()) return record(parsed.status());
+    const codec::FrameInfo& f = *parsed;
+    info->format_version = f.version;
+    info->codec_id = int(f.codec);
+    copy_name(writer_name(f), info->codec);
+    info->dtype = static_cast<commpress_dtype>(f.dtype);
+    info->mode = static_cast<commpress_bound_mode>(f.mode);
+    info->count = f.count;
+    info->requested_bound = f.requested_bound;
+    info->abs_bound = f.abs_bound;
+    info->payload_size = f.payload_size;
+    info->frame_size = f.frame_size();
+    info->param = f.param;
+    return COMMPRESS_OK;
+  });
+}
+
+}  // extern "C"
