@@ -1,0 +1,63 @@
+/* ScaLAPACK-compatible distributed multiply: commpress_pdgemm / commpress_psgemm take exactly
+ * pdgemm_'s / psgemm_'s arguments (Fortran-style pointers, 1-based IA/JA, 9-integer array
+ * descriptors on a BLACS context), so a ScaLAPACK program switches by renaming one call:
+ *
+ *     pdgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib, &jb, descb,
+ *             &beta, c, &ic, &jc, descc);
+ *  -> commpress_pdgemm(&ta, &tb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib, &jb, descb,
+ *             &beta, c, &ic, &jc, descc);
+ *
+ * sub(C) = alpha * op(sub(A)) * op(sub(B)) + beta * sub(C), with TRANSA/TRANSB 'N' or 'T'
+ * ('C' means 'T' for real data; lower case accepted). Any block-cyclic layout is accepted;
+ * matrices already in commpress's block layout (MB = ceil(M/NPROW), NB = ceil(N/NPCOL),
+ * RSRC = CSRC = 0) and used whole (IA = JA = 1, full size) are multiplied in place, others
+ * are redistributed with ScaLAPACK's p?gemr2d_ and back. Collective over the BLACS context
+ * of DESCA (every process of the grid calls, with the same arguments).
+ *
+ * Errors: as in ScaLAPACK, the routine returns nothing. When the arguments are invalid
+ * (descriptor type, contexts that differ, MB/NB < 1, RSRC/CSRC outside the grid, LLD below
+ * the local rows, a submatrix beyond its matrix, processes passing different arguments...)
+ * every process writes the same one-line message to stderr and returns with C untouched.
+ * commpress_gemm_last_error() returns the code of the last call on this thread (0 = success,
+ * otherwise commpress's ErrorCode: 1 invalid argument, 2 unsupported, 7 mismatch, 10 MPI...)
+ * and copies its message (NUL-terminated, truncated to capacity) when message is not NULL.
+ *
+ * Options: the algorithm, the codec of the travelling blocks and a relative error bound.
+ * They start from the environment, read once on first use:
+ *   COMMPRESS_GEMM_ALGORITHM  auto (default), cannon, summa, srumma, cannon25d, summa25d,
+ *                             scalapack
+ *   COMMPRESS_GEMM_CODEC      none (default), auto, or a codec name (zstd-1, lz4, szp, zfp...)
+ *   COMMPRESS_GEMM_REL_BOUND  bound on every input element's perturbation relative to its
+ *                             matrix's value range, for lossy codecs (default 0 = exact)
+ * and commpress_gemm_set_options() replaces them for the rest of the process (NULL algorithm
+ * or codec = the default). It returns 0, or an error code (options unchanged). Every process
+ * of a grid must use the same options.
+ */
+#ifndef COMMPRESS_SCALAPACK_H
+#define COMMPRESS_SCALAPACK_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void commpress_pdgemm(const char* transa, const char* transb, const int* m, const int* n,
+                      const int* k, const double* alpha, const double* a, const int* ia,
+                      const int* ja, const int* desca, const double* b, const int* ib,
+                      const int* jb, const int* descb, const double* beta, double* c,
+                      const int* ic, const int* jc, const int* descc);
+
+void commpress_psgemm(const char* transa, const char* transb, const int* m, const int* n,
+                      const int* k, const float* alpha, const float* a, const int* ia,
+                      const int* ja, const int* desca, const float* b, const int* ib,
+                      const int* jb, const int* descb, const float* beta, float* c,
+                      const int* ic, const int* jc, const int* descc);
+
+int commpress_gemm_set_options(const char* algorithm, const char* codec, double rel_bound);
+
+int commpress_gemm_last_error(char* message, int capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COMMPRESS_SCALAPACK_H */

@@ -1,0 +1,20 @@
+// Agreement for the ScaLAPACK-compatible entry points: their errors are printed by every
+// process, so every process must hold the very same message, not just the same code.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "comm/detail/agreement.hpp"
+#include "commpress/status.hpp"
+
+namespace commpress::linalg::detail {
+
+// Collective over comm. Fields that differ across ranks give a mismatch naming the field and
+// its range; otherwise the lowest failing rank's status (code and message) is returned by
+// every rank; otherwise ok.
+Status agree_identically(MPI_Comm comm, const std::vector<comm::detail::Field>& fields,
+                         const Status& local);
+
+}  // namespace commpress::linalg::detail

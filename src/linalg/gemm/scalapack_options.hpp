@@ -1,0 +1,22 @@
+// The state behind the ScaLAPACK-compatible entry points, which have no options argument and
+// no status return: the options they run with and the last error on this thread.
+#pragma once
+
+#include "commpress/linalg.hpp"
+#include "commpress/status.hpp"
+
+namespace commpress::linalg::detail {
+
+// The options set by set_scalapack_gemm_options, else those of the COMMPRESS_GEMM_*
+// environment variables (read once); an invalid environment value is the error.
+Result<GemmOptions> scalapack_gemm_options();
+
+// Null algorithm / codec mean "auto" / "none"; rel_bound 0 means exact. Leaves the options
+// unchanged on error.
+Status set_scalapack_gemm_options(const char* algorithm, const char* codec, double rel_bound);
+
+void record_last_error(const Status& st);
+// The last recorded code (0 = ok); copies the message, NUL-terminated, into message[capacity].
+int last_error(char* message, int capacity);
+
+}  // namespace commpress::linalg::detail

@@ -1,0 +1,57 @@
+// Submatrices of any ScaLAPACK block-cyclic layout seen in DistMatrix's block layout: in
+// place when the layout already is the block layout, else through a private copy.
+//
+// The copies go through ScaLAPACK's own p?gemr2d_: it moves a submatrix between any two
+// block-cyclic distributions on a context (any MB/NB, source process, offset), so the result
+// is correct for every layout a caller can describe, with no second implementation of the
+// block-cyclic index arithmetic to get wrong.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "commpress/linalg.hpp"
+#include "commpress/status.hpp"
+#include "linalg/layout/blacs.hpp"
+
+namespace commpress::linalg::detail {
+
+// sub(X): rows x cols at the 1-based (i, j) of the matrix desc describes; data is the
+// caller's local array (written only by BlockOperand::copy_out).
+template <class T>
+struct SubMatrix {
+  T* data = nullptr;
+  const Descriptor* desc = nullptr;
+  int i = 1, j = 1;
+  int64_t rows = 0, cols = 0;
+};
+
+// True when sub(X) is the whole matrix and desc is the block layout over grid (MB, NB as
+// DistMatrix's, source process (0, 0)), so the caller's array can be used as it is.
+bool is_block_layout(const Descriptor& desc, int i, int j, int64_t rows, int64_t cols,
+                     const Grid& grid);
+
+template <class T>
+class BlockOperand {
+ public:
+  // Local only: the in-place view, or a zeroed block-layout buffer (capacity on failure).
+  Status prepare(const SubMatrix<T>& sub, const Grid& grid, int context);
+  // Collective over the context (every process calls, in place or not).
+  void copy_in();
+  void copy_out();
+  bool in_place() const { return in_place_; }
+  DistMatrix<T>& view() { return view_; }
+
+ private:
+  SubMatrix<T> sub_;
+  Descriptor desc_{};  // of the private copy
+  int context_ = -1;
+  std::vector<T> storage_;
+  DistMatrix<T> view_;
+  bool in_place_ = false;
+};
+
+extern template class BlockOperand<float>;
+extern template class BlockOperand<double>;
+
+}  // namespace commpress::linalg::detail

@@ -1,0 +1,380 @@
+// commpress_pdgemm / commpress_psgemm against ScaLAPACK's own pdgemm_ / psgemm_ on copies of
+// the same block-cyclic data (submatrix offsets, both transposes, several block sizes and
+// source processes), the in-place path for block-layout descriptors, the errors ScaLAPACK
+// would raise (the same message on every process, C untouched), and Grid::from_blacs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "comm/detail/agreement.hpp"
+#include "commpress/linalg.hpp"
+#include "commpress/scalapack.h"
+#include "linalg/layout/blacs.hpp"
+#include "linalg/layout/matrix_fill.hpp"
+#include "mpi_harness.hpp"
+
+extern "C" void Cblacs_pinfo(int* rank, int* size);
+
+namespace commpress::testing {
+namespace {
+
+using linalg::detail::Descriptor;
+
+// A BLACS grid from the world's first rows*cols processes; the others hold no position.
+struct BlacsGrid {
+  int context = -1, nprow = -1, npcol = -1, myrow = -1, mycol = -1;
+  BlacsGrid(int rows, int cols, const char* order = "Row") {
+    int rank = 0, size = 0;
+    Cblacs_pinfo(&rank, &size);
+    Cblacs_get(-1, 0, &context);
+    Cblacs_gridinit(&context, order, rows, cols);
+    Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
+  }
+  ~BlacsGrid() {
+    if (member()) Cblacs_gridexit(context);
+  }
+  bool member() const { return myrow >= 0 && mycol >= 0; }
+};
+
+// 0-based global index of local index l (ScaLAPACK's INDXL2G).
+int local_to_global(int l, int nb, int me, int src, int procs) {
+  return ((l / nb) * procs + (me - src + procs) % procs) * nb + l % nb;
+}
+
+// This process's piece of an M x N block-cyclic matrix, element (i, j) from matrix_value.
+template <class T>
+struct ScaMatrix {
+  Descriptor desc{};
+  std::vector<T> local;
+  int np = 0, nq = 0;
+  ScaMatrix(int m, int n, int mb, int nb, int rsrc, int csrc, const BlacsGrid& g, uint64_t seed,
+            int pad = 0) {
+    np = ::numroc_(&m, &mb, &g.myrow, &rsrc, &g.nprow);
+    nq = ::numroc_(&n, &nb, &g.mycol, &csrc, &g.npcol);
+    desc = {1, g.context, m, n, mb, nb, rsrc, csrc, std::max(1, np + pad)};
+    local.assign(size_t(desc[8]) * size_t(std::max(1, nq)), T(0));
+    for (int lj = 0; lj < nq; ++lj)
+      for (int li = 0; li < np; ++li)
+        local[size_t(li + lj * desc[8])] = T(linalg::detail::matrix_value(
+            seed, global_row(li, g), global_col(lj, g)));
+  }
+  int global_row(int li, const BlacsGrid& g) const {
+    return local_to_global(li, desc[4], g.myrow, desc[6], g.nprow);
+  }
+  int global_col(int lj, const BlacsGrid& g) const {
+    return local_to_global(lj, desc[5], g.mycol, desc[7], g.npcol);
+  }
+};
+
+void pgemm_reference(const char* ta, const char* tb, const int* m, const int* n, const int* k,
+                     const double* alpha, const double* a, const int* ia, const int* ja,
+                     const int* da, const double* b, const int* ib, const int* jb,
+                     const int* db, const double* beta, double* c, const int* ic,
+                     const int* jc, const int* dc) {
+  ::pdgemm_(ta, tb, m, n, k, alpha, a, ia, ja, da, b, ib, jb, db, beta, c, ic,
+                          jc, dc);
+}
+void pgemm_reference(const char* ta, const char* tb, const int* m, const int* n, const int* k,
+                     const float* alpha, const float* a, const int* ia, const int* ja,
+                     const int* da, const float* b, const int* ib, const int* jb,
+                     const int* db, const float* beta, float* c, const int* ic, const int* jc,
+                     const int* dc) {
+  ::psgemm_(ta, tb, m, n, k, alpha, a, ia, ja, da, b, ib, jb, db, beta, c, ic,
+                          jc, dc);
+}
+void pgemm_commpress(const char* ta, const char* tb, const int* m, const int* n, const int* k,
+                     const double* alpha, const double* a, const int* ia, const int* ja,
+                     const int* da, const double* b, const int* ib, const int* jb,
+                     const int* db, const double* beta, double* c, const int* ic,
+                     const int* jc, const int* dc) {
+  commpress_pdgemm(ta, tb, m, n, k, alpha, a, ia, ja, da, b, ib, jb, db, beta, c, ic, jc, dc);
+}
+void pgemm_commpress(const char* ta, const char* tb, const int* m, const int* n, const int* k,
+                     const float* alpha, const float* a, const int* ia, const int* ja,
+                     const int* da, const float* b, const int* ib, const int* jb,
+                     const int* db, const float* beta, float* c, const int* ic, const int* jc,
+                     const int* dc) {
+  commpress_psgemm(ta, tb, m, n, k, alpha, a, ia, ja, da, b, ib, jb, db, beta, c, ic, jc, dc);
+}
+
+// One multiply: sub(A), sub(B), sub(C) at the given offsets of matrices `extra` rows and
+// columns larger than needed, blocks mb x nb (A), nb x mb (B), mb x mb (C), sources shifted.
+struct Case {
+  char ta, tb;
+  int m, n, k;
+  int mb, nb;
+  int ia, ja, ib, jb, ic, jc;
+  int rsrc, csrc;
+  double alpha, beta;
+  int extra = 2;
+  bool block_layout = false;  // descriptors in DistMatrix's layout, whole matrices
+};
+
+int blocks_of(int n, int parts) { return std::max(1, (n + parts - 1) / parts); }
+
+// Runs ScaLAPACK and commpress on copies of the same data and compares every local element:
+// inside sub(C) within the rounding two summation orders may differ by, outside exactly.
+// Returns false when the algorithm reported a placeholder (unsupported), after a note.
+template <class T>
+bool check_case(const Case& c, const BlacsGrid& g, const std::string& label) {
+  const bool an = c.ta == 'N' || c.ta == 'n', bn = c.tb == 'N' || c.tb == 'n';
+  int ar = an ? c.m : c.k, ac = an ? c.k : c.m, br = bn ? c.k : c.n, bc = bn ? c.n : c.k;
+  ar += c.ia - 1 + c.extra;
+  ac += c.ja - 1 + c.extra;
+  br += c.ib - 1 + c.extra;
+  bc += c.jb - 1 + c.extra;
+  int cr = c.m + c.ic - 1 + c.extra, cc = c.n + c.jc - 1 + c.extra;
+  const int rs = c.rsrc % g.nprow, cs = c.csrc % g.npcol;
+  ScaMatrix<T> a = c.block_layout
+                       ? ScaMatrix<T>(ar, ac, blocks_of(ar, g.nprow), blocks_of(ac, g.npcol), 0,
+                                      0, g, 21, 1)
+                       : ScaMatrix<T>(ar, ac, c.mb, c.nb, rs, cs, g, 21, 1);
+  ScaMatrix<T> b = c.block_layout
+                       ? ScaMatrix<T>(br, bc, blocks_of(br, g.nprow), blocks_of(bc, g.npcol), 0,
+                                      0, g, 22)
+                       : ScaMatrix<T>(br, bc, c.nb, c.mb, 0, cs, g, 22);
+  ScaMatrix<T> ref = c.block_layout
+                         ? ScaMatrix<T>(cr, cc, blocks_of(cr, g.nprow), blocks_of(cc, g.npcol),
+                                        0, 0, g, 23, 2)
+                         : ScaMatrix<T>(cr, cc, c.mb, c.mb, rs, 0, g, 23, 2);
+  ScaMatrix<T> got = ref;
+  const std::vector<T> original = ref.local;
+  const T alpha = T(c.alpha), beta = T(c.beta);
+  pgemm_reference(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.local.data(), &c.ia, &c.ja,
+                  a.desc.data(), b.local.data(), &c.ib, &c.jb, b.desc.data(), &beta,
+                  ref.local.data(), &c.ic, &c.jc, ref.desc.data());
+  pgemm_commpress(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.local.data(), &c.ia, &c.ja,
+                  a.desc.data(), b.local.data(), &c.ib, &c.jb, b.desc.data(), &beta,
+                  got.local.data(), &c.ic, &c.jc, got.desc.data());
+  char message[512];
+  const int code = commpress_gemm_last_error(message, sizeof message);
+  if (code == int(ErrorCode::unsupported)) {
+    if (mpi::rank() == 0) std::printf("  note: %s skipped: %s\n", label.c_str(), message);
+    return false;
+  }
+  EXPECT_EQ(code, 0) << label << ": " << message;
+  // Elements lie in [-1, 1): each result's rounding is below (k+2) eps (|alpha| k + |beta|).
+  const double eps = std::numeric_limits<T>::epsilon();
+  const double tol = 2 * (c.k + 2) * eps * (std::fabs(c.alpha) * c.k + std::fabs(c.beta)) + 4 * eps;
+  int wrong = 0;
+  double worst = 0;
+  for (int lj = 0; lj < got.nq; ++lj)
+    for (int li = 0; li < got.np; ++li) {
+      const size_t at = size_t(li + lj * got.desc[8]);
+      const int i = got.global_row(li, g) + 1, j = got.global_col(lj, g) + 1;
+      const bool inside = i >= c.ic && i < c.ic + c.m && j >= c.jc && j < c.jc + c.n;
+      if (inside) {
+        const double d = std::fabs(double(got.local[at]) - double(ref.local[at]));
+        worst = std::max(worst, std::isnan(d) ? std::numeric_limits<double>::infinity() : d);
+        wrong += !(d <= tol);
+      } else {
+        wrong += got.local[at] != original[at];
+      }
+    }
+  EXPECT_EQ(wrong, 0) << label << ": worst difference " << worst << ", tolerance " << tol;
+  return true;
+}
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all{
+      {'N', 'N', 37, 29, 23, 2, 3, 3, 2, 2, 4, 5, 3, 1, 1, 1.5, -0.5},
+      {'T', 'N', 20, 31, 17, 3, 2, 2, 5, 4, 1, 1, 2, 1, 0, -1.0, 2.0},
+      {'N', 'T', 50, 40, 60, 16, 16, 1, 3, 3, 1, 2, 2, 0, 1, 0.75, 1.0},
+      {'T', 'T', 33, 18, 45, 3, 16, 4, 2, 2, 3, 3, 4, 1, 2, 2.0, 0.0},
+      {'n', 't', 1, 5, 3, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1.0, 1.0},
+      {'N', 'N', 10, 7, 0, 3, 3, 2, 2, 1, 1, 2, 3, 0, 0, 1.0, 3.0},
+      {'C', 'N', 3, 2, 40, 16, 2, 5, 1, 1, 5, 1, 1, 1, 1, -2.0, 0.5},
+  };
+  return all;
+}
+
+// The grids of the brief that fit the world, plus a column-ordered one.
+std::vector<std::pair<int, int>> shapes() {
+  std::vector<std::pair<int, int>> out;
+  for (auto s : std::vector<std::pair<int, int>>{{1, 1}, {1, 2}, {2, 2}, {2, 3}, {2, 1}})
+    if (s.first * s.second <= mpi::size()) out.push_back(s);
+  return out;
+}
+
+// Every case on every grid with the given algorithm; false when it is still a placeholder.
+bool run_all(const char* algorithm) {
+  EXPECT_EQ(commpress_gemm_set_options(algorithm, "none", 0), 0) << algorithm;
+  for (auto [rows, cols] : shapes()) {
+    BlacsGrid g(rows, cols);
+    if (!g.member()) continue;
+    const bool square = rows == cols;
+    if (std::string(algorithm) == "cannon" && !square) continue;
+    int index = 0;
+    for (const Case& c : cases()) {
+      const std::string label = std::string(algorithm) + " " + std::to_string(rows) + "x" +
+                                std::to_string(cols) + " case " + std::to_string(index++);
+      if (!check_case<double>(c, g, label + " f64")) return false;
+      if (!check_case<float>(c, g, label + " f32")) return false;
+      Case whole = c;
+      whole.ia = whole.ja = whole.ib = whole.jb = whole.ic = whole.jc = 1;
+      whole.extra = 0;
+      whole.block_layout = true;
+      if (!check_case<double>(whole, g, label + " block layout f64")) return false;
+    }
+  }
+  return true;
+}
+
+// The grid covering the whole world (so MPI_COMM_WORLD can compare the processes' views).
+BlacsGrid world_grid() {
+  const int p = mpi::size();
+  int rows = 1;
+  for (int r = 1; r * r <= p; ++r)
+    if (p % r == 0) rows = r;
+  return BlacsGrid(rows, p / rows);
+}
+
+// What every process saw from a call that must fail: the same code and message everywhere,
+// containing `expect`, and C untouched.
+void expect_failure(const std::vector<double>& c_before, const std::vector<double>& c_after,
+                    ErrorCode code, const std::string& expect) {
+  char message[512];
+  const int got = commpress_gemm_last_error(message, sizeof message);
+  EXPECT_EQ(got, int(code)) << message;
+  EXPECT_NE(std::string(message).find(expect), std::string::npos) << message;
+  EXPECT_EQ(std::string(message).rfind("commpress_pdgemm: ", 0), 0u) << message;
+  EXPECT_TRUE(c_before == c_after) << "C changed although the call failed: " << message;
+  int64_t fp[2] = {comm::detail::fingerprint(message), -comm::detail::fingerprint(message)};
+  MPI_Allreduce(MPI_IN_PLACE, fp, 2, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  EXPECT_EQ(fp[0], -fp[1]) << "processes hold different messages; this one: " << message;
+}
+
+// A valid call on 20 x 20 matrices in 2 x 2 blocks, to be spoiled one argument at a time.
+struct ValidCall {
+  const BlacsGrid& g;
+  ScaMatrix<double> a, b, c;
+  char ta = 'N', tb = 'N';
+  int m = 12, n = 10, k = 9, ia = 2, ja = 3, ib = 4, jb = 2, ic = 3, jc = 5;
+  double alpha = 1.0, beta = 0.5;
+  explicit ValidCall(const BlacsGrid& grid)
+      : g(grid),
+        a(20, 20, 2, 2, 0, 0, grid, 1),
+        b(20, 20, 2, 2, 0, 0, grid, 2),
+        c(20, 20, 2, 2, 0, 0, grid, 3) {}
+  std::vector<double> run() {
+    std::vector<double> out = c.local;
+    commpress_pdgemm(&ta, &tb, &m, &n, &k, &alpha, a.local.data(), &ia, &ja, a.desc.data(),
+                     b.local.data(), &ib, &jb, b.desc.data(), &beta, out.data(), &ic, &jc,
+                     c.desc.data());
+    return out;
+  }
+};
+
+TEST(Pdgemm, InvalidArgumentsFailAlikeEverywhereAndLeaveCUntouched) {
+  BlacsGrid g = world_grid();
+  ASSERT_TRUE(g.member());
+  ASSERT_EQ(commpress_gemm_set_options("scalapack", "none", 0), 0);
+  {
+    ValidCall call(g);
+    const std::vector<double> out = call.run();
+    char message[256];
+    EXPECT_EQ(commpress_gemm_last_error(message, sizeof message), 0) << message;
+    EXPECT_FALSE(out == call.c.local);  // the valid call does write C
+  }
+  {  // LLD too small on the last process only: the others learn its message.
+    ValidCall call(g);
+    if (g.myrow == g.nprow - 1 && g.mycol == g.npcol - 1) call.a.desc[8] = call.a.np - 1;
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument, "DESCA[LLD]");
+  }
+  {  // sub(A) reaches beyond A's rows.
+    ValidCall call(g);
+    call.ia = 10;
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument, "exceed DESCA[M]");
+  }
+  {  // sub(C) reaches beyond C's columns, through the transpose of B.
+    ValidCall call(g);
+    call.tb = 'T';
+    call.jc = 12;
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument, "exceed DESCC[N]");
+  }
+  {  // B on another context (same processes, same shape).
+    BlacsGrid other(g.nprow, g.npcol);
+    ValidCall call(g);
+    call.b.desc[1] = other.context;
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument, "DESCB[CTXT]");
+  }
+  {
+    ValidCall call(g);
+    call.ta = 'X';
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument, "parameter 1 (TRANSA)");
+  }
+  {
+    ValidCall call(g);
+    call.c.desc[4] = 0;
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument, "DESCC[MB]");
+  }
+  {
+    ValidCall call(g);
+    call.b.desc[6] = g.nprow;
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument, "DESCB[RSRC]");
+  }
+  if (mpi::size() > 1) {  // one process passes another alpha
+    ValidCall call(g);
+    if (mpi::rank() == mpi::size() - 1) call.alpha = 2.0;
+    expect_failure(call.c.local, call.run(), ErrorCode::mismatch, "disagree on ALPHA");
+  }
+  EXPECT_NE(commpress_gemm_set_options("no-such-algorithm", "none", 0), 0);
+  EXPECT_NE(commpress_gemm_set_options("auto", "no-such-codec", 0), 0);
+  EXPECT_NE(commpress_gemm_set_options("auto", "none", -1.0), 0);
+  EXPECT_EQ(commpress_gemm_set_options(nullptr, nullptr, 0), 0);
+}
+
+TEST(Pdgemm, ProcessesOutsideTheGridAreTurnedAway) {
+  BlacsGrid g(1, 1);
+  if (g.member()) return;
+  ValidCall call(g);
+  const std::vector<double> out = call.run();
+  char message[256];
+  EXPECT_EQ(commpress_gemm_last_error(message, sizeof message), int(ErrorCode::invalid_argument));
+  EXPECT_NE(std::string(message).find("no grid position"), std::string::npos) << message;
+}
+
+TEST(GridFromBlacs, PlacesEveryProcessWhereBlacsDoes) {
+  for (const char* order : {"Row", "Col"})
+    for (auto [rows, cols] : shapes()) {
+      BlacsGrid g(rows, cols, order);
+      auto grid = linalg::Grid::from_blacs(g.context);
+      if (!g.member()) {
+        ASSERT_FALSE(grid.ok());
+        EXPECT_EQ(grid.status().code(), ErrorCode::invalid_argument);
+        continue;
+      }
+      ASSERT_TRUE(grid.ok()) << grid.status().to_string();
+      EXPECT_EQ(grid->rows(), g.nprow);
+      EXPECT_EQ(grid->cols(), g.npcol);
+      EXPECT_EQ(grid->row(), g.myrow) << order;
+      EXPECT_EQ(grid->col(), g.mycol) << order;
+      EXPECT_EQ(grid->layers(), 1);
+      int rank = -1;
+      MPI_Comm_rank(grid->comm(), &rank);
+      EXPECT_EQ(rank, grid->rank_of(g.myrow, g.mycol));
+      // The row communicator holds the processes BLACS calls this process row.
+      int row_size = 0;
+      MPI_Comm_size(grid->row_comm(), &row_size);
+      EXPECT_EQ(row_size, g.npcol);
+    }
+}
+
+TEST(Pdgemm, MatchesScaLapackThroughTheReferenceAlgorithm) { run_all("scalapack"); }
+
+TEST(Pdgemm, MatchesScaLapackWithEveryAlgorithm) {
+  for (const char* algorithm : {"auto", "summa", "cannon", "srumma"}) {
+    // A placeholder answers unsupported on every process alike, so all skip together.
+    if (!run_all(algorithm) && mpi::rank() == 0)
+      std::printf("  note: %s is not implemented yet\n", algorithm);
+  }
+  EXPECT_EQ(commpress_gemm_set_options(nullptr, nullptr, 0), 0);
+}
+
+}  // namespace
+}  // namespace commpress::testing
