@@ -87,7 +87,7 @@ const char* commpress_algorithm_name(commpress_algorithm algorithm);
 #define COMMPRESS_NAME_MAX 32
 
 /* ---- Codecs ---------------------------------------------------------------------------- */
-/* Codec names come from the registry: "raw", "lz4", "zstd-3", "zlib-6", "szp", "zfp_accuracy",
+/* Codec names come from the registry: "raw", "lz4", "zstd-3", "zlib-6", "szp", "zfp",
  * ... (`commpress codecs` lists them). A compressed buffer is a self-describing frame. */
 
 /* Worst-case frame size for n elements, whatever their values. */

@@ -1,8 +1,9 @@
-/* Assertions for the C API tests: a failed check prints where and why and is counted, so a
- * test runs to the end and exits non-zero if anything failed. */
+/* Assertions for the C API tests: a failed check prints where and why (one line, tagged by
+ * rank) and is counted, so a test runs to the end and exits non-zero if anything failed. */
 #ifndef COMMPRESS_CAPI_CHECK_H
 #define COMMPRESS_CAPI_CHECK_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "commpress.h"
@@ -10,15 +11,20 @@
 static int capi_failures = 0;
 static int capi_rank = 0; /* tags messages in the MPI test */
 
-#define CHECK(cond, ...)                                                              \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      ++capi_failures;                                                                \
-      fprintf(stderr, "[rank %d] %s:%d: CHECK(%s) failed: ", capi_rank, __FILE__,    \
-              __LINE__, #cond);                                                       \
-      fprintf(stderr, __VA_ARGS__);                                                   \
-      fprintf(stderr, "\n");                                                          \
-    }                                                                                 \
+/* One fprintf per failure, so lines of different ranks do not interleave. */
+static void capi_fail(const char* file, int line, const char* cond, const char* fmt, ...) {
+  char why[512];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(why, sizeof why, fmt, args);
+  va_end(args);
+  ++capi_failures;
+  fprintf(stderr, "[rank %d] %s:%d: CHECK(%s) failed: %s\n", capi_rank, file, line, cond, why);
+}
+
+#define CHECK(cond, ...)                                           \
+  do {                                                             \
+    if (!(cond)) capi_fail(__FILE__, __LINE__, #cond, __VA_ARGS__); \
   } while (0)
 
 /* A call expected to succeed; on failure names the status and the library's message. */
@@ -29,7 +35,7 @@ static int capi_rank = 0; /* tags messages in the MPI test */
           commpress_status_name(capi_st_), commpress_last_error());                   \
   } while (0)
 
-/* A call expected to fail with one status (or another acceptable one). */
+/* A call expected to fail with one particular status. */
 #define CHECK_STATUS(call, expected)                                                  \
   do {                                                                                \
     commpress_status capi_st_ = (call);                                               \
