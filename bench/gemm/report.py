@@ -327,36 +327,49 @@ def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
-    panels = [(net, d) for net in NETS if net != "shm1"
-              for d in ordered(r["dtype"] for r in rows if r.get("net") == net and "dtype" in r)]
-    if not panels:
+    nets = [n for n in NETS if n != "shm1" and any(r.get("net") == n for r in rows)]
+    dtypes = ordered(r["dtype"] for r in rows if r.get("net") in nets and "dtype" in r)
+    if not nets or not dtypes:
         return
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.2), squeeze=False)
-    for ax, (net, dtype) in zip(axes.flat, panels):
-        sel = [r for r in rows if r.get("net") == net and r.get("dtype") == dtype
-               and r.get("zeros") == 0 and ok(r)]
-        for lab in ordered((label(r) for r in sel), ALG_ORDER):
-            pts = sorted((r["n"], r["gflops"]) for r in sel if label(r) == lab)
-            if lab.startswith("cannon@") and lab != "cannon@zstd-1":
-                continue  # one codec keeps the panel readable; every codec is in the tables
-            style = dict(color="black", ls="--", lw=2) if lab == "scalapack" else \
-                dict(marker="o", ms=3, lw=2.2 if lab == "auto" else 1.2)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts],
-                    label="pdgemm" if lab == "scalapack" else lab, **style)
-        dg = sorted((r["n"], r["gflops"]) for r in rows if r.get("net") == "shm1"
-                    and r.get("dtype") == dtype and r.get("algorithm_requested") == "blas" and ok(r))
-        if dg and net.startswith("shm"):
-            ax.plot([p[0] for p in dg], [p[1] for p in dg], color="grey", ls=":", lw=2,
-                    label="dgemm, 1 rank × 2 threads")
-        ax.set_xscale("log", base=2)
-        ax.set_title(f"{NETS[net]}, {dtype}", fontsize=9)
-        ax.set_xlabel("N (m = n = k)")
-        ax.set_ylabel("GFLOP/s (median)")
-        ax.set_ylim(bottom=0)
-        ax.grid(True, alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7)
+    sel = [r for r in rows if r.get("zeros") == 0 and ok(r)]
+    # One codec keeps the panels readable (every codec is in the tables); one colour per
+    # measurement across the panels.
+    labels = [l for l in ordered((label(r) for r in sel), ALG_ORDER)
+              if l not in ("scalapack", "blas") and (not l.startswith("cannon@") or l == "cannon@zstd-1")]
+    colours = {l: plt.cm.tab10(i % 10) for i, l in enumerate(labels)}
+    fig, axes = plt.subplots(len(dtypes), len(nets), figsize=(5 * len(nets), 3.8 * len(dtypes)),
+                             squeeze=False)
+    for row, dtype in enumerate(dtypes):
+        for col, net in enumerate(nets):
+            ax = axes[row][col]
+            here = [r for r in sel if r.get("net") == net and r.get("dtype") == dtype]
+            for lab in ["scalapack"] + labels:
+                pts = sorted((r["n"], r["gflops"]) for r in here if label(r) == lab)
+                if not pts:
+                    continue
+                style = dict(color="black", ls="--", lw=2) if lab == "scalapack" else \
+                    dict(color=colours[lab], marker="o", ms=3, lw=2.4 if lab == "auto" else 1.2)
+                ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                        label="pdgemm" if lab == "scalapack" else lab, **style)
+            dg = sorted((r["n"], r["gflops"]) for r in sel if r.get("net") == "shm1"
+                        and r.get("dtype") == dtype and r.get("algorithm_requested") == "blas")
+            if dg and net.startswith("shm"):
+                ax.plot([p[0] for p in dg], [p[1] for p in dg], color="grey", ls=":", lw=2,
+                        label="dgemm, 1 rank × 2 threads")
+            sizes = sorted({r["n"] for r in here})
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(sizes)
+            ax.set_xticklabels([str(x) for x in sizes])
+            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+            ax.set_title(f"{NETS[net]}, {dtype}", fontsize=9)
+            ax.set_xlabel("N (m = n = k)")
+            ax.set_ylabel("GFLOP/s (median)")
+            ax.set_ylim(bottom=0)
+            ax.grid(True, alpha=0.3)
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(fontsize=6)
     fig.suptitle("C = A B on dense uniform [-1, 1] matrices (higher is better)", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
