@@ -128,17 +128,30 @@ Status CannonSteps<T>::finish_shift(int step, BlockExchange& xa, BlockExchange& 
   return {};
 }
 
+// The product runs in panels of C's columns so that the posted shifts can progress between
+// them. The panels depend only on the block's shape (never on overlap or the codec), so every
+// variant performs the same products in the same order and lossless runs stay bit-identical.
 template <class T>
-void CannonSteps<T>::multiply(int step, T beta, T* c, int64_t ldc) {
+void CannonSteps<T>::multiply(int step, T beta, T* c, int64_t ldc, BlockExchange& xa,
+                              BlockExchange& xb) {
   if (!failure_.ok()) return;  // the transfers go on; the result is lost anyway
   const int kk = layout_.k_block(pos_, step);
   const BlockShape sa = layout_.a_shape(pos_.row, kk), sb = layout_.b_shape(kk, pos_.col);
   keep(a_codec_.decode(a_[0].view(), work_a_.data(), sa.ld(), sa.rows, sa.cols));
   keep(b_codec_.decode(b_[0].view(), work_b_.data(), sb.ld(), sb.rows, sb.cols));
   if (!failure_.ok()) return;
-  local_gemm(call_->transa, call_->transb, layout_.m_size(pos_.row), layout_.n_size(pos_.col),
-             layout_.k_size(kk), call_->alpha, work_a_.data(), sa.ld(), work_b_.data(),
-             sb.ld(), beta, c, ldc);
+  const int64_t mi = layout_.m_size(pos_.row), nj = layout_.n_size(pos_.col);
+  constexpr int64_t kMinPanel = 64, kMaxPanels = 8;
+  const int64_t width = std::max(kMinPanel, (nj + kMaxPanels - 1) / kMaxPanels);
+  const bool b_rows_are_columns = call_->transb == Trans::T;  // stored n x k
+  for (int64_t j0 = 0; j0 < nj; j0 += width) {
+    const int64_t w = std::min(width, nj - j0);
+    const T* b = work_b_.data() + (b_rows_are_columns ? j0 : j0 * sb.ld());
+    local_gemm(call_->transa, call_->transb, mi, w, layout_.k_size(kk), call_->alpha,
+               work_a_.data(), sa.ld(), b, sb.ld(), beta, c + j0 * ldc, ldc);
+    keep(xa.progress());
+    keep(xb.progress());
+  }
 }
 
 template <class T>
@@ -150,7 +163,7 @@ Status CannonSteps<T>::run(int first, int last, T beta, T* c, int64_t ldc) {
     const bool more = t + 1 < last;
     BlockExchange xa, xb;
     if (more && overlap) COMMPRESS_RETURN_IF_ERROR(post_shift(xa, xb));
-    multiply(t, t == first ? beta : T(1), c, ldc);
+    multiply(t, t == first ? beta : T(1), c, ldc, xa, xb);
     if (more) COMMPRESS_RETURN_IF_ERROR(finish_shift(t, xa, xb));
   }
   return {};

@@ -59,7 +59,7 @@ class CannonSteps {
   Status post_shift(BlockExchange& xa, BlockExchange& xb);
   // Completes a posted shift, or runs it blocking; then the received blocks are current.
   Status finish_shift(int step, BlockExchange& xa, BlockExchange& xb);
-  void multiply(int step, T beta, T* c, int64_t ldc);
+  void multiply(int step, T beta, T* c, int64_t ldc, BlockExchange& xa, BlockExchange& xb);
   void keep(const Status& st) {
     if (failure_.ok() && !st.ok()) failure_ = st;
   }

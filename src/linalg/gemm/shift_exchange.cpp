@@ -33,15 +33,24 @@ Status BlockExchange::post(MPI_Comm comm, int dest, int src, int tag, const Enco
   COMMPRESS_MPI(MPI_Isend(out.bytes.data(), int(out.size), MPI_BYTE, dest, tag, comm,
                           &requests_[1]));
   in_ = &in;
+  complete_ = false;
+  return {};
+}
+
+Status BlockExchange::progress() {
+  if (!posted() || complete_) return {};
+  int flag = 0;
+  COMMPRESS_MPI(MPI_Testall(2, requests_, &flag, statuses_));
+  complete_ = flag != 0;
   return {};
 }
 
 Status BlockExchange::wait() {
-  MPI_Status st[2];
   EncodedBlock* in = in_;
   in_ = nullptr;
-  COMMPRESS_MPI(MPI_Waitall(2, requests_, st));
-  return received_size(st[0], *in);
+  if (!complete_) COMMPRESS_MPI(MPI_Waitall(2, requests_, statuses_));
+  complete_ = false;
+  return received_size(statuses_[0], *in);
 }
 
 Status exchange_blocking(MPI_Comm comm, int dest, int src, int tag, const EncodedBlock& out,

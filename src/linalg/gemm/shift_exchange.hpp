@@ -41,11 +41,16 @@ class BlockExchange {
 
   Status post(MPI_Comm comm, int dest, int src, int tag, const EncodedBlock& out,
               EncodedBlock& in);
+  // Lets MPI move the messages along while the caller computes (a library whose transfers
+  // advance only inside MPI calls would otherwise do all the work in wait()).
+  Status progress();
   Status wait();  // sets in.size
   bool posted() const { return in_ != nullptr; }
 
  private:
   MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  MPI_Status statuses_[2];
+  bool complete_ = false;
   EncodedBlock* in_ = nullptr;
 };
 
