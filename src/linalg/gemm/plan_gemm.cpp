@@ -1,41 +1,242 @@
-// plan_gemm: what gemm will run. Forced algorithms pass through; Auto takes the first
-// algorithm the grid can run (Cannon on square 2-D grids, SUMMA otherwise, their 2.5D forms
-// on layered grids) until the cost models choose (issue: models and choice).
+// plan_gemm: what gemm runs, from the cost models (include/commpress/gemm_model.hpp) on the
+// machine profile in force. Auto takes the algorithm (and, over a communicator, the grid) with
+// the smallest predicted time; a forced algorithm passes through with its prediction. Codec
+// "auto" weighs raw blocks against zstd-1 and, under a lossy bound, szp, at the ratio the
+// profile measured for them (plan_gemm has no data to sample): compression is chosen only
+// when the model predicts it faster, i.e. when the link is slow enough for the codec
+// (compressed_cannon_threshold is that rule in closed form). Every rank decides alike: the
+// arguments are agreed on first, and the rest depends only on them, the profile and the
+// shared-memory domain size (agreed too).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "comm/detail/agreement.hpp"
+#include "comm/detail/private_comm.hpp"
+#include "comm/select.hpp"
+#include "commpress/gemm_model.hpp"
 #include "commpress/linalg.hpp"
 
 namespace commpress::linalg {
 
 namespace {
 
-GemmAlgorithm default_for(const Grid& g) {
-  const bool square = g.rows() == g.cols();
-  if (g.layers() > 1) return square ? GemmAlgorithm::Cannon25D : GemmAlgorithm::Summa25D;
-  return square ? GemmAlgorithm::Cannon : GemmAlgorithm::Summa;
+namespace md = commpress::model;
+
+static_assert(uint8_t(GemmAlgorithm::Cannon) == uint8_t(md::GemmAlgorithm::Cannon) &&
+              uint8_t(GemmAlgorithm::Summa) == uint8_t(md::GemmAlgorithm::Summa) &&
+              uint8_t(GemmAlgorithm::Srumma) == uint8_t(md::GemmAlgorithm::Srumma) &&
+              uint8_t(GemmAlgorithm::Cannon25D) == uint8_t(md::GemmAlgorithm::Cannon25D) &&
+              uint8_t(GemmAlgorithm::Summa25D) == uint8_t(md::GemmAlgorithm::Summa25D) &&
+              uint8_t(GemmAlgorithm::ScaLapack) == uint8_t(md::GemmAlgorithm::ScaLapack));
+
+md::GemmAlgorithm to_model(GemmAlgorithm a) { return md::GemmAlgorithm(uint8_t(a)); }
+GemmAlgorithm from_model(md::GemmAlgorithm a) { return GemmAlgorithm(uint8_t(a)); }
+
+struct Request {
+  Trans ta, tb;
+  int64_t m, n, k;
+  Dtype dtype;
+  const GemmOptions* opts;
+};
+
+struct Codecs {
+  std::vector<std::string> names;
+  std::vector<md::GemmCodec> models;
+};
+
+// The profile's rates and ratio for the codec, and its frame bound as a line through two block
+// sizes (compress_bound is affine in the element count for every registered codec).
+md::GemmCodec codec_model(const codec::Codec& c, Dtype dt, const md::MachineProfile& prof) {
+  md::GemmCodec z = md::gemm_codec(prof.rates(c.name(), dt));
+  const double e = double(codec::dtype_size(dt));
+  constexpr size_t n1 = size_t{1} << 10, n2 = size_t{1} << 20;
+  const double b1 = double(c.compress_bound(n1, dt)), b2 = double(c.compress_bound(n2, dt));
+  z.bound_slope = (b2 - b1) / (double(n2 - n1) * e);
+  z.bound_extra = std::max(0.0, b1 - z.bound_slope * double(n1) * e);
+  return z;
+}
+
+Result<Codecs> codec_candidates(const Request& r, const md::MachineProfile& prof) {
+  const GemmOptions& o = *r.opts;
+  Codecs out{{"none"}, {md::GemmCodec{}}};
+  if (o.codec.empty() || o.codec == "none") return out;
+  if (o.codec == "auto") {
+    // Only codecs the profile measured: an unmeasured rate is a guess Auto should not act on.
+    for (const char* name : {"zstd-1", "szp"}) {
+      auto c = codec::get_codec(name);
+      if (!c.ok() || !(*c)->supports(r.dtype) || !prof.rates(name, r.dtype)) continue;
+      if ((*c)->lossy() && o.bound.mode == codec::BoundMode::lossless) continue;
+      out.names.push_back(name);
+      out.models.push_back(codec_model(**c, r.dtype, prof));
+    }
+    return out;
+  }
+  auto c = codec::get_codec(o.codec);
+  if (!c.ok()) return c.status();
+  if (!(*c)->supports(r.dtype))
+    return Status{ErrorCode::unsupported, "codec " + o.codec + " does not take this dtype"};
+  if ((*c)->lossy() && o.bound.mode == codec::BoundMode::lossless)
+    return Status{ErrorCode::invalid_argument, "lossy codec " + o.codec + " needs an ABS or REL bound"};
+  return Codecs{{o.codec}, {codec_model(**c, r.dtype, prof)}};
+}
+
+Status check_request(const Request& r) {
+  const GemmOptions& o = *r.opts;
+  if (r.m < 0 || r.n < 0 || r.k < 0)
+    return {ErrorCode::invalid_argument, "plan_gemm: negative dimensions " + std::to_string(r.m) +
+                                             "x" + std::to_string(r.n) + "x" + std::to_string(r.k)};
+  if (r.dtype != Dtype::f32 && r.dtype != Dtype::f64)
+    return {ErrorCode::unsupported, "plan_gemm: only f32 and f64 multiply"};
+  if (o.layers < 0 || o.panel < 0)
+    return {ErrorCode::invalid_argument, "plan_gemm: layers and panel must be >= 0"};
+  return {};
+}
+
+// Every rank's view of the request, so that all of them plan the same thing or fail together.
+Status agree_request(MPI_Comm comm, const Request& r) {
+  const GemmOptions& o = *r.opts;
+  return comm::detail::agree(
+      comm,
+      {{"m", r.m},
+       {"n", r.n},
+       {"k", r.k},
+       {"transa", int64_t(r.ta)},
+       {"transb", int64_t(r.tb)},
+       {"dtype", int64_t(r.dtype)},
+       {"algorithm", int64_t(o.algorithm)},
+       {"codec", comm::detail::fingerprint(o.codec)},
+       {"bound mode", int64_t(o.bound.mode)},
+       {"bound value", std::bit_cast<int64_t>(o.bound.value)},
+       {"overlap", int64_t(o.overlap)},
+       {"layers", int64_t(o.layers)},
+       {"panel", o.panel},
+       {"memory cap", int64_t(o.memory_cap_bytes)}},
+      check_request(r));
+}
+
+// Ranks per shared-memory domain as SRUMMA sees it: the smallest real domain, or the pretend
+// node size of COMMPRESS_PRETEND_RANKS_PER_NODE when smaller (agreed: the smallest over ranks).
+Result<int> shared_domain(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  COMMPRESS_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  MPI_Comm_free(&node);
+  if (const char* env = std::getenv("COMMPRESS_PRETEND_RANKS_PER_NODE")) {
+    const int pretend = std::atoi(env);
+    if (pretend > 0) size = std::min(size, pretend);
+  }
+  COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &size, 1, MPI_INT, MPI_MIN, comm));
+  return size;
+}
+
+bool may_run_srumma(const GemmOptions& o) {
+  return o.algorithm == GemmAlgorithm::Srumma || o.algorithm == GemmAlgorithm::Auto;
+}
+
+md::GemmScenario scenario(const Request& r, const md::MachineProfile& prof, int domain) {
+  md::GemmScenario s;
+  s.m = r.m;
+  s.n = r.n;
+  s.k = r.k;
+  s.elem_size = int(codec::dtype_size(r.dtype));
+  s.link = prof.network;
+  s.gamma = prof.gamma;
+  s.flops = md::gemm_flop_rate(prof, r.dtype);
+  s.overlap = r.opts->overlap;
+  s.panel = r.opts->panel;
+  s.ranks_per_node = domain;
+  return s;
+}
+
+// The plan among the given grids (agreed shapes). The memory cap bounds the choice of the
+// replication, so it applies only when plan_gemm chooses the grid.
+Result<GemmPlan> plan_over(const Request& r, const std::vector<md::GemmGrid>& grids, int domain,
+                           bool choose_grid) {
+  const GemmOptions& o = *r.opts;
+  const md::MachineProfile& prof = comm::detail::machine_profile();
+  auto codecs = codec_candidates(r, prof);
+  if (!codecs.ok()) return codecs.status();
+  const md::GemmScenario base = scenario(r, prof, domain);
+  std::vector<md::GemmAlgorithm> algorithms;
+  if (o.algorithm != GemmAlgorithm::Auto) algorithms.push_back(to_model(o.algorithm));
+  const bool auto_alg = o.algorithm == GemmAlgorithm::Auto;
+  const double cap = choose_grid ? double(o.memory_cap_bytes) : 0.0;
+  const md::GemmChoice best = md::choose_gemm(base, grids, algorithms, codecs->models, cap);
+  GemmPlan plan;
+  if (best.found) {
+    plan.algorithm = from_model(best.algorithm);
+    plan.grid_rows = best.grid.rows;
+    plan.grid_cols = best.grid.cols;
+    plan.layers = best.grid.layers;
+    plan.codec = codecs->names[size_t(best.codec)];
+    plan.predicted_seconds = best.seconds;
+    plan.memory_bytes = uint64_t(std::ceil(best.memory));
+    return plan;
+  }
+  if (auto_alg)
+    return Status{ErrorCode::invalid_argument,
+                  "plan_gemm: no algorithm runs here with codec " + o.codec + " (layers " +
+                      std::to_string(o.layers) + ", memory cap " +
+                      std::to_string(o.memory_cap_bytes) + " bytes)"};
+  if (!choose_grid) {
+    // A forced algorithm the model does not run with this codec (SRUMMA, ScaLAPACK move raw
+    // blocks): it passes through unmodelled and reports for itself.
+    plan.algorithm = o.algorithm;
+    plan.grid_rows = grids[0].rows;
+    plan.grid_cols = grids[0].cols;
+    plan.layers = grids[0].layers;
+    plan.codec = o.codec == "auto" ? "none" : o.codec;
+    return plan;
+  }
+  return Status{ErrorCode::invalid_argument,
+                std::string("plan_gemm: no grid over these ranks runs ") +
+                    gemm_algorithm_name(o.algorithm) + " (layers " + std::to_string(o.layers) +
+                    ", memory cap " + std::to_string(o.memory_cap_bytes) + " bytes)"};
 }
 
 }  // namespace
 
-Result<GemmPlan> plan_gemm(Trans, Trans, int64_t, int64_t, int64_t, Dtype, const Grid& grid,
-                           const GemmOptions& opts) {
-  GemmPlan plan;
-  plan.algorithm = opts.algorithm == GemmAlgorithm::Auto ? default_for(grid) : opts.algorithm;
-  plan.grid_rows = grid.rows();
-  plan.grid_cols = grid.cols();
-  plan.layers = grid.layers();
-  plan.codec = opts.codec == "auto" || opts.codec.empty() ? "none" : opts.codec;
-  return plan;
+Result<GemmPlan> plan_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, Dtype dtype,
+                           const Grid& grid, const GemmOptions& opts) {
+  const Request r{ta, tb, m, n, k, dtype, &opts};
+  COMMPRESS_RETURN_IF_ERROR(agree_request(grid.comm(), r));
+  const md::GemmGrid g{grid.rows(), grid.cols(), grid.layers()};
+  const md::GemmScenario shape{.grid = g};
+  if (opts.algorithm != GemmAlgorithm::Auto &&
+      !md::gemm_runs(to_model(opts.algorithm), shape))
+    return Status{ErrorCode::invalid_argument,
+                  std::string("plan_gemm: ") + gemm_algorithm_name(opts.algorithm) +
+                      " does not run on a " + std::to_string(g.rows) + "x" +
+                      std::to_string(g.cols) + "x" + std::to_string(g.layers) + " grid"};
+  int domain = 1;
+  if (g.layers == 1 && may_run_srumma(opts)) {
+    auto d = shared_domain(grid.comm());
+    if (!d.ok()) return d.status();
+    domain = *d;
+  }
+  return plan_over(r, {g}, domain, false);
 }
 
 Result<GemmPlan> plan_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, Dtype dtype,
                            MPI_Comm comm, const GemmOptions& opts) {
+  auto pc = comm::detail::private_comm(comm);
+  if (!pc.ok()) return pc.status();
+  const Request r{ta, tb, m, n, k, dtype, &opts};
+  COMMPRESS_RETURN_IF_ERROR(agree_request(*pc, r));
   int p = 1;
-  MPI_Comm_size(comm, &p);
-  int rows = 1;
-  for (int r = 1; r * r <= p; ++r)
-    if (p % r == 0) rows = r;
-  auto grid = Grid::create(comm, rows, p / rows, 1);
-  if (!grid.ok()) return grid.status();
-  return plan_gemm(ta, tb, m, n, k, dtype, *grid, opts);
+  COMMPRESS_MPI(MPI_Comm_size(*pc, &p));
+  int domain = 1;
+  if (may_run_srumma(opts)) {
+    auto d = shared_domain(*pc);
+    if (!d.ok()) return d.status();
+    domain = *d;
+  }
+  return plan_over(r, md::gemm_grids(p, opts.layers), domain, true);
 }
 
 }  // namespace commpress::linalg

@@ -1,0 +1,152 @@
+// Cost and memory models of the distributed multiply (include/commpress/linalg.hpp): how long
+// Cannon, SUMMA, SRUMMA and the 2.5D algorithms take on a measured machine, with and without
+// compressed blocks, how much memory each rank needs, and which one GemmAlgorithm::Auto runs.
+// Pure arithmetic (no MPI, no I/O), like include/commpress/model.hpp. Formulas and their
+// origin: docs/models.md, "Distributed multiply".
+//
+// Units: seconds, bytes, flop/s. "Bytes" of a block are its UNCOMPRESSED size; the codec's
+// ratio turns them into bytes on the wire.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "commpress/model.hpp"
+
+namespace commpress::model {
+
+// Values mirror commpress::linalg::GemmAlgorithm (plan_gemm checks they match). There is no
+// Auto here: the model only predicts algorithms that run.
+enum class GemmAlgorithm : uint8_t {
+  Cannon = 1,
+  Summa = 2,
+  Srumma = 3,
+  Cannon25D = 4,
+  Summa25D = 5,
+  ScaLapack = 6,
+};
+
+struct GemmGrid {
+  int rows = 1, cols = 1, layers = 1;
+  int size() const { return rows * cols * layers; }
+  bool square() const { return rows == cols; }
+};
+
+// The codec of the travelling blocks as the model sees it. Disabled (the default) = raw.
+struct GemmCodec {
+  bool enabled = false;
+  double ratio = 1;          // uncompressed / compressed bytes
+  double compress = 0;       // bytes/s of uncompressed data
+  double decompress = 0;
+  double call_overhead = 0;  // seconds per codec call
+  // A frame's largest size (compress_bound) for a block of b raw bytes: b * bound_slope +
+  // bound_extra. Receive buffers are sized with it.
+  double bound_slope = 1;
+  double bound_extra = 0;
+
+  double compress_time(double bytes) const;
+  double decompress_time(double bytes) const;
+  double wire(double bytes) const { return enabled ? bytes / ratio : bytes; }
+  double frame_bound(double bytes) const {
+    return enabled ? bytes * bound_slope + bound_extra : bytes;
+  }
+};
+
+// Codec rates when the profile has none for the codec (a forced codec the profile did not
+// measure): about zstd-1 on this machine, and no compression (ratio 1) unless the profile
+// knows better, so an unmeasured codec is never predicted to pay.
+inline constexpr double kDefaultGemmCompressRate = 0.2e9;
+inline constexpr double kDefaultGemmDecompressRate = 0.3e9;
+// The codec as the model sees it: the profile's rates and typical_ratio when present (ratio
+// 1 when unknown), else the defaults above. Frame bounds are left raw-sized.
+GemmCodec gemm_codec(const CodecRates* rates);
+
+// Local dgemm / sgemm rate per rank when the profile has none (measured on the development
+// machine with one BLAS thread per rank: dgemm 52 GFLOP/s; sgemm about twice that).
+inline constexpr double kDefaultGemmFlopsF64 = 52e9;
+inline constexpr double kDefaultGemmFlopsF32 = 104e9;
+double gemm_flop_rate(const MachineProfile& m, Dtype dtype);
+
+// One multiply C (m x n) = op(A) (m x k) * op(B) (k x n) on one grid.
+struct GemmScenario {
+  int64_t m = 0, n = 0, k = 0;
+  int elem_size = 8;
+  GemmGrid grid;
+  Link link;             // between two ranks (the profile's network)
+  double gamma = 0;      // seconds per byte of one operand of a sum (the C reduction)
+  double flops = kDefaultGemmFlopsF64;  // per rank
+  GemmCodec codec;
+  bool overlap = true;   // transfers overlap the local products
+  int64_t panel = 0;     // SUMMA panel width (0 = default_summa_panel)
+  // SRUMMA: ranks per shared-memory domain, consecutive in rank order (reads inside a
+  // domain are free); 0 or 1 = every piece another rank owns is fetched over the link.
+  int ranks_per_node = 0;
+};
+
+// Whether the algorithm runs on the scenario's grid and codec (Cannon: square 2-D grids;
+// SUMMA, SRUMMA, ScaLapack: 2-D grids; Cannon25D: square layers; Summa25D: any; SRUMMA and
+// ScaLapack move raw blocks only).
+bool gemm_runs(GemmAlgorithm a, const GemmScenario& s);
+
+// Predicted seconds; +infinity when !gemm_runs.
+double gemm_time(GemmAlgorithm a, const GemmScenario& s);
+// Extra bytes per rank (largest over the ranks): work blocks, double buffers, frames at
+// their bound, shared copies, replicas. 0 when !gemm_runs.
+double gemm_memory(GemmAlgorithm a, const GemmScenario& s);
+
+// SUMMA's panel width when the caller gives none: k over the larger grid side times the
+// layers, clamped to [1, 256] (as many panels per owner as layers, products still efficient).
+int64_t default_summa_panel(int64_t k, const GemmGrid& g);
+
+// Compressed Cannon in the closed form of Jencka & Bienz for a square multiply of A bytes per
+// matrix on p = q x q ranks, with the skew charged as q more shifts (their accounting):
+//   T = 4 sqrt(p) alpha + (2A / sqrt(p)) (2 beta / r + 1 / (c sqrt(p)) + 1 / d)
+// communication and codec only (add 2 N^3 / (p F) for the products). r = 1 with c = d =
+// infinity gives the uncompressed Cannon in the same accounting.
+double compressed_cannon_time(int p, double matrix_bytes, const LinkParams& link, double ratio,
+                              double compress_rate, double decompress_rate);
+// The link's seconds per byte above which compressed Cannon is faster than raw Cannon:
+//   tau = r / (r - 1) * (d + c sqrt(p)) / (2 d c sqrt(p))   (+infinity for r <= 1)
+double compressed_cannon_threshold(int p, double ratio, double compress_rate,
+                                   double decompress_rate);
+
+// SRUMMA's terms. omega = max(0, 1 - comp / comm) is the share of the fetch time the
+// products cannot hide. With overlap seconds = max(comp + first_fetch, comm + last product):
+// max(comp, comm) plus what cannot overlap at either end (comp + comm without overlap).
+struct SrummaCost {
+  double comp = 0;         // local products (and the shared-window copy)
+  double comm = 0;         // remote fetches over the link
+  double first_fetch = 0;  // the part of the first remote fetch no product can hide
+  double omega = 0;
+  double seconds = 0;
+};
+SrummaCost srumma_cost(const GemmScenario& s);
+
+// Grid shapes over p ranks: every rows x cols x 1 with rows * cols = p, and q x q x c for
+// every c > 1 with p / c a perfect square. layers > 0 keeps only that c.
+std::vector<GemmGrid> gemm_grids(int p, int layers = 0);
+
+// What Auto considers on a grid: Cannon (square faces), SUMMA and SRUMMA on 2-D grids, the
+// 2.5D algorithms only on grids with layers > 1; never ScaLapack (it is there to compare).
+std::vector<GemmAlgorithm> auto_algorithms(const GemmGrid& g);
+
+// The fastest (algorithm, grid, codec) among the candidates: on every grid the given
+// algorithms (empty = auto_algorithms of that grid) that gemm_runs, with every codec. A
+// replicated candidate (layers > 1) is skipped when its memory exceeds memory_cap (0 = no
+// cap). Ties keep the earlier candidate (grids, then algorithms, then codecs, in the order
+// given), so the choice is deterministic. codec = index into codecs; found = false (and
+// seconds = +infinity) when nothing runs.
+struct GemmChoice {
+  GemmAlgorithm algorithm = GemmAlgorithm::Summa;
+  GemmGrid grid;
+  int codec = 0;
+  double seconds = 0;
+  double memory = 0;
+  bool found = false;
+};
+GemmChoice choose_gemm(const GemmScenario& base, std::span<const GemmGrid> grids,
+                       std::span<const GemmAlgorithm> algorithms,
+                       std::span<const GemmCodec> codecs, double memory_cap = 0);
+
+}  // namespace commpress::model

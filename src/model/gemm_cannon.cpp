@@ -1,0 +1,69 @@
+// Cannon and 2.5D Cannon, and compressed Cannon's closed form and threshold (Jencka & Bienz).
+//
+// A q x q layer does `steps` multiply-and-shift steps. Every shift moves the A and the B block
+// one hop (two messages); the skew before them is charged as `steps` more shifts, Jencka &
+// Bienz's accounting (a hop-by-hop skew's worst case; a direct skew costs less), which is
+// what makes the general model reduce to their closed form. Compressed, the blocks are
+// compressed once before the skew, the frames circulate and each step decodes the pair it
+// multiplies.
+#include <cmath>
+
+#include "model/gemm_terms.hpp"
+
+namespace commpress::model {
+
+double GemmCodec::compress_time(double bytes) const {
+  if (!enabled || bytes <= 0) return 0;
+  return compress > 0 ? call_overhead + bytes / compress : INFINITY;
+}
+
+double GemmCodec::decompress_time(double bytes) const {
+  if (!enabled || bytes <= 0) return 0;
+  return decompress > 0 ? call_overhead + bytes / decompress : INFINITY;
+}
+
+double compressed_cannon_time(int p, double A, const LinkParams& link, double r, double c,
+                              double d) {
+  const double q = std::sqrt(double(std::max(p, 1)));
+  // c = d = infinity (1/c = 1/d = 0) is the raw Cannon; a zero rate is a codec that cannot run.
+  const double codec = (c > 0 ? 1 / (c * q) : INFINITY) + (d > 0 ? 1 / d : INFINITY);
+  return 4 * q * link.alpha + (2 * A / q) * (2 * link.beta / r + codec);
+}
+
+double compressed_cannon_threshold(int p, double r, double c, double d) {
+  if (!(r > 1) || !(c > 0) || !(d > 0)) return INFINITY;
+  const double q = std::sqrt(double(std::max(p, 1)));
+  return r / (r - 1) * (d + c * q) / (2 * d * c * q);
+}
+
+namespace detail {
+
+double cannon_time(const GemmScenario& s) {
+  const int q = s.grid.rows, c = std::max(1, s.grid.layers);
+  const LayerBlocks b = layer_blocks(s);
+  const double e = s.elem_size;
+  // Each layer takes an equal share of the q steps (the first layers one more when c does
+  // not divide q): the slowest layer sets the pace.
+  const int steps = (q + c - 1) / c;
+  const double ka = largest_part(s.k, q);
+  const double a = b.mb * ka * e, bb = ka * b.nb * e;
+  const double product = product_time(s, b.mb, b.nb, ka);
+  if (s.k <= 0) return 0;
+  if (q == 1 && c == 1) return product;
+  const GemmCodec& z = s.codec;
+  const double compress_once = z.compress_time(a) + z.compress_time(bb);
+  // Replication over the layers: layer 0's blocks (frames when compressed) to every layer.
+  double replicate = 0;
+  if (c > 1) replicate = block_bcast(s.link, z, a, c) + block_bcast(s.link, z, bb, c);
+  // C's partial products summed over the layers onto layer 0.
+  const double reduce = reduce_time(s.link, s.gamma, b.mb * b.nb * e, c);
+  if (q == 1) return compress_once + replicate + product + reduce;
+  const double shift = s.link.time(z.wire(a)) + s.link.time(z.wire(bb));
+  const double cpu = product + z.decompress_time(a) + z.decompress_time(bb);
+  const double step = s.overlap ? std::max(shift, cpu) : shift + cpu;
+  return compress_once + replicate + steps * shift + steps * step + reduce;
+}
+
+}  // namespace detail
+
+}  // namespace commpress::model

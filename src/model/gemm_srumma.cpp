@@ -1,0 +1,83 @@
+// SRUMMA (Krishnan & Nieplocha): every rank computes its own C block from the pieces of
+// op(A)'s block row and op(B)'s block column, one task per segment of k between the owner
+// boundaries of both splits. Pieces another rank of the same shared-memory domain owns are
+// read in place (free, after one copy of the rank's own blocks into the shared window); the
+// others are fetched with one get each over the link. Shared-memory tasks run first, the
+// remote fetches are double-buffered behind the products. The slowest rank sets the time.
+// The model charges no extra for RMA synchronization or for several ranks fetching from one
+// owner at once (each owner's link carries as much out as its readers' links carry in).
+//
+// The transposed cases fetch the same volumes from other owners; the model charges the
+// non-transposed owners.
+#include <algorithm>
+
+#include "model/gemm_terms.hpp"
+
+namespace commpress::model {
+
+namespace {
+
+struct RankCost {
+  double comp = 0, comm = 0, local_comp = 0, first = 0, last = 0;
+};
+
+}  // namespace
+
+SrummaCost srumma_cost(const GemmScenario& s) {
+  SrummaCost out;
+  const int pr = s.grid.rows, pc = s.grid.cols, p = pr * pc;
+  if (s.m <= 0 || s.n <= 0 || s.k <= 0) return out;
+  const int domain = std::max(1, s.ranks_per_node);
+  const double e = s.elem_size;
+  const int64_t bc = (s.k + pc - 1) / pc, br = (s.k + pr - 1) / pr;
+  auto part = [](int64_t n, int parts, int i) {
+    const int64_t blk = (n + parts - 1) / parts;
+    return double(std::clamp<int64_t>(n - i * blk, 0, blk));
+  };
+  for (int i = 0; i < pr; ++i) {
+    for (int j = 0; j < pc; ++j) {
+      const int me = i * pc + j;
+      const double mb = part(s.m, pr, i), nb = part(s.n, pc, j);
+      if (mb <= 0 || nb <= 0) continue;
+      RankCost r;
+      r.comp = detail::product_time(s, mb, nb, double(s.k));
+      if (domain > 1 && p > 1)  // own blocks copied into the shared window
+        r.comp += (mb * part(s.k, pc, j) + part(s.k, pr, i) * nb) * e * s.gamma;
+      for (int64_t k0 = 0; k0 < s.k;) {
+        const int64_t k1 = std::min({s.k, (k0 / bc + 1) * bc, (k0 / br + 1) * br});
+        const double w = double(k1 - k0);
+        const int a_owner = i * pc + int(k0 / bc), b_owner = int(k0 / br) * pc + j;
+        double fetch = 0;
+        if (a_owner / domain != me / domain) fetch += s.link.time(mb * w * e);
+        if (b_owner / domain != me / domain) fetch += s.link.time(w * nb * e);
+        const double product = detail::product_time(s, mb, nb, w);
+        if (fetch > 0) {
+          // Which remote task comes first or last depends on the diagonal order: charge the
+          // largest.
+          r.comm += fetch;
+          r.first = std::max(r.first, fetch);
+          r.last = std::max(r.last, product);
+        } else {
+          r.local_comp += product;
+        }
+        k0 = k1;
+      }
+      SrummaCost c;
+      c.comp = r.comp;
+      c.comm = r.comm;
+      c.omega = r.comm > 0 ? std::max(0.0, 1 - r.comp / r.comm) : 0;
+      if (s.overlap) {
+        // Products hide the fetches and the other way round, except the first fetch (behind
+        // the shared-memory products only) and the product of the last fetched task.
+        c.first_fetch = std::max(0.0, r.first - r.local_comp);
+        c.seconds = std::max(r.comp + c.first_fetch, r.comm + r.last);
+      } else {
+        c.seconds = r.comp + r.comm;
+      }
+      if (c.seconds > out.seconds) out = c;
+    }
+  }
+  return out;
+}
+
+}  // namespace commpress::model

@@ -1,0 +1,62 @@
+// SUMMA and 2.5D SUMMA (van de Geijn & Watts; Solomonik & Demmel), and ScaLAPACK's pdgemm.
+//
+// Each panel of k is broadcast along the grid rows (op(A)'s piece, mb x kb) and along the grid
+// columns (op(B)'s piece, kb x nb), then every rank multiplies it in. Broadcasts are charged as
+// MPI_Bcast (gemm_terms.hpp: the better of binomial and scatter + allgather). Compressed, the
+// owner compresses each panel piece once, broadcasts its length and its frame, and every
+// receiver decodes it; that codec work sits with the product on the rank's cores. Look-ahead
+// (overlap) posts panel t + 1's broadcasts before panel t's product: the first panel is
+// exposed, the others advance at the pace of the slower of network and cores.
+#include "model/gemm_terms.hpp"
+
+namespace commpress::model::detail {
+
+namespace {
+
+double panel_loop(const GemmScenario& s, double panels, double width, bool overlap) {
+  if (panels <= 0) return 0;
+  const LayerBlocks b = layer_blocks(s);
+  const double e = s.elem_size;
+  const int pr = s.grid.rows, pc = s.grid.cols;
+  const double ap = b.mb * width * e, bp = width * b.nb * e;
+  const GemmCodec& z = s.codec;
+  const double net = block_bcast(s.link, z, ap, pc) + block_bcast(s.link, z, bp, pr);
+  double cpu = product_time(s, b.mb, b.nb, width);
+  if (pc > 1) cpu += z.compress_time(ap) + z.decompress_time(ap);
+  if (pr > 1) cpu += z.compress_time(bp) + z.decompress_time(bp);
+  if (!overlap) return panels * (net + cpu);
+  return net + cpu + (panels - 1) * std::max(net, cpu);
+}
+
+}  // namespace
+
+double summa_time(const GemmScenario& s) {
+  const int c = std::max(1, s.grid.layers);
+  const Panels panels = summa_panels(s);
+  if (panels.count <= 0) return 0;
+  // Panels go round robin over the layers: the busiest layer multiplies ceil(count / c).
+  const double per_layer = std::ceil(panels.count / c);
+  double t = panel_loop(s, per_layer, panels.width, s.overlap);
+  if (c > 1) {
+    // Layer 0's A and B blocks reach every layer (compressed once, decoded on arrival), and
+    // the partial C blocks are summed onto layer 0.
+    const LayerBlocks b = layer_blocks(s);
+    const double e = s.elem_size, a = b.mb * b.ka * e, bb = b.kb * b.nb * e;
+    const GemmCodec& z = s.codec;
+    t += z.compress_time(a) + z.compress_time(bb) + block_bcast(s.link, z, a, c) +
+         block_bcast(s.link, z, bb, c) + z.decompress_time(a) + z.decompress_time(bb);
+    t += reduce_time(s.link, s.gamma, b.mb * b.nb * e, c);
+  }
+  return t;
+}
+
+// pdgemm is modelled as SUMMA without look-ahead, raw, at the default panel width.
+double scalapack_time(const GemmScenario& s) {
+  GemmScenario raw = s;
+  raw.codec = GemmCodec{};
+  raw.panel = 0;
+  const Panels panels = summa_panels(raw);
+  return panel_loop(raw, panels.count, panels.width, false);
+}
+
+}  // namespace commpress::model::detail

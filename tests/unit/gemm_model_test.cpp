@@ -1,0 +1,313 @@
+// The distributed multiply's cost models: formulas against hand-computed values, the
+// compressed-Cannon threshold against the models' own predictions, monotonicity, memory, and
+// the rules of Auto's choice.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "commpress/gemm_model.hpp"
+
+namespace {
+
+using namespace commpress::model;
+
+Link line(double alpha, double beta) {
+  Link l;
+  l.eager = l.rendezvous = {alpha, beta};
+  l.switch_bytes = 1e30;
+  return l;
+}
+
+GemmCodec codec(double ratio, double c, double d) {
+  GemmCodec z;
+  z.enabled = true;
+  z.ratio = ratio;
+  z.compress = c;
+  z.decompress = d;
+  return z;
+}
+
+GemmScenario square(int64_t n, GemmGrid g, double alpha, double beta, double flops) {
+  GemmScenario s;
+  s.m = s.n = s.k = n;
+  s.elem_size = 8;
+  s.grid = g;
+  s.link = line(alpha, beta);
+  s.flops = flops;
+  s.overlap = false;
+  return s;
+}
+
+// --- closed forms ---------------------------------------------------------------------------
+
+TEST(GemmModel, CompressedCannonClosedFormByHand) {
+  // p = 16 (q = 4), A = 8e6 bytes: 4*4*1e-6 + (2*8e6/4) * (2e-9/4 + 1/(1e9*4) + 1/2e9)
+  //   = 16e-6 + 4e6 * 1.25e-9 = 5.016e-3
+  EXPECT_NEAR(compressed_cannon_time(16, 8e6, {1e-6, 1e-9}, 4, 1e9, 2e9), 5.016e-3, 1e-12);
+  // Raw (r = 1, free codec): 16e-6 + 4e6 * 2e-9 = 8.016e-3
+  EXPECT_NEAR(compressed_cannon_time(16, 8e6, {1e-6, 1e-9}, 1, INFINITY, INFINITY), 8.016e-3,
+              1e-12);
+}
+
+TEST(GemmModel, ThresholdByHand) {
+  // tau = 4/3 * (2e9 + 1e9*4) / (2 * 2e9 * 1e9 * 4) = 4/3 * 0.375e-9 = 0.5e-9
+  EXPECT_NEAR(compressed_cannon_threshold(16, 4, 1e9, 2e9), 0.5e-9, 1e-21);
+  // p = 4 (q = 2), r = 2: 2 * (1e9 + 2e9) / (2 * 1e9 * 1e9 * 2) = 1.5e-9
+  EXPECT_NEAR(compressed_cannon_threshold(4, 2, 1e9, 1e9), 1.5e-9, 1e-21);
+  EXPECT_TRUE(std::isinf(compressed_cannon_threshold(16, 1, 1e9, 1e9)));  // nothing saved
+  EXPECT_TRUE(std::isinf(compressed_cannon_threshold(16, 0.9, 1e9, 1e9)));
+}
+
+TEST(GemmModel, CannonModelReducesToTheClosedForm) {
+  // 1000^3 f64 on 4 x 4 (blocks of 250 divide evenly), no overlap: the model's Cannon is the
+  // closed form plus the products 2 * 1000^3 / (16 * 1e10) = 0.0125 s.
+  GemmScenario s = square(1000, {4, 4, 1}, 1e-6, 1e-9, 1e10);
+  const double A = 1000.0 * 1000 * 8;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s),
+              compressed_cannon_time(16, A, {1e-6, 1e-9}, 1, INFINITY, INFINITY) + 0.0125, 1e-12);
+  s.codec = codec(4, 1e9, 2e9);
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s),
+              compressed_cannon_time(16, A, {1e-6, 1e-9}, 4, 1e9, 2e9) + 0.0125, 1e-12);
+  // One layer of Cannon25D is Cannon.
+  EXPECT_DOUBLE_EQ(gemm_time(GemmAlgorithm::Cannon25D, s), gemm_time(GemmAlgorithm::Cannon, s));
+}
+
+TEST(GemmModel, CannonOverlapTakesTheLongerOfShiftAndProductPerStep) {
+  // 2 x 2, 512^3 f64: blocks 256 x 256 = 524288 B; a shift is 2 (1e-6 + 524288e-9).
+  GemmScenario s = square(512, {2, 2, 1}, 1e-6, 1e-9, 1e10);
+  const double shift = 2 * (1e-6 + 524288e-9);
+  const double product = 2.0 * 256 * 256 * 256 / 1e10;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 2 * shift + 2 * (shift + product), 1e-12);
+  s.overlap = true;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 2 * shift + 2 * std::max(shift, product),
+              1e-12);
+}
+
+TEST(GemmModel, SummaByHand) {
+  // 2 x 2, 512^3 f64, panels of 128 (4 of them): pieces 256 x 128 = 262144 B, a broadcast
+  // over 2 ranks is one message: net = 2 (1e-6 + 262144e-9) per panel,
+  // product = 2 * 256 * 256 * 128 / 1e10.
+  GemmScenario s = square(512, {2, 2, 1}, 1e-6, 1e-9, 1e10);
+  s.panel = 128;
+  const double net = 2 * (1e-6 + 262144e-9), cpu = 2.0 * 256 * 256 * 128 / 1e10;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * (net + cpu), 1e-12);
+  s.overlap = true;  // look-ahead: the first panel exposed, then the slower side per panel
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), net + cpu + 3 * std::max(net, cpu), 1e-12);
+}
+
+TEST(GemmModel, SrummaByHand) {
+  // 1 x 2 grid, 100^3 f64, every other rank remote. Rank (0,0) multiplies its own k half
+  // (2*100*50*50/1e9 = 0.5 ms) and fetches A(:, 50:100) from rank (0,1): 100*50*8 = 40000 B.
+  GemmScenario s = square(100, {1, 2, 1}, 1e-6, 1e-9, 1e9);
+  s.overlap = true;
+  SrummaCost c = srumma_cost(s);
+  EXPECT_NEAR(c.comp, 1e-3, 1e-15);
+  EXPECT_NEAR(c.comm, 41e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(c.omega, 0.0);       // the products hide every fetch
+  EXPECT_DOUBLE_EQ(c.first_fetch, 0.0);  // behind the local half
+  EXPECT_NEAR(c.seconds, 1e-3, 1e-15);
+  // A slow link: the fetch (40 ms) dominates; only the remote half's product follows it.
+  s.link = line(1e-6, 1e-6);
+  c = srumma_cost(s);
+  EXPECT_NEAR(c.comm, 0.040001, 1e-12);
+  EXPECT_NEAR(c.omega, 1 - 1e-3 / 0.040001, 1e-12);
+  EXPECT_NEAR(c.first_fetch, 0.040001 - 0.5e-3, 1e-12);
+  EXPECT_NEAR(c.seconds, 0.040001 + 0.5e-3, 1e-12);
+  EXPECT_DOUBLE_EQ(gemm_time(GemmAlgorithm::Srumma, s), c.seconds);
+  s.overlap = false;
+  EXPECT_NEAR(srumma_cost(s).seconds, 1e-3 + 0.040001, 1e-12);
+  // One shared-memory domain: nothing travels, only the copy into the shared window.
+  s.ranks_per_node = 2;
+  s.gamma = 0;
+  EXPECT_NEAR(srumma_cost(s).seconds, 1e-3, 1e-15);
+  EXPECT_DOUBLE_EQ(srumma_cost(s).comm, 0.0);
+}
+
+// --- the threshold against the models' predictions ----------------------------------------
+
+TEST(GemmModel, CompressedCannonWinsExactlyAboveTheThreshold) {
+  for (int q : {2, 3, 4, 8}) {
+    for (double r : {1.2, 2.0, 6.8}) {
+      const double c = 1.5e9, d = 4e9;
+      const double tau = compressed_cannon_threshold(q * q, r, c, d);
+      for (double f : {0.5, 0.9, 0.99, 1.01, 1.1, 2.0, 10.0}) {
+        GemmScenario s = square(240 * q, {q, q, 1}, 2e-6, f * tau, 5e10);
+        const double raw = gemm_time(GemmAlgorithm::Cannon, s);
+        s.codec = codec(r, c, d);
+        const double packed = gemm_time(GemmAlgorithm::Cannon, s);
+        EXPECT_EQ(packed < raw, f > 1) << "q " << q << " r " << r << " beta/tau " << f;
+        // The closed form agrees on the sign.
+        const double A = 240.0 * q * 240 * q * 8;
+        EXPECT_EQ(compressed_cannon_time(q * q, A, {2e-6, f * tau}, r, c, d) <
+                      compressed_cannon_time(q * q, A, {2e-6, f * tau}, 1, INFINITY, INFINITY),
+                  f > 1);
+      }
+    }
+  }
+}
+
+TEST(GemmModel, MoreBandwidthMakesCompressionPayLess) {
+  const GemmCodec z = codec(3, 1e9, 3e9);
+  for (GemmAlgorithm a : {GemmAlgorithm::Cannon, GemmAlgorithm::Summa}) {
+    double last_gain = INFINITY;
+    for (double beta : {1e-8, 3e-9, 1e-9, 3e-10, 1e-10, 3e-11}) {
+      GemmScenario s = square(1024, {4, 4, 1}, 1e-6, beta, 5e10);
+      const double raw = gemm_time(a, s);
+      s.codec = z;
+      const double gain = raw - gemm_time(a, s);
+      EXPECT_LE(gain, last_gain) << "beta " << beta;
+      last_gain = gain;
+    }
+    EXPECT_LT(last_gain, 0);  // on the fastest link compression loses
+  }
+}
+
+// --- memory ---------------------------------------------------------------------------------
+
+TEST(GemmModel, MemoryByHand) {
+  // 2 x 2, 100^3 f64: blocks 50 x 50 = 20000 B.
+  GemmScenario s = square(100, {2, 2, 1}, 1e-6, 1e-9, 1e10);
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 40000);  // one work pair
+  s.overlap = true;
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 80000);  // double-buffered
+  // Replicas of A, B and a partial C on every layer: (|A| + |B| + |C|) c / p = 3 * 20000.
+  s.grid = {2, 2, 2};
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon25D, s), 80000 + 60000);
+  // Frames at their bound replace the raw buffers, plus one decoded pair.
+  s.grid = {2, 2, 1};
+  s.codec = codec(2, 1e9, 1e9);
+  s.codec.bound_slope = 1.01;
+  s.codec.bound_extra = 100;
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 2 * 2 * (20000 * 1.01 + 100) + 40000);
+  // SUMMA with panels of 10: pieces 50 x 10 = 4000 B, two pairs with look-ahead.
+  s.codec = GemmCodec{};
+  s.panel = 10;
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa, s), 2 * 2 * 4000);
+  // Algorithms that do not run need nothing.
+  s.grid = {2, 3, 1};
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 0);
+}
+
+// --- choice ---------------------------------------------------------------------------------
+
+TEST(GemmModel, GridsOverRanks) {
+  auto has = [](const std::vector<GemmGrid>& v, GemmGrid g) {
+    for (const GemmGrid& x : v)
+      if (x.rows == g.rows && x.cols == g.cols && x.layers == g.layers) return true;
+    return false;
+  };
+  const std::vector<GemmGrid> g8 = gemm_grids(8);
+  EXPECT_EQ(g8.size(), 6u);  // 1x8, 2x4, 4x2, 8x1, 2x2x2 (8 / 2 = 4 is square), 1x1x8
+  EXPECT_TRUE(has(g8, {2, 2, 2}));
+  EXPECT_FALSE(has(g8, {1, 2, 4}));  // 8 / 4 = 2 is no square
+  EXPECT_TRUE(has(gemm_grids(8), {1, 1, 8}));
+  EXPECT_EQ(gemm_grids(8, 2).size(), 1u);
+  EXPECT_EQ(gemm_grids(7).size(), 3u);  // 1x7, 7x1, 1x1x7
+  EXPECT_TRUE(gemm_grids(0).empty());
+}
+
+TEST(GemmModel, WhichAlgorithmsRunWhere) {
+  GemmScenario s;
+  s.grid = {2, 3, 1};
+  EXPECT_FALSE(gemm_runs(GemmAlgorithm::Cannon, s));
+  EXPECT_TRUE(gemm_runs(GemmAlgorithm::Summa, s));
+  EXPECT_TRUE(std::isinf(gemm_time(GemmAlgorithm::Cannon, s)));
+  s.grid = {2, 2, 2};
+  EXPECT_FALSE(gemm_runs(GemmAlgorithm::Cannon, s));
+  EXPECT_FALSE(gemm_runs(GemmAlgorithm::Summa, s));
+  EXPECT_TRUE(gemm_runs(GemmAlgorithm::Cannon25D, s));
+  s.grid = {2, 2, 1};
+  s.codec = codec(2, 1e9, 1e9);  // SRUMMA and ScaLAPACK move raw blocks only
+  EXPECT_FALSE(gemm_runs(GemmAlgorithm::Srumma, s));
+  EXPECT_FALSE(gemm_runs(GemmAlgorithm::ScaLapack, s));
+  EXPECT_TRUE(gemm_runs(GemmAlgorithm::Cannon, s));
+  for (const GemmGrid& g : {GemmGrid{2, 2, 1}, GemmGrid{2, 2, 2}, GemmGrid{1, 3, 1}})
+    for (GemmAlgorithm a : auto_algorithms(g)) EXPECT_NE(a, GemmAlgorithm::ScaLapack);
+}
+
+TEST(GemmModel, CannonOnlyOnSquareGrids) {
+  // Latency-bound (1-column panels, slow messages) with compression forced (no SRUMMA):
+  // Cannon's few shifts beat SUMMA's many broadcasts on a square grid; a non-square grid of
+  // as many ranks never gets Cannon.
+  GemmScenario s = square(64, {4, 4, 1}, 1e-4, 1e-10, 1e10);
+  s.panel = 1;
+  s.overlap = true;
+  const std::vector<GemmCodec> zstd = {codec(1.2, 1e9, 1e9)};
+  const GemmGrid sq[] = {{4, 4, 1}}, wide[] = {{2, 8, 1}};
+  GemmChoice c = choose_gemm(s, sq, {}, zstd);
+  ASSERT_TRUE(c.found);
+  EXPECT_EQ(c.algorithm, GemmAlgorithm::Cannon);
+  c = choose_gemm(s, wide, {}, zstd);
+  ASSERT_TRUE(c.found);
+  EXPECT_EQ(c.algorithm, GemmAlgorithm::Summa);
+}
+
+TEST(GemmModel, AutoNeverPicksScaLapackEvenWhenItIsFastest) {
+  // Forced-algorithm lists may include ScaLapack; Auto's (empty list) never does.
+  GemmScenario s = square(256, {2, 2, 1}, 1e-6, 1e-9, 1e10);
+  const std::vector<GemmCodec> none = {GemmCodec{}};
+  const GemmGrid g[] = {{2, 2, 1}};
+  const GemmAlgorithm only[] = {GemmAlgorithm::ScaLapack};
+  EXPECT_EQ(choose_gemm(s, g, only, none).algorithm, GemmAlgorithm::ScaLapack);
+  for (double beta : {1e-12, 1e-9, 1e-6}) {
+    s.link = line(1e-6, beta);
+    EXPECT_NE(choose_gemm(s, g, {}, none).algorithm, GemmAlgorithm::ScaLapack);
+  }
+}
+
+TEST(GemmModel, MemoryCapForbidsReplication) {
+  // SUMMA over 1024 ranks on a slow link: 16 x 16 x 4 replication (2.5D) beats every 2-D grid;
+  // a cap just below its replicas keeps the choice on one layer.
+  GemmScenario s = square(16384, {1, 1, 1}, 1e-6, 1e-8, 1e10);
+  s.overlap = true;
+  const std::vector<GemmGrid> grids = gemm_grids(1024);
+  const std::vector<GemmCodec> none = {GemmCodec{}};
+  const GemmAlgorithm summas[] = {GemmAlgorithm::Summa, GemmAlgorithm::Summa25D};
+  const GemmChoice free = choose_gemm(s, grids, summas, none);
+  ASSERT_TRUE(free.found);
+  EXPECT_GT(free.grid.layers, 1);
+  EXPECT_EQ(free.algorithm, GemmAlgorithm::Summa25D);
+  const GemmChoice capped = choose_gemm(s, grids, summas, none, free.memory - 1);
+  ASSERT_TRUE(capped.found);
+  EXPECT_EQ(capped.grid.layers, 1);
+  EXPECT_GT(capped.seconds, free.seconds);
+}
+
+TEST(GemmModel, AutoCompressesOnlyOnSlowLinks) {
+  // Codec candidates raw and a 4x codec: on a fast link raw wins, on a slow one compression.
+  const std::vector<GemmCodec> codecs = {GemmCodec{}, codec(4, 2e9, 4e9)};
+  const GemmGrid g[] = {{3, 3, 1}};
+  const GemmAlgorithm cannon[] = {GemmAlgorithm::Cannon};
+  GemmScenario s = square(900, {3, 3, 1}, 1e-6, 1e-11, 5e10);
+  EXPECT_EQ(choose_gemm(s, g, cannon, codecs).codec, 0);
+  s.link = line(1e-6, 1e-8);
+  EXPECT_EQ(choose_gemm(s, g, cannon, codecs).codec, 1);
+}
+
+TEST(GemmModel, DegenerateSizes) {
+  GemmScenario s = square(0, {2, 2, 1}, 1e-6, 1e-9, 1e10);
+  for (GemmAlgorithm a : {GemmAlgorithm::Cannon, GemmAlgorithm::Summa, GemmAlgorithm::Srumma})
+    EXPECT_DOUBLE_EQ(gemm_time(a, s), 0.0);
+  s.m = s.n = 10;  // k = 0: nothing to multiply or move
+  EXPECT_DOUBLE_EQ(gemm_time(GemmAlgorithm::Summa, s), 0.0);
+  // More ranks than rows: the model stays finite.
+  s = square(3, {4, 4, 1}, 1e-6, 1e-9, 1e10);
+  for (GemmAlgorithm a : {GemmAlgorithm::Cannon, GemmAlgorithm::Summa, GemmAlgorithm::Srumma})
+    EXPECT_TRUE(std::isfinite(gemm_time(a, s)));
+}
+
+TEST(GemmModel, FlopRateFromProfileOrDefault) {
+  MachineProfile m;
+  EXPECT_DOUBLE_EQ(gemm_flop_rate(m, Dtype::f64), kDefaultGemmFlopsF64);
+  EXPECT_DOUBLE_EQ(gemm_flop_rate(m, Dtype::f32), kDefaultGemmFlopsF32);
+  m.gemm_flops_f64 = 1e9;
+  EXPECT_DOUBLE_EQ(gemm_flop_rate(m, Dtype::f64), 1e9);
+  // An unmeasured codec gets the default rates and no ratio: never predicted to pay.
+  const GemmCodec z = gemm_codec(nullptr);
+  EXPECT_TRUE(z.enabled);
+  EXPECT_DOUBLE_EQ(z.ratio, 1.0);
+  EXPECT_DOUBLE_EQ(z.compress, kDefaultGemmCompressRate);
+}
+
+}  // namespace
