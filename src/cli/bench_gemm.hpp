@@ -18,12 +18,12 @@ struct BenchGemmArgs {
   int64_t m = 0, n = 0, k = 0;
   std::string dtype = "f64";
   std::string transa = "N", transb = "N";
-  std::string grid;                     // "PRxPC" or "PRxPCxC"; empty: chosen
-  double zeros = 0;                     // fraction of exact zeros in A and B
-  std::vector<std::string> codecs;      // "none", "auto" or registry names; one measurement each
-  std::vector<double> bound_rel;        // REL bounds for the lossy codecs (one measurement each)
+  std::string grid;                 // "PRxPC" or "PRxPCxC"; empty: chosen
+  double zeros = 0;                 // fraction of exact zeros in A and B
+  std::vector<std::string> codecs;  // "none", "auto" or registry names; one measurement each
+  std::vector<double> bound_rel;    // REL bounds for the lossy codecs (one measurement each)
   std::vector<double> bound_abs;
-  std::string reference = "auto";       // auto, serial, scalapack, none
+  std::string reference = "auto";  // auto, serial, scalapack, none
   uint64_t seed = 1;
   int repeat = 3;
   int warmup = 1;

@@ -37,9 +37,9 @@ Result<GridShape> parse_grid_shape(std::string_view text) {
     }
     rest = rest.substr(x + 1);
   }
-  return Status{ErrorCode::invalid_argument,
-                "--grid takes PRxPC or PRxPCxC with positive integers, got '" +
-                    std::string(text) + "'"};
+  return Status{
+      ErrorCode::invalid_argument,
+      "--grid takes PRxPC or PRxPCxC with positive integers, got '" + std::string(text) + "'"};
 }
 
 GridShape squarest_grid(int ranks) {
@@ -54,16 +54,21 @@ Result<ReferenceKind> parse_reference_kind(std::string_view name) {
   if (name == "serial") return ReferenceKind::serial;
   if (name == "scalapack") return ReferenceKind::scalapack;
   if (name == "none") return ReferenceKind::none;
-  return Status{ErrorCode::invalid_argument, "--reference takes auto, serial, scalapack or none, got '" +
-                                                 std::string(name) + "'"};
+  return Status{
+      ErrorCode::invalid_argument,
+      "--reference takes auto, serial, scalapack or none, got '" + std::string(name) + "'"};
 }
 
 const char* reference_kind_name(ReferenceKind kind) {
   switch (kind) {
-    case ReferenceKind::automatic: return "auto";
-    case ReferenceKind::serial: return "serial";
-    case ReferenceKind::scalapack: return "scalapack";
-    case ReferenceKind::none: return "none";
+    case ReferenceKind::automatic:
+      return "auto";
+    case ReferenceKind::serial:
+      return "serial";
+    case ReferenceKind::scalapack:
+      return "scalapack";
+    case ReferenceKind::none:
+      return "none";
   }
   return "none";
 }
@@ -90,8 +95,7 @@ std::vector<double> window(uint64_t seed, double zeros, int64_t r0, int64_t c0, 
 }
 
 template <class T>
-void copy_abs(const DistMatrix<T>& from, DistMatrix<T>& to, std::vector<T>& store,
-              const Grid& g) {
+void copy_abs(const DistMatrix<T>& from, DistMatrix<T>& to, std::vector<T>& store, const Grid& g) {
   to = from;
   const int64_t lr = from.local_rows(g), lc = from.local_cols(g);
   store.assign(size_t(from.ld * std::max<int64_t>(1, lc)), T(0));
@@ -132,8 +136,7 @@ Result<std::unique_ptr<GemmCase<T>>> GemmCase<T>::make(const GemmProblem& p, Gri
 }
 
 template <class T>
-void GemmCase<T>::allocate(DistMatrix<T>& view, std::vector<T>& store, int64_t rows,
-                           int64_t cols) {
+void GemmCase<T>::allocate(DistMatrix<T>& view, std::vector<T>& store, int64_t rows, int64_t cols) {
   view.rows = rows;
   view.cols = cols;
   const int64_t lr = view.local_rows(grid_), lc = view.local_cols(grid_);
@@ -158,10 +161,9 @@ void GemmCase<T>::serial_reference() {
                       : window<T>(p.seed, p.zeros, r0, 0, lr, k, absolute);
     const auto b = tb ? window<T>(p.seed + 1, p.zeros, c0, 0, lc, k, absolute)
                       : window<T>(p.seed + 1, p.zeros, 0, c0, k, lc, absolute);
-    linalg::detail::local_gemm<double>(p.transa, p.transb, lr, lc, k, 1.0, a.data(),
-                                       std::max<int64_t>(1, ta ? k : lr), b.data(),
-                                       std::max<int64_t>(1, tb ? lc : k), 0.0,
-                                       absolute ? magnitude_.data() : ref_.data(), lr);
+    linalg::detail::local_gemm<double>(
+        p.transa, p.transb, lr, lc, k, 1.0, a.data(), std::max<int64_t>(1, ta ? k : lr), b.data(),
+        std::max<int64_t>(1, tb ? lc : k), 0.0, absolute ? magnitude_.data() : ref_.data(), lr);
   }
 }
 
@@ -226,8 +228,8 @@ Result<linalg::GemmReport> GemmCase<T>::run(const linalg::GemmOptions& opts) {
 template <class T>
 void GemmCase<T>::run_blas() {
   linalg::detail::local_gemm(problem_.transa, problem_.transb, c_.local_rows(grid_),
-                             c_.local_cols(grid_), problem_.k, T(1), a_.data, a_.ld, b_.data,
-                             b_.ld, T(0), c_.data, c_.ld);
+                             c_.local_cols(grid_), problem_.k, T(1), a_.data, a_.ld, b_.data, b_.ld,
+                             T(0), c_.data, c_.ld);
 }
 
 template <class T>
@@ -243,7 +245,8 @@ ErrorCheck GemmCase<T>::check(double bound) const {
   // The product's own rounding, present in any summation order; a reference in T carries as
   // much again.
   const double eps = std::numeric_limits<T>::epsilon();
-  const double factor = (reference_ == ReferenceKind::scalapack ? 2.0 : 1.0) * double(problem_.k + 2) * eps;
+  const double factor =
+      (reference_ == ReferenceKind::scalapack ? 2.0 : 1.0) * double(problem_.k + 2) * eps;
   for (int64_t j = 0; j < lc; ++j)
     for (int64_t i = 0; i < lr; ++i) {
       const size_t at = size_t(i + j * lr);

@@ -15,10 +15,11 @@ void add_bench_gemm_command(CLI::App& app, Outcome& outcome) {
       "gemm",
       "time the distributed multiply C = op(A) op(B) (and ScaLAPACK's pdgemm) under mpirun: "
       "one JSON line per measurement on rank 0");
-  cmd->add_option("--algorithm", a->algorithms,
-                  "auto, cannon, summa, srumma, cannon25d, summa25d, scalapack, or blas (one "
-                  "local product on one rank); a comma-separated list measures each; ALG@CODEC measures ALG "
-                  "with that codec only")
+  cmd->add_option(
+         "--algorithm", a->algorithms,
+         "auto, cannon, summa, srumma, cannon25d, summa25d, scalapack, or blas (one "
+         "local product on one rank); a comma-separated list measures each; ALG@CODEC measures ALG "
+         "with that codec only")
       ->delimiter(',')
       ->required();
   cmd->add_option("--m", a->m, "rows of op(A) and C")->required();
@@ -45,10 +46,11 @@ void add_bench_gemm_command(CLI::App& app, Outcome& outcome) {
                               "absolute bound on each input element, for lossy codecs (list)")
                   ->delimiter(',');
   rel->excludes(abs);
-  cmd->add_option("--reference", a->reference,
-                  "what results are checked against: auto (serial product while its operands fit 1 GiB "
-                  "per rank, "
-                  "else ScaLAPACK), serial, scalapack or none")
+  cmd->add_option(
+         "--reference", a->reference,
+         "what results are checked against: auto (serial product while its operands fit 1 GiB "
+         "per rank, "
+         "else ScaLAPACK), serial, scalapack or none")
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "seed of A (B uses seed + 1)")->capture_default_str();
   cmd->add_option("--repeat", a->repeat, "timed repeats (median and min reported)")

@@ -9,7 +9,9 @@ namespace commpress::cli {
 
 namespace {
 
-Status invalid(std::string message) { return {ErrorCode::invalid_argument, std::move(message)}; }
+Status invalid(std::string message) {
+  return {ErrorCode::invalid_argument, std::move(message)};
+}
 
 Result<linalg::Trans> parse_trans(const char* option, const std::string& v) {
   if (v == "N" || v == "n") return linalg::Trans::N;
@@ -33,8 +35,7 @@ Result<std::vector<codec::ErrorBound>> bounds_for(const std::string& name,
     return Status{ErrorCode::unsupported,
                   "codec " + name + " does not take " + codec::dtype_name(dtype)};
   if (!(*c)->lossy()) return std::vector<codec::ErrorBound>{codec::ErrorBound::lossless()};
-  if (given.empty())
-    return invalid("lossy codec " + name + " needs --bound-rel or --bound-abs");
+  if (given.empty()) return invalid("lossy codec " + name + " needs --bound-rel or --bound-abs");
   return given;
 }
 
@@ -84,8 +85,7 @@ Result<GemmProblem> gemm_problem_of(const BenchGemmArgs& args) {
   auto ref = parse_reference_kind(args.reference);
   if (!ref.ok()) return ref.status();
   p.reference = *ref;
-  if (args.repeat < 1 || args.warmup < 0)
-    return invalid("--repeat must be >= 1 and --warmup >= 0");
+  if (args.repeat < 1 || args.warmup < 0) return invalid("--repeat must be >= 1 and --warmup >= 0");
   if (args.overlap != "on" && args.overlap != "off")
     return invalid("--overlap takes on or off, got '" + args.overlap + "'");
   if (args.panel < 0) return invalid("--panel must be >= 0 (0 lets commpress choose)");

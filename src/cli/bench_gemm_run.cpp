@@ -27,7 +27,7 @@ struct Observation {
   // Over the ranks: largest per-rank traffic and memory, and the totals for the ratio.
   uint64_t bytes_sent_max = 0, raw_bytes_max = 0, memory_max = 0;
   uint64_t bytes_sent_total = 0, raw_bytes_total = 0;
-  ErrorCheck error;  // combined over the ranks
+  ErrorCheck error;            // combined over the ranks
   bool bytes_nominal = false;  // bytes counted from the textbook algorithm, not observed
 };
 
@@ -77,15 +77,17 @@ void finish(const GemmCase<T>& bench, Observation& out, MPI_Comm comm) {
 
 const char* bound_mode_name(const codec::ErrorBound& b) {
   switch (b.mode) {
-    case codec::BoundMode::abs: return "abs";
-    case codec::BoundMode::rel: return "rel";
-    default: return "lossless";
+    case codec::BoundMode::abs:
+      return "abs";
+    case codec::BoundMode::rel:
+      return "rel";
+    default:
+      return "lossless";
   }
 }
 
 std::string result_line(const BenchGemmArgs& args, const GemmProblem& p, int ranks,
-                        ReferenceKind reference, const GemmMeasurement& m,
-                        const Observation& o) {
+                        ReferenceKind reference, const GemmMeasurement& m, const Observation& o) {
   JsonLine j;
   j.add("algorithm_requested", m.requested);
   if (m.blas)
@@ -123,8 +125,8 @@ std::string result_line(const BenchGemmArgs& args, const GemmProblem& p, int ran
       .add("raw_bytes", o.raw_bytes_max)
       .add("bytes_sent_total", o.bytes_sent_total)
       .add("raw_bytes_total", o.raw_bytes_total)
-      .add("ratio", o.bytes_sent_total ? double(o.raw_bytes_total) / double(o.bytes_sent_total)
-                                       : 1.0)
+      .add("ratio",
+           o.bytes_sent_total ? double(o.raw_bytes_total) / double(o.bytes_sent_total) : 1.0)
       .add("bytes_measured", !o.bytes_nominal && !m.blas)
       .add("memory_bytes", o.memory_max);
   if (o.report.predicted_seconds > 0)
@@ -187,11 +189,11 @@ Status run_typed(const BenchGemmArgs& args, const GemmProblem& problem, MPI_Comm
     else if (!o.status.ok() && failures++ == 0)
       first_failure = o.status;
     if (o.status.ok() && !o.error.within && failures++ == 0)
-      first_failure = {ErrorCode::internal, m.requested + " " + m.opts.codec +
-                                                ": an element's error exceeds its bound"};
+      first_failure = {ErrorCode::internal,
+                       m.requested + " " + m.opts.codec + ": an element's error exceeds its bound"};
     if (rank == 0)
-      std::printf("%s\n", result_line(args, problem, ranks, cases.at(m.grid)->reference(), m, o)
-                              .c_str());
+      std::printf("%s\n",
+                  result_line(args, problem, ranks, cases.at(m.grid)->reference(), m, o).c_str());
   }
   std::fflush(stdout);
   if (rank == 0 && unsupported)
@@ -212,8 +214,7 @@ Status run_bench_gemm(const BenchGemmArgs& args) {
   if (!dtype.ok()) return dtype.status();
   if (*dtype == codec::Dtype::f64) return run_typed<double>(args, *problem, mpi.comm());
   if (*dtype == codec::Dtype::f32) return run_typed<float>(args, *problem, mpi.comm());
-  return {ErrorCode::invalid_argument,
-          "--dtype takes f32 or f64, got '" + args.dtype + "'"};
+  return {ErrorCode::invalid_argument, "--dtype takes f32 or f64, got '" + args.dtype + "'"};
 }
 
 }  // namespace commpress::cli
