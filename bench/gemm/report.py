@@ -101,6 +101,17 @@ def add_speedups(rows):
 
 def problems(rows):
     out = []
+    # Lossless codecs move the same bits: the result must be the uncompressed algorithm's.
+    plain = {(case(r), r["algorithm_requested"], r.get("grid")): r.get("max_abs_error")
+             for r in rows if ok(r) and r.get("codec_requested", "none") == "none"}
+    for r in rows:
+        same = plain.get((case(r), r.get("algorithm_requested"), r.get("grid")))
+        if (ok(r) and r.get("codec_requested", "none") != "none" and r.get("codec") != "none"
+                and r.get("bound_mode") == "lossless" and same is not None
+                and r.get("max_abs_error") != same):
+            out.append(f"LOSSLESS DIFFERS: {r.get('net')} {r.get('dtype')} N={r.get('n')} "
+                       f"zeros={r.get('zeros')} {label(r)}: max error {r.get('max_abs_error')} "
+                       f"vs {same} uncompressed")
     for r in rows:
         where = (f"{r.get('net', '?')} {r.get('dtype', '?')} N={r.get('n', '?')} "
                  f"zeros={r.get('zeros', '?')} {label(r)}")
