@@ -9,6 +9,7 @@
 #include <random>
 
 #include "commpress/homomorphic.hpp"
+#include "linalg/gemm/local_blas.hpp"
 
 namespace commpress::comm {
 
@@ -137,6 +138,28 @@ double timed(F&& f, int reps, Status& st) {
 }
 
 double rate(double bytes, double seconds) { return seconds > 0 ? bytes / seconds : 0; }
+
+// Flop/s of a local n^3 product with the BLAS threads the distributed multiply sets (this
+// reaches into linalg on purpose: the rate is only useful as the multiply will see it). The
+// fastest of a few runs, after a warm-up; the caller keeps the slowest rank's.
+template <class T>
+double measure_gemm_rate(MPI_Comm comm) {
+  constexpr int64_t n = 1024;
+  std::vector<T> a(size_t(n * n)), b(size_t(n * n)), c(size_t(n * n));
+  std::mt19937_64 gen(17);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = T(u(gen)), b[i] = T(u(gen));
+  linalg::detail::set_blas_threads_for(comm);
+  auto run = [&] {
+    linalg::detail::local_gemm(linalg::Trans::N, linalg::Trans::N, n, n, n, T(1), a.data(), n,
+                               b.data(), n, T(0), c.data(), n);
+    return Status{};
+  };
+  Status st;
+  run();
+  const double best = timed(run, 3, st);
+  return best > 0 ? 2.0 * double(n) * double(n) * double(n) / best : 0;
+}
 
 template <class T>
 Result<CodecRow> measure_codec(const codec::Codec& c, double rel, size_t n) {
@@ -312,6 +335,13 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   double gamma = measure_gamma();
   PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &gamma, 1, MPI_DOUBLE, MPI_MAX, comm));
   rep.profile.gamma = gamma;
+  say(opts, rank, "local dgemm / sgemm rates (1024^3 on every rank at once)");
+  double flops[2] = {measure_gemm_rate<double>(comm), measure_gemm_rate<float>(comm)};
+  PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, flops, 2, MPI_DOUBLE, MPI_MIN, comm));
+  rep.profile.gemm_flops_f64 = flops[0];
+  rep.profile.gemm_flops_f32 = flops[1];
+  say(opts, rank, "  dgemm " + std::to_string(flops[0] / 1e9) + " GFLOP/s, sgemm " +
+                      std::to_string(flops[1] / 1e9) + " GFLOP/s per rank");
   rep.profile.threads_per_rank = omp_get_max_threads();
   say(opts, rank, "codec rates (" + std::to_string(rep.profile.threads_per_rank) +
                       " thread(s) per rank, all ranks at once)");

@@ -71,6 +71,8 @@ std::string profile_to_json(const model::MachineProfile& m, const ProfileReport*
   j["gamma"] = m.gamma;
   j["ranks_per_node"] = m.ranks_per_node;
   j["threads_per_rank"] = m.threads_per_rank;
+  if (m.gemm_flops_f64 > 0) j["gemm_flops_f64"] = m.gemm_flops_f64;
+  if (m.gemm_flops_f32 > 0) j["gemm_flops_f32"] = m.gemm_flops_f32;
   j["codecs"] = json::array();
   for (const auto& c : m.codecs)
     j["codecs"].push_back({{"codec", c.codec},
@@ -121,6 +123,9 @@ Result<model::MachineProfile> profile_from_json(std::string_view text) {
   m.gamma = rd.num(j, "gamma", "");
   if (j.contains("ranks_per_node")) m.ranks_per_node = int(rd.num(j, "ranks_per_node", ""));
   if (j.contains("threads_per_rank")) m.threads_per_rank = int(rd.num(j, "threads_per_rank", ""));
+  // Local BLAS rates: absent in profiles measured before the multiply existed (0 = defaults).
+  if (j.contains("gemm_flops_f64")) m.gemm_flops_f64 = rd.num(j, "gemm_flops_f64", "");
+  if (j.contains("gemm_flops_f32")) m.gemm_flops_f32 = rd.num(j, "gemm_flops_f32", "");
   const json& codecs = rd.field(j, "codecs", "");
   if (rd.error.empty() && !codecs.is_array()) rd.error = "field codecs must be an array";
   for (size_t i = 0; rd.error.empty() && i < codecs.size(); ++i) {

@@ -19,6 +19,9 @@ MachineProfile default_profile() {
   m.gamma = 0.226e-9;
   m.ranks_per_node = 0;  // the node structure of the run decides, not the profiling run's
   m.threads_per_rank = 1;
+  // Local dgemm with one BLAS thread per rank (2 ranks on the 2 cores); sgemm about twice.
+  m.gemm_flops_f64 = 52e9;
+  m.gemm_flops_f32 = 104e9;
   m.codecs = {
       {"szp", Dtype::f32, 4.116e9, 11.38e9, 2.549e9, 1.023e9, 1.54e-6, 6.817},
       {"szp", Dtype::f64, 2.048e9, 8.539e9, 2.029e9, 1.865e9, 0.22e-6, 13.67},
