@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -14,8 +15,10 @@
 #include "comm/detail/agreement.hpp"
 #include "commpress/linalg.hpp"
 #include "commpress/scalapack.h"
+#include "linalg/gemm/scalapack_options.hpp"
 #include "linalg/layout/blacs.hpp"
 #include "linalg/layout/matrix_fill.hpp"
+#include "linalg/layout/redistribute.hpp"
 #include "mpi_harness.hpp"
 
 extern "C" void Cblacs_pinfo(int* rank, int* size);
@@ -120,8 +123,10 @@ int blocks_of(int n, int parts) { return std::max(1, (n + parts - 1) / parts); }
 // Runs ScaLAPACK and commpress on copies of the same data and compares every local element:
 // inside sub(C) within the rounding two summation orders may differ by, outside exactly.
 // Returns false when the algorithm reported a placeholder (unsupported), after a note.
+// input_error bounds the perturbation of every element of A and B (lossy codecs).
 template <class T>
-bool check_case(const Case& c, const BlacsGrid& g, const std::string& label) {
+bool check_case(const Case& c, const BlacsGrid& g, const std::string& label,
+                double input_error = 0) {
   const bool an = c.ta == 'N' || c.ta == 'n', bn = c.tb == 'N' || c.tb == 'n';
   int ar = an ? c.m : c.k, ac = an ? c.k : c.m, br = bn ? c.k : c.n, bc = bn ? c.n : c.k;
   ar += c.ia - 1 + c.extra;
@@ -148,6 +153,14 @@ bool check_case(const Case& c, const BlacsGrid& g, const std::string& label) {
   pgemm_reference(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.local.data(), &c.ia, &c.ja,
                   a.desc.data(), b.local.data(), &c.ib, &c.jb, b.desc.data(), &beta,
                   ref.local.data(), &c.ic, &c.jc, ref.desc.data());
+  // beta == 0: sub(C)'s input is never read, so NaN there must not reach the result.
+  if (c.beta == 0)
+    for (int lj = 0; lj < got.nq; ++lj)
+      for (int li = 0; li < got.np; ++li) {
+        const int i = got.global_row(li, g) + 1, j = got.global_col(lj, g) + 1;
+        if (i >= c.ic && i < c.ic + c.m && j >= c.jc && j < c.jc + c.n)
+          got.local[size_t(li + lj * got.desc[8])] = std::numeric_limits<T>::quiet_NaN();
+      }
   pgemm_commpress(&c.ta, &c.tb, &c.m, &c.n, &c.k, &alpha, a.local.data(), &c.ia, &c.ja,
                   a.desc.data(), b.local.data(), &c.ib, &c.jb, b.desc.data(), &beta,
                   got.local.data(), &c.ic, &c.jc, got.desc.data());
@@ -160,7 +173,10 @@ bool check_case(const Case& c, const BlacsGrid& g, const std::string& label) {
   EXPECT_EQ(code, 0) << label << ": " << message;
   // Elements lie in [-1, 1): each result's rounding is below (k+2) eps (|alpha| k + |beta|).
   const double eps = std::numeric_limits<T>::epsilon();
-  const double tol = 2 * (c.k + 2) * eps * (std::fabs(c.alpha) * c.k + std::fabs(c.beta)) + 4 * eps;
+  // A lossy input error e moves each product term by at most 2e + e^2 (|elements| < 1).
+  const double tol = 2 * (c.k + 2) * eps * (std::fabs(c.alpha) * c.k + std::fabs(c.beta)) +
+                     4 * eps +
+                     std::fabs(c.alpha) * c.k * (2 * input_error + input_error * input_error);
   int wrong = 0;
   double worst = 0;
   for (int lj = 0; lj < got.nq; ++lj)
@@ -208,7 +224,8 @@ bool run_all(const char* algorithm) {
     BlacsGrid g(rows, cols);
     if (!g.member()) continue;
     const bool square = rows == cols;
-    if (std::string(algorithm) == "cannon" && !square) continue;
+    const std::string name = algorithm;
+    if ((name == "cannon" || name == "cannon25d") && !square) continue;
     int index = 0;
     for (const Case& c : cases()) {
       const std::string label = std::string(algorithm) + " " + std::to_string(rows) + "x" +
@@ -329,6 +346,36 @@ TEST(Pdgemm, InvalidArgumentsFailAlikeEverywhereAndLeaveCUntouched) {
   EXPECT_EQ(commpress_gemm_set_options(nullptr, nullptr, 0), 0);
 }
 
+// The COMMPRESS_GEMM_* variables choose the options when none were set; a bad value fails
+// every call alike, naming the variable.
+TEST(Pdgemm, OptionsComeFromTheEnvironment) {
+  BlacsGrid g = world_grid();
+  ASSERT_TRUE(g.member());
+  setenv("COMMPRESS_GEMM_ALGORITHM", "no-such-algorithm", 1);
+  linalg::detail::reset_scalapack_gemm_options();
+  {
+    ValidCall call(g);
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument,
+                   "COMMPRESS_GEMM_* environment: unknown gemm algorithm 'no-such-algorithm'");
+  }
+  setenv("COMMPRESS_GEMM_ALGORITHM", "summa", 1);
+  setenv("COMMPRESS_GEMM_CODEC", "lz4", 1);
+  setenv("COMMPRESS_GEMM_REL_BOUND", "0", 1);
+  linalg::detail::reset_scalapack_gemm_options();
+  check_case<double>(cases()[0], g, "environment summa lz4");
+  setenv("COMMPRESS_GEMM_REL_BOUND", "1e-3x", 1);
+  linalg::detail::reset_scalapack_gemm_options();
+  {
+    ValidCall call(g);
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument,
+                   "COMMPRESS_GEMM_REL_BOUND='1e-3x' is not a number");
+  }
+  for (const char* v : {"COMMPRESS_GEMM_ALGORITHM", "COMMPRESS_GEMM_CODEC",
+                        "COMMPRESS_GEMM_REL_BOUND"})
+    unsetenv(v);
+  linalg::detail::reset_scalapack_gemm_options();
+}
+
 TEST(Pdgemm, ProcessesOutsideTheGridAreTurnedAway) {
   BlacsGrid g(1, 1);
   if (g.member()) return;
@@ -337,6 +384,61 @@ TEST(Pdgemm, ProcessesOutsideTheGridAreTurnedAway) {
   char message[256];
   EXPECT_EQ(commpress_gemm_last_error(message, sizeof message), int(ErrorCode::invalid_argument));
   EXPECT_NE(std::string(message).find("no grid position"), std::string::npos) << message;
+}
+
+TEST(Pdgemm, CompressedBlocksStayWithinTheirBound) {
+  BlacsGrid g = world_grid();
+  ASSERT_TRUE(g.member());
+  const Case& c = cases()[0];
+  struct Run {
+    const char* codec;
+    double rel;
+  };
+  for (const Run& r : {Run{"lz4", 0.0}, Run{"szp", 1e-4}}) {
+    ASSERT_EQ(commpress_gemm_set_options("summa", r.codec, r.rel), 0) << r.codec;
+    // Elements span [-1, 1), so a relative bound r allows an absolute error of 2r.
+    const std::string label = std::string("summa ") + r.codec;
+    if (!check_case<double>(c, g, label + " f64", 2 * r.rel)) continue;
+    check_case<float>(c, g, label + " f32", 2 * r.rel);
+  }
+  EXPECT_EQ(commpress_gemm_set_options(nullptr, nullptr, 0), 0);
+}
+
+// The block layout is used where it lies; any other layout or a true submatrix is copied.
+TEST(Pdgemm, BlockLayoutOperandsAreUsedInPlace) {
+  BlacsGrid g = world_grid();
+  ASSERT_TRUE(g.member());
+  auto grid = linalg::Grid::from_blacs(g.context);
+  ASSERT_TRUE(grid.ok()) << grid.status().to_string();
+  const int m = 23, n = 17;
+  ScaMatrix<double> whole(m, n, blocks_of(m, g.nprow), blocks_of(n, g.npcol), 0, 0, g, 5, 3);
+  linalg::detail::BlockOperand<double> in_place;
+  ASSERT_TRUE(in_place.prepare({whole.local.data(), &whole.desc, 1, 1, m, n}, *grid, g.context)
+                  .ok());
+  EXPECT_TRUE(in_place.in_place());
+  EXPECT_EQ(in_place.view().data, whole.local.data());
+  in_place.copy_in();  // nothing to move, but every process calls alike
+  linalg::detail::BlockOperand<double> part;
+  ASSERT_TRUE(part.prepare({whole.local.data(), &whole.desc, 2, 1, m - 1, n}, *grid, g.context)
+                  .ok());
+  EXPECT_FALSE(part.in_place());
+  part.copy_in();
+  // The copy holds rows 2.. of the matrix in the block layout of an (m-1) x n matrix.
+  const linalg::DistMatrix<double>& v = part.view();
+  const int64_t r0 = v.row_split(*grid).offset(grid->row());
+  const int64_t c0 = v.col_split(*grid).offset(grid->col());
+  int wrong = 0;
+  for (int64_t j = 0; j < v.local_cols(*grid); ++j)
+    for (int64_t i = 0; i < v.local_rows(*grid); ++i)
+      wrong += v.data[i + j * v.ld] != linalg::detail::matrix_value(5, r0 + i + 1, c0 + j);
+  EXPECT_EQ(wrong, 0);
+  // 2 x 3 blocks are block-cyclic over these grids (ceil(23 / nprow) > 2), never the layout.
+  ScaMatrix<double> cyclic(m, n, 2, 3, 0, 0, g, 5);
+  EXPECT_FALSE(linalg::detail::is_block_layout(cyclic.desc, 1, 1, m, n, *grid));
+  EXPECT_TRUE(linalg::detail::is_block_layout(whole.desc, 1, 1, m, n, *grid));
+  Descriptor shifted = whole.desc;
+  shifted[6] = g.nprow - 1;  // another source process row
+  EXPECT_EQ(linalg::detail::is_block_layout(shifted, 1, 1, m, n, *grid), g.nprow == 1);
 }
 
 TEST(GridFromBlacs, PlacesEveryProcessWhereBlacsDoes) {
@@ -367,8 +469,21 @@ TEST(GridFromBlacs, PlacesEveryProcessWhereBlacsDoes) {
 
 TEST(Pdgemm, MatchesScaLapackThroughTheReferenceAlgorithm) { run_all("scalapack"); }
 
+// A column-major BLACS grid numbers its processes differently; the Grid follows BLACS.
+TEST(Pdgemm, MatchesScaLapackOnColumnOrderedGrids) {
+  EXPECT_EQ(commpress_gemm_set_options("auto", "none", 0), 0);
+  for (auto [rows, cols] : shapes()) {
+    BlacsGrid g(rows, cols, "Col");
+    if (!g.member()) continue;
+    const std::string label = "Col " + std::to_string(rows) + "x" + std::to_string(cols);
+    check_case<double>(cases()[0], g, label + " case 0");
+    check_case<float>(cases()[1], g, label + " case 1");
+  }
+  EXPECT_EQ(commpress_gemm_set_options(nullptr, nullptr, 0), 0);
+}
+
 TEST(Pdgemm, MatchesScaLapackWithEveryAlgorithm) {
-  for (const char* algorithm : {"auto", "summa", "cannon", "srumma"}) {
+  for (const char* algorithm : {"auto", "summa", "cannon", "srumma", "summa25d", "cannon25d"}) {
     // A placeholder answers unsupported on every process alike, so all skip together.
     if (!run_all(algorithm) && mpi::rank() == 0)
       std::printf("  note: %s is not implemented yet\n", algorithm);

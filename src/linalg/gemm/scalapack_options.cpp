@@ -87,6 +87,12 @@ Status set_scalapack_gemm_options(const char* algorithm, const char* codec, doub
   return {};
 }
 
+void reset_scalapack_gemm_options() {
+  OptionState& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.loaded = false;
+}
+
 void record_last_error(const Status& st) {
   last.code = st.code();
   last.message = st.message();

@@ -15,6 +15,9 @@ Result<GemmOptions> scalapack_gemm_options();
 // unchanged on error.
 Status set_scalapack_gemm_options(const char* algorithm, const char* codec, double rel_bound);
 
+// Forgets the options set so far: the next call reads the environment again.
+void reset_scalapack_gemm_options();
+
 void record_last_error(const Status& st);
 // The last recorded code (0 = ok); copies the message, NUL-terminated, into message[capacity].
 int last_error(char* message, int capacity);
