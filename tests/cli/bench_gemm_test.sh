@@ -110,6 +110,8 @@ check four_thin 4 1 --algorithm scalapack,auto,summa --m 1 --n 3 --k 5 --repeat 
 check four_empty_k 4 1 --algorithm scalapack,auto --m 9 --n 7 --k 0 --repeat 1 --warmup 0
 check four_grid_1x4 4 1 --algorithm scalapack,summa --grid 1x4 --m 40 --n 41 --k 42 --dtype f32 \
   --repeat 1 --warmup 0
+check four_no_overlap 4 1 --algorithm scalapack,cannon,summa,summa25d --overlap off --panel 7 \
+  --m 45 --n 38 --k 29 --repeat 1 --warmup 0
 check four_pdgemm_ref 4 1 --algorithm scalapack,summa --m 64 --n 64 --k 64 --reference scalapack \
   --repeat 1 --warmup 0
 # Compressed blocks: lossless must equal the uncompressed result, lossy stay within the bound.
