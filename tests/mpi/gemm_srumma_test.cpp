@@ -1,0 +1,224 @@
+// GemmAlgorithm::Srumma on every grid the world's size allows, with pretend nodes of 1 rank
+// (every piece fetched by RMA), 2 ranks (some in place from the shared window, some
+// fetched) and the whole machine (all in place): results against the serial reference and
+// against ScaLAPACK on the same inputs, traffic against an independent count, and refusals.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "commpress/linalg.hpp"
+#include "gemm_test_support.hpp"
+#include "mpi_harness.hpp"
+
+namespace commpress::testing {
+namespace {
+
+using linalg::BlockSplit;
+using linalg::GemmAlgorithm;
+using linalg::Grid;
+using linalg::Trans;
+
+constexpr Trans kN = Trans::N, kT = Trans::T;
+
+// Every pr x pc grid over the world.
+std::vector<Grid> world_grids() {
+  std::vector<Grid> out;
+  const int p = mpi::size();
+  for (int r = 1; r <= p; ++r)
+    if (p % r == 0) out.push_back(*Grid::create(MPI_COMM_WORLD, r, p / r));
+  return out;
+}
+
+// Pretend nodes of n consecutive ranks for one scope (0: the real node, i.e. every rank).
+class PretendNodes {
+ public:
+  explicit PretendNodes(int n) {
+    if (n > 0)
+      setenv("COMMPRESS_PRETEND_RANKS_PER_NODE", std::to_string(n).c_str(), 1);
+    else
+      unsetenv("COMMPRESS_PRETEND_RANKS_PER_NODE");
+  }
+  ~PretendNodes() { unsetenv("COMMPRESS_PRETEND_RANKS_PER_NODE"); }
+};
+
+struct Case {
+  Trans ta, tb;
+  int64_t m, n, k;
+  double alpha, beta;
+};
+
+std::string describe(const Case& c, const Grid& g, int pretend) {
+  return std::string(c.ta == kN ? "N" : "T") + (c.tb == kN ? "N" : "T") + " " +
+         std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k) +
+         " alpha " + std::to_string(c.alpha) + " beta " + std::to_string(c.beta) + " on " +
+         std::to_string(g.rows()) + "x" + std::to_string(g.cols()) + ", pretend " +
+         std::to_string(pretend);
+}
+
+// Bytes rank (row, col) must fetch when every other rank is on another node, for N x N: its
+// rows of A and columns of B over all of k, minus the parts it owns itself.
+uint64_t remote_bytes_nn(const Case& c, const Grid& g, size_t elem) {
+  const int64_t mi = BlockSplit{c.m, g.rows()}.size(g.row());
+  const int64_t nj = BlockSplit{c.n, g.cols()}.size(g.col());
+  if (mi == 0 || nj == 0 || c.k == 0) return 0;
+  const int64_t own_ka = BlockSplit{c.k, g.cols()}.size(g.col());
+  const int64_t own_kb = BlockSplit{c.k, g.rows()}.size(g.row());
+  return uint64_t(mi * (c.k - own_ka) + (c.k - own_kb) * nj) * elem;
+}
+
+template <class T>
+struct Operands {
+  LocalMatrix<T> a, b;
+  Operands(const Case& c, const Grid& g)
+      : a(c.ta == kN ? c.m : c.k, c.ta == kN ? c.k : c.m, g, 21, 0, 1),
+        b(c.tb == kN ? c.k : c.n, c.tb == kN ? c.n : c.k, g, 22, 0, 2) {}
+};
+
+// C's initial state: from seed 23, or NaN everywhere when beta == 0 (must be overwritten).
+template <class T>
+LocalMatrix<T> initial_c(const Case& c, const Grid& g) {
+  LocalMatrix<T> out(c.m, c.n, g, 23, 0, 3);
+  if (c.beta == 0) out.set_all(std::numeric_limits<T>::quiet_NaN());
+  return out;
+}
+
+template <class T>
+void check(const Case& c, const Grid& g, int pretend, bool against_scalapack) {
+  SCOPED_TRACE(describe(c, g, pretend));
+  PretendNodes scope(pretend);
+  Operands<T> ops(c, g);
+  LocalMatrix<T> out = initial_c<T>(c, g);
+  linalg::GemmOptions o;
+  o.algorithm = GemmAlgorithm::Srumma;
+  auto r = linalg::gemm<T>(c.ta, c.tb, T(c.alpha), ops.a.view, ops.b.view, T(c.beta), out.view,
+                           g, o);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();  // agreed: every rank leaves alike
+  EXPECT_EQ(r->algorithm, GemmAlgorithm::Srumma);
+  EXPECT_EQ(r->codec, "none");
+  EXPECT_EQ(r->raw_bytes, r->bytes_sent);
+  const Expected e = expected_block<T>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, 21, 22, c.beta, 23, g);
+  EXPECT_LE(worst_error_ratio(out, e), 1.0);
+
+  const size_t elem = sizeof(T);
+  const uint64_t own_blocks =
+      uint64_t(ops.a.view.local_rows(g) * ops.a.view.local_cols(g) +
+               ops.b.view.local_rows(g) * ops.b.view.local_cols(g)) * elem;
+  if (pretend == 0 || pretend >= g.size()) {
+    // One domain: everything read in place; the only extra memory is the shared copy.
+    EXPECT_EQ(r->bytes_sent, 0u);
+    EXPECT_EQ(r->memory_bytes, g.size() > 1 ? own_blocks : 0u);
+  } else if (pretend == 1 && c.ta == kN && c.tb == kN) {
+    EXPECT_EQ(r->bytes_sent, remote_bytes_nn(c, g, elem));
+  }
+
+  if (against_scalapack) {
+    LocalMatrix<T> ref = initial_c<T>(c, g);
+    o.algorithm = GemmAlgorithm::ScaLapack;
+    auto s = linalg::gemm<T>(c.ta, c.tb, T(c.alpha), ops.a.view, ops.b.view, T(c.beta),
+                             ref.view, g, o);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    double worst = 0;
+    for (int64_t j = 0; j < e.cols; ++j)
+      for (int64_t i = 0; i < e.rows; ++i) {
+        const double d = std::fabs(double(out.at(i, j)) - double(ref.at(i, j)));
+        worst = std::max(worst, d / (2 * e.tolerance[size_t(i + j * e.rows)]));
+      }
+    EXPECT_LE(worst, 1.0) << "srumma and ScaLAPACK differ";
+  }
+}
+
+const int kPretend[] = {1, 2, 0};
+
+TEST(GemmSrumma, AwkwardSizesEveryTransposeMatchReferenceAndScaLapack) {
+  for (const Grid& g : world_grids())
+    for (int pretend : kPretend)
+      for (Trans ta : {kN, kT})
+        for (Trans tb : {kN, kT}) {
+          check<double>({ta, tb, 101, 77, 53, 1.0, 0.0}, g, pretend, true);
+          check<float>({ta, tb, 37, 29, 41, -0.5, 2.0}, g, pretend, true);
+        }
+}
+
+TEST(GemmSrumma, TinyAndDegenerateSizes) {
+  const Case cases[] = {
+      {kN, kN, 5, 3, 2, 1.5, -1.0},  // fewer rows or columns than grid positions
+      {kT, kN, 5, 3, 2, 1.0, 0.0},
+      {kN, kT, 7, 9, 1, 2.0, 0.5},   // k = 1: a single k segment
+      {kT, kT, 2, 3, 1, -1.0, 0.0},
+      {kN, kN, 6, 4, 0, 1.0, 3.0},   // k = 0: C = beta * C
+      {kT, kN, 6, 4, 0, 1.0, 0.0},   // k = 0, beta = 0: NaN C becomes zeros
+      {kN, kN, 0, 4, 5, 1.0, 1.0},   // empty C
+  };
+  for (const Grid& g : world_grids())
+    for (int pretend : kPretend)
+      for (const Case& c : cases) check<double>(c, g, pretend, false);
+}
+
+TEST(GemmSrumma, RectangularShapes) {
+  const Case cases[] = {
+      {kN, kN, 180, 4, 20, 1.0, 0.0},   // m >> n
+      {kT, kN, 6, 8, 220, 0.75, 1.0},   // k >> m, n
+      {kN, kT, 3, 150, 30, 1.0, -2.0},  // n >> m
+      {kT, kT, 40, 9, 130, -1.25, 0.0},
+  };
+  for (const Grid& g : world_grids())
+    for (int pretend : kPretend)
+      for (const Case& c : cases) {
+        check<double>(c, g, pretend, false);
+        check<float>(c, g, pretend, false);
+      }
+}
+
+TEST(GemmSrumma, FetchesLessWithLargerNodes) {
+  const Case c{kN, kN, 60, 50, 70, 1.0, 0.0};
+  for (const Grid& g : world_grids()) {
+    Operands<double> ops(c, g);
+    uint64_t fetched[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+      PretendNodes scope(i + 1);
+      LocalMatrix<double> out = initial_c<double>(c, g);
+      linalg::GemmOptions o;
+      o.algorithm = GemmAlgorithm::Srumma;
+      o.overlap = i == 0;  // also runs the fetch-then-multiply path
+      auto r = linalg::gemm<double>(c.ta, c.tb, 1.0, ops.a.view, ops.b.view, 0.0, out.view, g, o);
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      fetched[i] = r->bytes_sent;
+      const Expected e = expected_block<double>(c.ta, c.tb, c.m, c.n, c.k, 1.0, 21, 22, 0.0, 23, g);
+      EXPECT_LE(worst_error_ratio(out, e), 1.0);
+    }
+    EXPECT_LE(fetched[1], fetched[0]);
+    if (g.size() > 1)
+      EXPECT_GT(mpi::any_rank(fetched[1] < fetched[0]) ? 1 : 0, 0)
+          << "pairs of ranks in one pretend node read nothing in place";
+  }
+}
+
+TEST(GemmSrumma, RefusesCodecsOnEveryRank) {
+  for (const Grid& g : world_grids()) {
+    LocalMatrix<double> a(8, 6, g, 1), b(6, 4, g, 2), c(8, 4, g, 3);
+    linalg::GemmOptions o;
+    o.algorithm = GemmAlgorithm::Srumma;
+    o.codec = "lz4";
+    auto r = linalg::gemm<double>(kN, kN, 1.0, a.view, b.view, 0.0, c.view, g, o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), ErrorCode::unsupported) << r.status().to_string();
+  }
+}
+
+TEST(GemmSrumma, PretendNodesMustAgree) {
+  if (mpi::size() == 1) GTEST_SKIP() << "needs two ranks";
+  Grid g = world_grids().back();
+  LocalMatrix<double> a(8, 6, g, 1), b(6, 4, g, 2), c(8, 4, g, 3);
+  PretendNodes scope(mpi::rank() == 0 ? 1 : 2);
+  linalg::GemmOptions o;
+  o.algorithm = GemmAlgorithm::Srumma;
+  auto r = linalg::gemm<double>(kN, kN, 1.0, a.view, b.view, 0.0, c.view, g, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::mismatch) << r.status().to_string();
+}
+
+}  // namespace
+}  // namespace commpress::testing
