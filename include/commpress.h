@@ -217,6 +217,97 @@ commpress_status commpress_reduce(const void* send, void* recv, size_t count,
                                   MPI_Comm comm, const commpress_options* options,
                                   commpress_report* report);
 
+/* ---- Distributed matrix multiply -------------------------------------------------------
+ * C = alpha * op(A) * op(B) + beta * C on a process grid, in the "block" distribution of
+ * include/commpress/linalg.hpp: grid row i owns the global rows [i*mb, min(rows, (i+1)*mb))
+ * with mb = ceil(rows / grid rows) (trailing grid rows may own nothing), likewise for columns;
+ * each rank stores its block column-major with leading dimension ld >= max(1, local rows).
+ * This is ScaLAPACK's layout with MB = ceil(M/pr), NB = ceil(N/pc); pdgemm-compatible entry
+ * points for any ScaLAPACK layout are in commpress/scalapack.h. On grids with several layers
+ * the matrices live on layer 0 (other layers own nothing). Calls are collective over the
+ * grid and all ranks return the same error. */
+
+typedef enum commpress_trans { COMMPRESS_NO_TRANS = 0, COMMPRESS_TRANS = 1 } commpress_trans;
+
+/* Stable values: they equal commpress::linalg::GemmAlgorithm. */
+typedef enum commpress_gemm_algorithm {
+  COMMPRESS_GEMM_AUTO = 0, /* chosen by the cost models (algorithm, replication, compression) */
+  COMMPRESS_GEMM_CANNON = 1,
+  COMMPRESS_GEMM_SUMMA = 2,
+  COMMPRESS_GEMM_SRUMMA = 3,
+  COMMPRESS_GEMM_CANNON25D = 4,
+  COMMPRESS_GEMM_SUMMA25D = 5,
+  COMMPRESS_GEMM_SCALAPACK = 6 /* ScaLAPACK's own p?gemm on the same data */
+} commpress_gemm_algorithm;
+
+/* A rows x cols x layers grid over the ranks of a communicator, row-major within a layer. */
+typedef struct commpress_grid commpress_grid;
+
+/* Collective over comm: every rank passes the same shape, rows*cols*layers == size(comm). */
+commpress_status commpress_grid_create(MPI_Comm comm, int rows, int cols, int layers,
+                                       commpress_grid** grid);
+/* Accepts NULL. Not collective, but must precede MPI_Finalize. */
+commpress_status commpress_grid_destroy(commpress_grid* grid);
+/* This rank's coordinates (any pointer may be NULL). */
+commpress_status commpress_grid_coords(const commpress_grid* grid, int* row, int* col,
+                                       int* layer);
+/* The part of a global rows x cols matrix this rank stores: its first global row and column
+ * and its local size (0 x 0 off layer 0). */
+commpress_status commpress_grid_local_block(const commpress_grid* grid, int64_t rows,
+                                            int64_t cols, int64_t* row_offset,
+                                            int64_t* col_offset, int64_t* local_rows,
+                                            int64_t* local_cols);
+
+typedef struct commpress_gemm_options commpress_gemm_options;
+
+commpress_status commpress_gemm_options_create(commpress_gemm_options** options);
+/* Accepts NULL. */
+commpress_status commpress_gemm_options_destroy(commpress_gemm_options* options);
+commpress_status commpress_gemm_options_set_algorithm(commpress_gemm_options* options,
+                                                      commpress_gemm_algorithm algorithm);
+/* "none" (the default: raw blocks), a registry name ("zstd-1", "szp", "zfp"...), or "auto". */
+commpress_status commpress_gemm_options_set_codec(commpress_gemm_options* options,
+                                                  const char* codec);
+/* Bound on every INPUT element's perturbation for lossy codecs (ABS, or REL to each input
+ * matrix's global range); the report gives the bound this implies on C. */
+commpress_status commpress_gemm_options_set_bound(commpress_gemm_options* options,
+                                                  commpress_bound_mode mode, double value);
+/* Overlap transfers with local products (default 1). */
+commpress_status commpress_gemm_options_set_overlap(commpress_gemm_options* options,
+                                                    int overlap);
+/* SUMMA panel width in columns of op(A); 0 = chosen. */
+commpress_status commpress_gemm_options_set_panel(commpress_gemm_options* options,
+                                                  int64_t panel);
+
+typedef struct commpress_gemm_report {
+  commpress_gemm_algorithm algorithm; /* the one that ran */
+  int grid_rows, grid_cols, layers;
+  char codec[COMMPRESS_NAME_MAX]; /* "none" when nothing was compressed */
+  uint64_t raw_bytes;             /* uncompressed bytes this rank's transfers represent */
+  uint64_t bytes_sent;            /* bytes this rank actually sent (or fetched) */
+  double ratio;
+  uint64_t memory_bytes;          /* this rank's extra memory */
+  double predicted_seconds;       /* the model's estimate (0 when not modelled) */
+  double guaranteed_abs_bound;    /* on |C - C from the exact inputs| (rounding excluded) */
+} commpress_gemm_report;
+
+/* BLAS argument order: op(A) is m x k, op(B) is k x n, C is m x n; A is stored m x k when
+ * transa is COMMPRESS_NO_TRANS and k x m otherwise (likewise B). a, b and c are this rank's
+ * local blocks. options and report may be NULL. grid must not be NULL: without it there is
+ * no communicator to agree over, so that error is this rank's alone. */
+commpress_status commpress_dgemm(commpress_trans transa, commpress_trans transb, int64_t m,
+                                 int64_t n, int64_t k, double alpha, const double* a,
+                                 int64_t lda, const double* b, int64_t ldb, double beta,
+                                 double* c, int64_t ldc, const commpress_grid* grid,
+                                 const commpress_gemm_options* options,
+                                 commpress_gemm_report* report);
+commpress_status commpress_sgemm(commpress_trans transa, commpress_trans transb, int64_t m,
+                                 int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                                 const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
+                                 const commpress_grid* grid,
+                                 const commpress_gemm_options* options,
+                                 commpress_gemm_report* report);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -88,6 +88,16 @@ Status check_dtype(commpress_dtype d) {
               " (expected COMMPRESS_F32, F64, I32, I64 or U8)"};
 }
 
+Result<codec::ErrorBound> to_bound(commpress_bound_mode mode, double value) {
+  switch (mode) {
+    case COMMPRESS_LOSSLESS: return codec::ErrorBound::lossless();
+    case COMMPRESS_ABS: return codec::ErrorBound::absolute(value);
+    case COMMPRESS_REL: return codec::ErrorBound::relative(value);
+  }
+  return Status{ErrorCode::invalid_argument, "unknown bound mode " + std::to_string(int(mode)) +
+                                                 " (expected COMMPRESS_LOSSLESS, ABS or REL)"};
+}
+
 const comm::Options& options_of(const commpress_options* options) {
   static const comm::Options defaults;
   return options ? options->options : defaults;

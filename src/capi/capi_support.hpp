@@ -55,6 +55,9 @@ codec::Dtype to_dtype(commpress_dtype d);
 comm::Op to_op(commpress_op op);
 // Checks a dtype where the call is local (codecs): INVALID_ARGUMENT naming the value.
 Status check_dtype(commpress_dtype d);
+// The bound a (mode, value) pair means; value is ignored when lossless. Only the mode is
+// checked here: the value is refused (on every rank alike) by the call that uses it.
+Result<codec::ErrorBound> to_bound(commpress_bound_mode mode, double value);
 
 // The options a call uses: the handle's, or the defaults for NULL.
 const comm::Options& options_of(const commpress_options* options);

@@ -20,13 +20,6 @@ Result<const codec::Codec*> lookup(const char* function, const char* name) {
   return codec::get_codec(name);
 }
 
-Status check_bound_mode(commpress_bound_mode mode) {
-  const int v = int(mode);
-  if (v >= COMMPRESS_LOSSLESS && v <= COMMPRESS_REL) return {};
-  return {ErrorCode::invalid_argument, "unknown bound mode " + std::to_string(v) +
-                                           " (expected COMMPRESS_LOSSLESS, ABS or REL)"};
-}
-
 // Among the registered codecs writing frames of this id, the one whose parameter matches
 // (zstd-3 rather than zstd-1), so the name says how the frame was made.
 std::string_view writer_name(const codec::FrameInfo& info) {
@@ -73,10 +66,10 @@ commpress_status commpress_compress(const char* codec_name, const void* data, si
     auto c = lookup("commpress_compress", codec_name);
     if (!c.ok()) return record(c.status());
     if (Status st = check_dtype(dtype); !st.ok()) return record(st);
-    if (Status st = check_bound_mode(mode); !st.ok()) return record(st);
-    const codec::ErrorBound eb{codec::BoundMode(mode), bound};
+    auto eb = to_bound(mode, bound);
+    if (!eb.ok()) return record(eb.status());
     std::span<std::byte> dest(static_cast<std::byte*>(out), out_capacity);
-    auto size = (*c)->compress_into(data, n, to_dtype(dtype), eb, dest, workspace());
+    auto size = (*c)->compress_into(data, n, to_dtype(dtype), *eb, dest, workspace());
     if (!size.ok()) return record(size.status());
     *out_size = *size;
     return COMMPRESS_OK;

@@ -39,18 +39,10 @@ commpress_status commpress_options_set_bound(commpress_options* options,
                                              commpress_bound_mode mode, double value) {
   return guarded("commpress_options_set_bound", [&] {
     if (options == nullptr) return null_argument("commpress_options_set_bound", "options");
-    switch (mode) {
-      case COMMPRESS_LOSSLESS:
-        options->options.bound = codec::ErrorBound::lossless();
-        return COMMPRESS_OK;
-      case COMMPRESS_ABS:
-      case COMMPRESS_REL:
-        // A non-positive or non-finite value is refused by the call, on every rank alike.
-        options->options.bound = {codec::BoundMode(mode), value};
-        return COMMPRESS_OK;
-    }
-    return fail(ErrorCode::invalid_argument,
-                "commpress_options_set_bound: unknown bound mode " + std::to_string(int(mode)));
+    auto bound = to_bound(mode, value);
+    if (!bound.ok()) return record(bound.status());
+    options->options.bound = *bound;
+    return COMMPRESS_OK;
   });
 }
 
