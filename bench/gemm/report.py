@@ -158,14 +158,15 @@ def summarize(path):
     for r in rows:
         if r.get("error"):
             table.append([label(r), r.get("grid", "?"), "not built yet" if unsupported(r)
-                          else "error: " + r["error"][:80], "", "", "", ""])
+                          else "error: " + r["error"][:80], "", "", "", "", ""])
             continue
         table.append([label(r) + ("" if r["algorithm"] == r["algorithm_requested"]
                                   else f" → {r['algorithm']}"), r["grid"],
-                      fmt_s(r["seconds_median"]), f"{r['gflops']:.1f} GFLOP/s",
-                      fmt_x(r["speedup_vs_pdgemm"]), f"{r['ratio']:.2f}", err_cell(r)])
+                      fmt_s(r["seconds_median"]), fmt_s(r.get("predicted_seconds")),
+                      f"{r['gflops']:.1f} GFLOP/s", fmt_x(r["speedup_vs_pdgemm"]),
+                      f"{r['ratio']:.2f}", err_cell(r)])
     if table:
-        print(md_table(["measurement", "grid", "median", "rate", "vs pdgemm", "ratio",
+        print(md_table(["measurement", "grid", "median", "model", "rate", "vs pdgemm", "ratio",
                         "error"], table))
     return 1 if problems(rows) or not rows else 0
 
