@@ -257,6 +257,22 @@ def codec_table(rows, net):
                     table)
 
 
+def model_table(rows):
+    """How far the cost model's prediction is from the measured median, per network and
+    measurement (geometric mean and range of measured / predicted over sizes and dtypes)."""
+    table = []
+    for net in [n for n in NETS if any(r.get("net") == n for r in rows)]:
+        sel = [r for r in rows if r.get("net") == net and ok(r) and r.get("predicted_seconds")]
+        for lab in ordered((label(r) for r in sel), ALG_ORDER):
+            q = [r["seconds_median"] / r["predicted_seconds"] for r in sel if label(r) == lab]
+            gm = 1.0
+            for x in q:
+                gm *= x ** (1 / len(q))
+            table.append([NETS[net], lab, len(q), f"{gm:.2f}", f"{min(q):.2f} – {max(q):.2f}"])
+    return md_table(["network", "measurement", "runs", "measured / predicted (geo. mean)",
+                     "range"], table)
+
+
 def best(cands, key="gflops"):
     cands = [r for r in cands if ok(r)]
     return max(cands, key=lambda r: r[key]) if cands else None
@@ -485,6 +501,9 @@ def main():
                                        for r in rows)]:
         md += [f"### {NETS[net]}{' at ' + a.rate if net == 'netsim' else ''}", "",
                codec_table(rows, net), ""]
+    md += ["## The cost model against the measurements", "",
+           "`predicted_seconds` is what `plan_gemm`'s model expected for the run (the time Auto "
+           "decides by); 1.00 means exact.", "", model_table(rows), ""]
     text = "\n".join(md)
     with open(os.path.join(a.out_dir, "gemm.md"), "w") as f:
         f.write(text)
