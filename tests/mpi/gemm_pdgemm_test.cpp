@@ -273,6 +273,7 @@ struct ValidCall {
   char ta = 'N', tb = 'N';
   int m = 12, n = 10, k = 9, ia = 2, ja = 3, ib = 4, jb = 2, ic = 3, jc = 5;
   double alpha = 1.0, beta = 0.5;
+  bool null_k = false;
   explicit ValidCall(const BlacsGrid& grid)
       : g(grid),
         a(20, 20, 2, 2, 0, 0, grid, 1),
@@ -280,7 +281,7 @@ struct ValidCall {
         c(20, 20, 2, 2, 0, 0, grid, 3) {}
   std::vector<double> run() {
     std::vector<double> out = c.local;
-    commpress_pdgemm(&ta, &tb, &m, &n, &k, &alpha, a.local.data(), &ia, &ja, a.desc.data(),
+    commpress_pdgemm(&ta, &tb, &m, &n, null_k ? nullptr : &k, &alpha, a.local.data(), &ia, &ja, a.desc.data(),
                      b.local.data(), &ib, &jb, b.desc.data(), &beta, out.data(), &ic, &jc,
                      c.desc.data());
     return out;
@@ -334,6 +335,12 @@ TEST(Pdgemm, InvalidArgumentsFailAlikeEverywhereAndLeaveCUntouched) {
     ValidCall call(g);
     call.b.desc[6] = g.nprow;
     expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument, "DESCB[RSRC]");
+  }
+  {  // a null pointer on the last process: its own error, not the disagreement it causes
+    ValidCall call(g);
+    call.null_k = mpi::rank() == mpi::size() - 1;
+    expect_failure(call.c.local, call.run(), ErrorCode::invalid_argument,
+                   "parameter 5 (K): null pointer");
   }
   if (mpi::size() > 1) {  // one process passes another alpha
     ValidCall call(g);

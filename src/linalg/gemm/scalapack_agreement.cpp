@@ -21,13 +21,15 @@ Status agree_identically(MPI_Comm comm, const std::vector<comm::detail::Field>& 
   buf[2 * k] = local.ok() ? size : rank;
   COMMPRESS_MPI(
       MPI_Allreduce(MPI_IN_PLACE, buf.data(), int(buf.size()), MPI_INT64_T, MPI_MIN, comm));
-  for (size_t i = 0; i < k; ++i)
-    if (buf[i] != -buf[k + i])
-      return {ErrorCode::mismatch, std::string("processes disagree on ") + fields[i].name +
-                                       ": values range from " + std::to_string(buf[i]) +
-                                       " to " + std::to_string(-buf[k + i])};
   const int64_t bad = buf[2 * k];
-  if (bad >= size) return {};
+  if (bad >= size) {
+    for (size_t i = 0; i < k; ++i)
+      if (buf[i] != -buf[k + i])
+        return {ErrorCode::mismatch, std::string("processes disagree on ") + fields[i].name +
+                                         ": values range from " + std::to_string(buf[i]) +
+                                         " to " + std::to_string(-buf[k + i])};
+    return {};
+  }
   // The failing rank's message travels to everyone: length first, then the bytes.
   int64_t head[2] = {int64_t(local.code()), int64_t(local.message().size())};
   COMMPRESS_MPI(MPI_Bcast(head, 2, MPI_INT64_T, int(bad), comm));

@@ -11,9 +11,10 @@
 
 namespace commpress::linalg::detail {
 
-// Collective over comm. Fields that differ across ranks give a mismatch naming the field and
-// its range; otherwise the lowest failing rank's status (code and message) is returned by
-// every rank; otherwise ok.
+// Collective over comm. Every rank returns the lowest failing rank's status (code and
+// message: a concrete error, e.g. a null pointer whose fields could not be read, beats the
+// disagreement it causes); without one, fields that differ across ranks give a mismatch
+// naming the field and its range; otherwise ok.
 Status agree_identically(MPI_Comm comm, const std::vector<comm::detail::Field>& fields,
                          const Status& local);
 
