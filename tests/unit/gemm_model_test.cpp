@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "comm/profile_io.hpp"
 #include "commpress/gemm_model.hpp"
 
 namespace {
@@ -308,6 +309,23 @@ TEST(GemmModel, FlopRateFromProfileOrDefault) {
   EXPECT_TRUE(z.enabled);
   EXPECT_DOUBLE_EQ(z.ratio, 1.0);
   EXPECT_DOUBLE_EQ(z.compress, kDefaultGemmCompressRate);
+}
+
+TEST(GemmModel, ProfileKeepsTheBlasRates) {
+  MachineProfile m = default_profile();
+  m.gemm_flops_f64 = 12.5e9;
+  m.gemm_flops_f32 = 25e9;
+  auto back = commpress::comm::profile_from_json(commpress::comm::profile_to_json(m));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_DOUBLE_EQ(back->gemm_flops_f64, 12.5e9);
+  EXPECT_DOUBLE_EQ(back->gemm_flops_f32, 25e9);
+  // A profile written before the rates existed reads as unmeasured (the defaults apply).
+  m.gemm_flops_f64 = m.gemm_flops_f32 = 0;
+  const std::string old = commpress::comm::profile_to_json(m);
+  ASSERT_EQ(old.find("gemm_flops"), std::string::npos);
+  back = commpress::comm::profile_from_json(old);
+  ASSERT_TRUE(back.ok());
+  EXPECT_DOUBLE_EQ(gemm_flop_rate(*back, Dtype::f64), kDefaultGemmFlopsF64);
 }
 
 }  // namespace
