@@ -191,8 +191,9 @@ def demo(path):
         r = rows[0]
         where = f"a network shaped to {r['rate']}" if r.get("net") == "netsim" else "shared memory"
         print(f"C = A B, {r['n']} x {r['n']} {r['dtype']}, {int(r['zeros'] * 100)}% zeros in A "
-              f"and B, {r['ranks']} ranks on {where}; median of {r.get('repeats', '?')} runs, "
-              "slowest rank:\n")
+              f"and B, {r['ranks']} ranks on {where}; lossy codecs at REL "
+              f"{next((x['bound'] for x in rows if x.get('bound')), '—')} of each input's range; "
+              f"median of {r.get('repeats', '?')} runs, slowest rank:\n")
     print(md_table(["multiply", "time", "GFLOP/s", "vs pdgemm", "MiB sent (largest rank)",
                     "ratio", "max error vs allowed"], table))
     refs = {"serial": "recomputed in double from the seeds", "scalapack": "pdgemm's result"}
