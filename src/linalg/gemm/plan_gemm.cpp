@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "comm/detail/agreement.hpp"
+#include "comm/detail/hierarchy.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "comm/select.hpp"
 #include "commpress/gemm_model.hpp"
@@ -126,10 +126,8 @@ Result<int> shared_domain(MPI_Comm comm) {
   int size = 1;
   MPI_Comm_size(node, &size);
   MPI_Comm_free(&node);
-  if (const char* env = std::getenv("COMMPRESS_PRETEND_RANKS_PER_NODE")) {
-    const int pretend = std::atoi(env);
-    if (pretend > 0) size = std::min(size, pretend);
-  }
+  const int pretend = comm::detail::pretend_ranks_per_node(comm::Options{});
+  if (pretend > 0) size = std::min(size, pretend);
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &size, 1, MPI_INT, MPI_MIN, comm));
   return size;
 }
