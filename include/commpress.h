@@ -27,7 +27,7 @@ typedef enum commpress_status {
   COMMPRESS_UNSUPPORTED = 2,      /* valid request this codec/operation cannot do */
   COMMPRESS_CORRUPT_FRAME = 3,    /* bytes that do not parse as a frame */
   COMMPRESS_TRUNCATED = 4,        /* frame shorter than its header says */
-  COMMPRESS_CHECKSUM_MISMATCH = 5,/* frame parses but its bytes were altered */
+  COMMPRESS_CHECKSUM_MISMATCH = 5, /* frame parses but its bytes were altered */
   COMMPRESS_CAPACITY = 6,         /* destination too small */
   COMMPRESS_MISMATCH = 7,         /* operands or ranks disagree (counts, dtypes, peers) */
   COMMPRESS_OVERFLOW = 8,         /* arithmetic would leave the representable range */
@@ -38,8 +38,9 @@ typedef enum commpress_status {
 
 /* "ok", "invalid_argument", ...; "unknown" for values outside the enum. */
 const char* commpress_status_name(commpress_status status);
-/* The message of the last failing call on this thread ("" if none failed yet). It is kept
- * until the next failure on this thread; successful calls leave it alone. */
+/* The message of the last failing call on this thread ("" if none failed yet). It is kept,
+ * and the pointer stays valid, until the next failure on this thread; successful calls leave
+ * it alone. */
 const char* commpress_last_error(void);
 
 /* Stable values: they are part of the wire format. */

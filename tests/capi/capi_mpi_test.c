@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capi_check.h"
+#include "capi_check_mpi.h"
 
 static int rank_, size_;
 
@@ -256,17 +256,6 @@ static void point_to_point(void) {
   commpress_options_destroy(o);
 }
 
-/* Every rank must see the same failing status: compare the extremes across ranks. */
-static void check_same_everywhere(commpress_status st, commpress_status expected,
-                                  const char* what) {
-  int mine = (int)st, lo = 0, hi = 0;
-  MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  CHECK(lo == hi, "%s: ranks disagree (statuses %d..%d)", what, lo, hi);
-  CHECK(st == expected, "%s returned %s, expected %s: %s", what, commpress_status_name(st),
-        commpress_status_name(expected), commpress_last_error());
-}
-
 static void errors_agree(void) {
   enum { n = 100 };
   static float send[n + 1], recv[n + 1];
@@ -323,7 +312,7 @@ static void errors_agree(void) {
 }
 
 int main(int argc, char** argv) {
-  int total = 0;
+  int code;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
@@ -337,13 +326,7 @@ int main(int argc, char** argv) {
   point_to_point();
   errors_agree();
 
-  MPI_Allreduce(&capi_failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank_ == 0) {
-    if (total)
-      fprintf(stderr, "capi_mpi_test: %d check(s) failed across %d rank(s)\n", total, size_);
-    else
-      printf("capi_mpi_test: all checks passed on %d rank(s)\n", size_);
-  }
+  code = finish_mpi_test("capi_mpi_test", rank_, size_);
   MPI_Finalize();
-  return total ? 1 : 0;
+  return code;
 }
