@@ -1,8 +1,8 @@
 // GemmAlgorithm::Srumma (Krishnan & Nieplocha): owner computes. Each rank works through the
 // task list of its own C block (srumma_tasks.hpp): products whose pieces sit in its
 // shared-memory domain first, read in place, then the others, fetched with one-sided gets
-// from the owners' blocks (srumma_windows.hpp), double-buffered so the get of task t+1 runs
-// while task t multiplies. No owner takes part in a transfer: it only exposes its blocks.
+// from the owners' blocks (srumma_windows.hpp), double-buffered so the gets of k step s+1
+// run while step s multiplies. No owner takes part in a transfer: it only exposes its blocks.
 //
 // Traffic convention: bytes_sent (= raw_bytes, nothing is compressed) counts the bytes this
 // rank FETCHED with MPI_Rget. Reads of its own block and of shared-memory neighbours move
@@ -56,8 +56,8 @@ Result<Layout> gather_layout(const GemmCall<T>& call) {
       return Status{ErrorCode::mismatch,
                     "srumma: COMMPRESS_PRETEND_RANKS_PER_NODE differs across ranks (" +
                         std::to_string(l.pretend) + " on rank 0, " +
-                        std::to_string(all[size_t(3 * r + 2)]) + " on rank " +
-                        std::to_string(r) + ")"};
+                        std::to_string(all[size_t(3 * r + 2)]) + " on rank " + std::to_string(r) +
+                        ")"};
   }
   // MPI counts and strides are int: every block (so every piece) and every ld must fit.
   for (const auto* blocks : {&l.a, &l.b})
@@ -65,8 +65,7 @@ Result<Layout> gather_layout(const GemmCall<T>& call) {
       if (s.ld > INT_MAX || s.elements() > INT_MAX)
         return Status{ErrorCode::unsupported,
                       "srumma: a " + std::to_string(s.rows) + "x" + std::to_string(s.cols) +
-                          " block with ld " + std::to_string(s.ld) +
-                          " exceeds MPI's int counts"};
+                          " block with ld " + std::to_string(s.ld) + " exceeds MPI's int counts"};
   return l;
 }
 
@@ -76,12 +75,11 @@ template <class T>
 Status run_srumma(const GemmCall<T>& call, GemmReport& report) {
   // Every rank sees the same resolved codec, so every rank refuses alike.
   if (call.codec != "none")
-    return {ErrorCode::unsupported,
-            "srumma moves uncompressed blocks with one-sided gets; codec " + call.codec +
-                " is not available with it (use codec \"none\")"};
+    return {ErrorCode::unsupported, "srumma moves uncompressed blocks with one-sided gets; codec " +
+                                        call.codec +
+                                        " is not available with it (use codec \"none\")"};
   const Grid& g = *call.grid;
-  if (g.layers() != 1)
-    return {ErrorCode::invalid_argument, "srumma runs on 2-D grids"};
+  if (g.layers() != 1) return {ErrorCode::invalid_argument, "srumma runs on 2-D grids"};
   auto layout = gather_layout(call);
   if (!layout.ok()) return layout.status();
 

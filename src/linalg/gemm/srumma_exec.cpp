@@ -9,8 +9,8 @@
 namespace commpress::linalg::detail {
 
 template <class T>
-SrummaExec<T>::SrummaExec(const GemmCall<T>& call, SrummaTaskList list,
-                          std::vector<SrummaBlock> a, std::vector<SrummaBlock> b)
+SrummaExec<T>::SrummaExec(const GemmCall<T>& call, SrummaTaskList list, std::vector<SrummaBlock> a,
+                          std::vector<SrummaBlock> b)
     : call_(call), list_(std::move(list)), a_(std::move(a)), b_(std::move(b)) {
   const Grid& g = *call.grid;
   me_ = g.rank_of(g.row(), g.col());
@@ -22,32 +22,37 @@ bool SrummaExec<T>::in_domain(int owner) const {
 }
 
 template <class T>
+bool SrummaExec<T>::in_place_task(const SrummaStep& s, size_t mi, size_t ni) const {
+  return in_domain(s.a[mi].owner) && in_domain(s.b[ni].owner);
+}
+
+template <class T>
 Status SrummaExec<T>::open(int pretend) {
   const Grid& g = *call_.grid;
   COMMPRESS_RETURN_IF_ERROR(domain_.open(g.comm(), pretend));
   // A domain of one rank has no neighbour to share with: its own block is read in place
   // anyway, and everything else goes through RMA.
   if (domain_.size() > 1)
-    COMMPRESS_RETURN_IF_ERROR(shared_.open(domain_, call_.a->data, a_[size_t(me_)],
-                                           call_.b->data, b_[size_t(me_)]));
-  in_place_tasks_ =
-      srumma_local_first(list_.tasks, [this](int owner) { return in_domain(owner); });
+    COMMPRESS_RETURN_IF_ERROR(
+        shared_.open(domain_, call_.a->data, a_[size_t(me_)], call_.b->data, b_[size_t(me_)]));
   // Every rank reaches the same answer: a domain spanning the grid on one rank spans it on all.
   const bool one_domain = g.size() == 1 || (shared_.is_open() && domain_.size() == g.size());
   if (!one_domain) {
     COMMPRESS_RETURN_IF_ERROR(win_a_.open(g.comm(), call_.a->data, a_[size_t(me_)]));
     COMMPRESS_RETURN_IF_ERROR(win_b_.open(g.comm(), call_.b->data, b_[size_t(me_)]));
   }
-  int64_t most_a = 0, most_b = 0;
-  for (size_t t = in_place_tasks_; t < list_.tasks.size(); ++t) {
-    const SrummaTask& task = list_.tasks[t];
-    if (!in_domain(task.a.owner)) most_a = std::max(most_a, task.a.elements());
-    if (!in_domain(task.b.owner)) most_b = std::max(most_b, task.b.elements());
+  int64_t most = 0;
+  for (size_t s = 0; s < list_.steps.size(); ++s) {
+    int64_t elements = 0;
+    for (const auto* pieces : {&list_.steps[s].a, &list_.steps[s].b})
+      for (const SrummaPiece& p : *pieces)
+        if (!in_domain(p.owner)) elements += p.elements();
+    if (elements == 0) continue;
+    fetched_steps_.push_back(s);
+    most = std::max(most, elements);
   }
-  slot_a_ = most_a;
-  const size_t fetched_tasks = list_.tasks.size() - in_place_tasks_;
-  for (size_t s = 0; s < std::min<size_t>(2, fetched_tasks); ++s)
-    slots_[s].resize(size_t(most_a + most_b));
+  for (size_t s = 0; s < std::min<size_t>(2, fetched_steps_.size()); ++s)
+    slots_[s].data.resize(size_t(most));
   return {};
 }
 
@@ -65,69 +70,88 @@ typename SrummaExec<T>::Source SrummaExec<T>::in_place(const SrummaPiece& p, boo
 }
 
 template <class T>
-typename SrummaExec<T>::Source SrummaExec<T>::source(const SrummaPiece& p, bool is_a,
-                                                     int slot) {
-  if (in_domain(p.owner)) return in_place(p, is_a);
-  return {slots_[slot].data() + (is_a ? 0 : slot_a_), std::max<int64_t>(1, p.rows)};
+typename SrummaExec<T>::Source SrummaExec<T>::source(const SrummaPiece& p, bool is_a, int64_t at,
+                                                     const Slot& slot) const {
+  if (at < 0) return in_place(p, is_a);
+  return {slot.data.data() + at, std::max<int64_t>(1, p.rows)};  // fetched packed
 }
 
 template <class T>
-Status SrummaExec<T>::fetch(const SrummaTask& t, int slot) {
-  if (!in_domain(t.a.owner)) {
-    COMMPRESS_RETURN_IF_ERROR(win_a_.rget(t.a, a_[size_t(t.a.owner)].ld, slots_[slot].data(),
-                                          &requests_[slot][0]));
-    fetched_ += uint64_t(t.a.elements()) * sizeof(T);
-  }
-  if (!in_domain(t.b.owner)) {
-    COMMPRESS_RETURN_IF_ERROR(win_b_.rget(t.b, b_[size_t(t.b.owner)].ld,
-                                          slots_[slot].data() + slot_a_, &requests_[slot][1]));
-    fetched_ += uint64_t(t.b.elements()) * sizeof(T);
+Status SrummaExec<T>::fetch(const SrummaStep& s, Slot& slot) {
+  int64_t at = 0;
+  for (int is_a = 1; is_a >= 0; --is_a) {
+    const std::vector<SrummaPiece>& pieces = is_a ? s.a : s.b;
+    std::vector<int64_t>& where = is_a ? slot.a_at : slot.b_at;
+    where.assign(pieces.size(), -1);
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      const SrummaPiece& p = pieces[i];
+      if (in_domain(p.owner)) continue;
+      const SrummaRmaWindow<T>& win = is_a ? win_a_ : win_b_;
+      const int64_t ld = (is_a ? a_ : b_)[size_t(p.owner)].ld;
+      slot.requests.push_back(MPI_REQUEST_NULL);
+      COMMPRESS_RETURN_IF_ERROR(win.rget(p, ld, slot.data.data() + at, &slot.requests.back()));
+      where[i] = at;
+      at += p.elements();
+      fetched_ += uint64_t(p.elements()) * sizeof(T);
+    }
   }
   return {};
 }
 
 template <class T>
-Status SrummaExec<T>::wait(int slot) {
-  COMMPRESS_MPI(MPI_Waitall(2, requests_[slot], MPI_STATUSES_IGNORE));
+Status SrummaExec<T>::wait(Slot& slot) {
+  const int rc = MPI_Waitall(int(slot.requests.size()), slot.requests.data(), MPI_STATUSES_IGNORE);
+  slot.requests.clear();
+  COMMPRESS_MPI(rc);
   return {};
 }
 
 template <class T>
-void SrummaExec<T>::multiply(const SrummaTask& t, Source a, Source b) {
+void SrummaExec<T>::multiply(const SrummaStep& s, size_t mi, size_t ni, Source a, Source b) {
   DistMatrix<T>& c = *call_.c;
+  const SrummaRange &rows = list_.rows[mi], &cols = list_.cols[ni];
   // beta scales each C sub-block once, on its first product.
-  const T beta = started_[size_t(t.c_part)] ? T(1) : call_.beta;
-  started_[size_t(t.c_part)] = 1;
-  local_gemm(call_.transa, call_.transb, t.mm, t.nn, t.kk, call_.alpha, a.data, a.ld, b.data,
-             b.ld, beta, c.data + t.c_row0 + t.c_col0 * c.ld, c.ld);
+  char& started = started_[mi * list_.cols.size() + ni];
+  const T beta = started ? T(1) : call_.beta;
+  started = 1;
+  local_gemm(call_.transa, call_.transb, rows.size, cols.size, s.kk, call_.alpha, a.data, a.ld,
+             b.data, b.ld, beta, c.data + rows.begin + cols.begin * c.ld, c.ld);
 }
 
 template <class T>
 Status SrummaExec<T>::run() {
-  const std::vector<SrummaTask>& tasks = list_.tasks;
-  if (tasks.empty()) {
+  if (list_.steps.empty()) {
     // k == 0 (or an empty C): C = beta * C still.
     DistMatrix<T>& c = *call_.c;
     const Grid& g = *call_.grid;
     scale_block(c.local_rows(g), c.local_cols(g), call_.beta, c.data, c.ld);
     return {};
   }
-  started_.assign(size_t(list_.c_parts), 0);
-  const size_t fetched = tasks.size() - in_place_tasks_;
+  started_.assign(list_.rows.size() * list_.cols.size(), 0);
+  const size_t fetched = fetched_steps_.size();
   const bool overlap = call_.opts == nullptr || call_.opts->overlap;
-  // The first get flies while the in-place products run.
-  if (fetched > 0 && overlap) COMMPRESS_RETURN_IF_ERROR(fetch(tasks[in_place_tasks_], 0));
-  for (size_t t = 0; t < in_place_tasks_; ++t)
-    multiply(tasks[t], in_place(tasks[t].a, true), in_place(tasks[t].b, false));
+  // The first gets fly while the in-place products run.
+  if (fetched > 0 && overlap)
+    COMMPRESS_RETURN_IF_ERROR(fetch(list_.steps[fetched_steps_[0]], slots_[0]));
+  for (const SrummaStep& s : list_.steps)
+    for (size_t mi = 0; mi < s.a.size(); ++mi)
+      for (size_t ni = 0; ni < s.b.size(); ++ni)
+        if (in_place_task(s, mi, ni))
+          multiply(s, mi, ni, in_place(s.a[mi], true), in_place(s.b[ni], false));
   for (size_t r = 0; r < fetched; ++r) {
-    const SrummaTask& task = tasks[in_place_tasks_ + r];
-    const int slot = int(r % 2);
+    const SrummaStep& s = list_.steps[fetched_steps_[r]];
+    Slot& slot = slots_[r % 2];
     if (!overlap)
-      COMMPRESS_RETURN_IF_ERROR(fetch(task, slot));
+      COMMPRESS_RETURN_IF_ERROR(fetch(s, slot));
     else if (r + 1 < fetched)
-      COMMPRESS_RETURN_IF_ERROR(fetch(tasks[in_place_tasks_ + r + 1], 1 - slot));
+      COMMPRESS_RETURN_IF_ERROR(fetch(list_.steps[fetched_steps_[r + 1]], slots_[(r + 1) % 2]));
     COMMPRESS_RETURN_IF_ERROR(wait(slot));
-    multiply(task, source(task.a, true, slot), source(task.b, false, slot));
+    for (size_t mi = 0; mi < s.a.size(); ++mi)
+      for (size_t ni = 0; ni < s.b.size(); ++ni) {
+        if (in_place_task(s, mi, ni)) continue;
+        multiply(s, mi, ni, source(s.a[mi], true, slot.a_at[mi], slot),
+                 source(s.b[ni], false, slot.b_at[ni], slot));
+      }
   }
   return {};
 }
@@ -136,7 +160,7 @@ template <class T>
 Status SrummaExec<T>::close() {
   const Grid& g = *call_.grid;
   // Outstanding gets end before their windows (only after a failed run).
-  for (int s = 0; s < 2; ++s) (void)wait(s);
+  for (Slot& s : slots_) (void)wait(s);
   COMMPRESS_RETURN_IF_ERROR(win_b_.close(g.comm()));
   COMMPRESS_RETURN_IF_ERROR(win_a_.close(g.comm()));
   return shared_.close();
@@ -144,7 +168,7 @@ Status SrummaExec<T>::close() {
 
 template <class T>
 uint64_t SrummaExec<T>::memory_bytes() const {
-  return uint64_t(slots_[0].size() + slots_[1].size()) * sizeof(T) + shared_.bytes();
+  return uint64_t(slots_[0].data.size() + slots_[1].data.size()) * sizeof(T) + shared_.bytes();
 }
 
 template class SrummaExec<float>;

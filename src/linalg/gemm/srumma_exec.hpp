@@ -1,5 +1,7 @@
 // One SRUMMA call on one rank: opens the memory its pieces come from, works through its task
-// list (in-place tasks first, then fetched ones, double-buffered) and closes again.
+// list (every task whose pieces are both in the shared-memory domain first, read in place;
+// then, step by step, the others, each step's pieces fetched once while the previous step
+// multiplies) and closes again.
 #pragma once
 
 #include <mpi.h>
@@ -31,12 +33,19 @@ class SrummaExec {
     const T* data = nullptr;
     int64_t ld = 1;
   };
+  // Where a slot holds each piece of the step it fetched (-1: read in place).
+  struct Slot {
+    std::vector<T> data;
+    std::vector<int64_t> a_at, b_at;
+    std::vector<MPI_Request> requests;
+  };
   bool in_domain(int owner) const;
+  bool in_place_task(const SrummaStep& s, size_t mi, size_t ni) const;
   Source in_place(const SrummaPiece& p, bool is_a) const;
-  Source source(const SrummaPiece& p, bool is_a, int slot);
-  Status fetch(const SrummaTask& t, int slot);
-  Status wait(int slot);
-  void multiply(const SrummaTask& t, Source a, Source b);
+  Source source(const SrummaPiece& p, bool is_a, int64_t at, const Slot& slot) const;
+  Status fetch(const SrummaStep& s, Slot& slot);
+  Status wait(Slot& slot);
+  void multiply(const SrummaStep& s, size_t mi, size_t ni, Source a, Source b);
 
   const GemmCall<T>& call_;
   SrummaTaskList list_;
@@ -45,11 +54,8 @@ class SrummaExec {
   SrummaDomain domain_;
   SrummaSharedBlocks<T> shared_;
   SrummaRmaWindow<T> win_a_, win_b_;
-  size_t in_place_tasks_ = 0;
-  int64_t slot_a_ = 0;                // elements of a slot's A part (B follows)
-  std::vector<T> slots_[2];
-  MPI_Request requests_[2][2] = {{MPI_REQUEST_NULL, MPI_REQUEST_NULL},
-                                 {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
+  std::vector<size_t> fetched_steps_;  // steps with a piece outside the domain, in order
+  Slot slots_[2];
   std::vector<char> started_;  // per C sub-block: beta already applied
   uint64_t fetched_ = 0;
 };

@@ -1,5 +1,8 @@
 #include "linalg/gemm/srumma_tasks.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace commpress::linalg::detail {
 
 namespace {
@@ -18,7 +21,9 @@ struct Segment {
 };
 
 // The part of s holding item i (i < s.n).
-int part_of(const BlockSplit& s, int64_t i) { return int(i / s.block()); }
+int part_of(const BlockSplit& s, int64_t i) {
+  return int(i / s.block());
+}
 
 // [lo, hi) cut at every part boundary of s1 and s2 (empty segments dropped).
 std::vector<Segment> cut(int64_t lo, int64_t hi, const BlockSplit& s1, const BlockSplit& s2) {
@@ -54,10 +59,10 @@ SrummaTaskList srumma_tasks(Trans transa, Trans transb, int64_t m, int64_t n, in
                             const Grid& g) {
   const int pr = g.rows(), pc = g.cols();
   // A is stored m x k (N) or k x m (T); B is stored k x n (N) or n x k (T).
-  const Operand a = transa == Trans::N ? Operand{{m, pr}, {k, pc}, true}
-                                       : Operand{{k, pr}, {m, pc}, false};
-  const Operand b = transb == Trans::N ? Operand{{k, pr}, {n, pc}, false}
-                                       : Operand{{n, pr}, {k, pc}, true};
+  const Operand a =
+      transa == Trans::N ? Operand{{m, pr}, {k, pc}, true} : Operand{{k, pr}, {m, pc}, false};
+  const Operand b =
+      transb == Trans::N ? Operand{{k, pr}, {n, pc}, false} : Operand{{n, pr}, {k, pc}, true};
   const BlockSplit c_rows{m, pr}, c_cols{n, pc};
   const int64_t r0 = c_rows.offset(g.row()), c0 = c_cols.offset(g.col());
   const auto ms = cut(r0, r0 + c_rows.size(g.row()), a.outer(), a.outer());
@@ -67,24 +72,17 @@ SrummaTaskList srumma_tasks(Trans transa, Trans transb, int64_t m, int64_t n, in
   SrummaTaskList list;
   list.k_segments = int(ks.size());
   if (ms.empty() || ns.empty() || ks.empty()) return list;
-  list.c_parts = int(ms.size() * ns.size());
+  for (const Segment& s : ms) list.rows.push_back({s.begin - r0, s.size});
+  for (const Segment& s : ns) list.cols.push_back({s.begin - c0, s.size});
   const int kn = int(ks.size()), start = (g.row() + g.col()) % kn;
   for (int step = 0; step < kn; ++step) {
     const int kt = (start + step) % kn;
-    for (size_t mi = 0; mi < ms.size(); ++mi)
-      for (size_t ni = 0; ni < ns.size(); ++ni) {
-        SrummaTask t;
-        t.a = locate(a, ms[mi], ks[size_t(kt)], g);
-        t.b = locate(b, ns[ni], ks[size_t(kt)], g);
-        t.c_row0 = ms[mi].begin - r0;
-        t.c_col0 = ns[ni].begin - c0;
-        t.mm = ms[mi].size;
-        t.nn = ns[ni].size;
-        t.kk = ks[size_t(kt)].size;
-        t.c_part = int(mi * ns.size() + ni);
-        t.k_index = kt;
-        list.tasks.push_back(t);
-      }
+    SrummaStep st;
+    st.k_index = kt;
+    st.kk = ks[size_t(kt)].size;
+    for (const Segment& s : ms) st.a.push_back(locate(a, s, ks[size_t(kt)], g));
+    for (const Segment& s : ns) st.b.push_back(locate(b, s, ks[size_t(kt)], g));
+    list.steps.push_back(std::move(st));
   }
   return list;
 }

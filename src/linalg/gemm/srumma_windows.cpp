@@ -63,8 +63,8 @@ Status SrummaSharedBlocks<T>::open(const SrummaDomain& d, const T* a, const Srum
   // Each rank's part on its own pages (NUMA-local to the rank that fills it).
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
   T* mine = nullptr;
-  const int rc = MPI_Win_allocate_shared(MPI_Aint(bytes_), int(sizeof(T)), info, d.comm(), &mine,
-                                         &win_);
+  const int rc =
+      MPI_Win_allocate_shared(MPI_Aint(bytes_), int(sizeof(T)), info, d.comm(), &mine, &win_);
   MPI_Info_free(&info);
   COMMPRESS_MPI(rc);
   COMMPRESS_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_));
