@@ -1,14 +1,15 @@
 // Extra memory per rank (beyond the caller's A, B and C blocks), the largest over the ranks:
 // what GemmPlan::memory_bytes reports and what Auto holds against the memory cap.
 //
-// - Cannon: a work copy of the A and B blocks (the caller's are never modified); with overlap
-//   a second pair receives the next blocks. Compressed: the frames (at their bound, since a
-//   receive buffer must take the largest) in place of the raw copies, plus one decoded pair.
-// - SUMMA: one pair of panel pieces (two with look-ahead), and their frames when compressed.
+// - Cannon: two buffers per operand (the block in use and the one arriving) sized for the
+//   largest encoding (a frame at its bound when compressed, the raw block otherwise), plus a
+//   decoded work pair. 2.5D Cannon receives its replicas into those buffers and adds a
+//   partial C block.
+// - SUMMA: one pair of panel pieces (two with look-ahead), and their frames when compressed;
+//   2.5D SUMMA adds replicas of the A and B blocks and a partial C block:
+//   memory(c) = (|A| + |B| + |C|) c / p on top of the panels.
 // - SRUMMA: the copy of the rank's own blocks into the shared window (when the domain has
-//   other ranks) and one pair of fetch buffers (two with overlap).
-// - 2.5D: on top of the layer's algorithm, every layer but 0 holds replicas of the A and B
-//   blocks and every layer a partial C block: memory(c) = (|A| + |B| + |C|) c / p.
+//   other ranks) and, when some piece lives outside the domain, two fetch buffers.
 // - ScaLAPACK: one pair of panel pieces as pdgemm's workspace.
 #include "model/gemm_terms.hpp"
 
@@ -23,33 +24,35 @@ double pair(const GemmCodec& z, double a, double b, int copies) {
   return copies * (z.frame_bound(a) + z.frame_bound(b)) + a + b;
 }
 
-double replicas(const GemmScenario& s) {
+double partial_c(const GemmScenario& s) {
   if (s.grid.layers <= 1) return 0;
   const detail::LayerBlocks b = layer_blocks(s);
-  const double e = s.elem_size;
-  return (b.mb * b.ka + b.kb * b.nb + b.mb * b.nb) * e;
+  return b.mb * b.nb * s.elem_size;
 }
 
 double cannon(const GemmScenario& s) {
   const detail::LayerBlocks b = layer_blocks(s);
   const double e = s.elem_size, ka = detail::largest_part(s.k, s.grid.rows);
-  return pair(s.codec, b.mb * ka * e, ka * b.nb * e, s.overlap ? 2 : 1) + replicas(s);
+  const double a = b.mb * ka * e, bb = ka * b.nb * e;
+  return 2 * (s.codec.frame_bound(a) + s.codec.frame_bound(bb)) + a + bb + partial_c(s);
 }
 
 double summa(const GemmScenario& s, bool overlap) {
   const detail::LayerBlocks b = layer_blocks(s);
   const double w = detail::summa_panels(s).widest, e = s.elem_size;
-  return pair(s.codec, b.mb * w * e, w * b.nb * e, overlap ? 2 : 1) + replicas(s);
+  const double replicas = s.grid.layers > 1 ? (b.mb * b.ka + b.kb * b.nb) * e : 0;
+  return pair(s.codec, b.mb * w * e, w * b.nb * e, overlap ? 2 : 1) + replicas + partial_c(s);
 }
 
 double srumma(const GemmScenario& s) {
   const detail::LayerBlocks b = layer_blocks(s);
   const double e = s.elem_size;
-  const bool shared = s.ranks_per_node > 1 && s.grid.size() > 1;
-  const double own = shared ? (b.mb * b.ka + b.kb * b.nb) * e : 0;
+  const int p = s.grid.size(), domain = std::max(1, s.ranks_per_node);
+  const double own = domain > 1 && p > 1 ? (b.mb * b.ka + b.kb * b.nb) * e : 0;
   // A task's pieces end at the owner boundaries of both k splits: the narrower block.
   const double w = std::min(b.ka, b.kb);
-  return own + (s.overlap ? 2 : 1) * (b.mb * w + w * b.nb) * e;
+  const double fetch = domain < p ? 2 * (b.mb * w + w * b.nb) * e : 0;
+  return own + fetch;
 }
 
 }  // namespace

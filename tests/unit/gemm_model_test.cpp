@@ -169,22 +169,33 @@ TEST(GemmModel, MoreBandwidthMakesCompressionPayLess) {
 TEST(GemmModel, MemoryByHand) {
   // 2 x 2, 100^3 f64: blocks 50 x 50 = 20000 B.
   GemmScenario s = square(100, {2, 2, 1}, 1e-6, 1e-9, 1e10);
-  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 40000);  // one work pair
-  s.overlap = true;
-  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 80000);  // double-buffered
-  // Replicas of A, B and a partial C on every layer: (|A| + |B| + |C|) c / p = 3 * 20000.
+  // Two buffers per operand (in use, arriving) and a decoded work pair.
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 2 * 40000 + 40000);
+  // 2.5D: replicas arrive in those buffers; a partial C block per rank on top.
   s.grid = {2, 2, 2};
-  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon25D, s), 80000 + 60000);
-  // Frames at their bound replace the raw buffers, plus one decoded pair.
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon25D, s), 120000 + 20000);
+  // Frames at their bound replace the raw buffers.
   s.grid = {2, 2, 1};
   s.codec = codec(2, 1e9, 1e9);
   s.codec.bound_slope = 1.01;
   s.codec.bound_extra = 100;
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 2 * 2 * (20000 * 1.01 + 100) + 40000);
-  // SUMMA with panels of 10: pieces 50 x 10 = 4000 B, two pairs with look-ahead.
+  // SUMMA with panels of 10: pieces 50 x 10 = 4000 B, one pair, two with look-ahead.
   s.codec = GemmCodec{};
   s.panel = 10;
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa, s), 2 * 4000);
+  s.overlap = true;
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa, s), 2 * 2 * 4000);
+  // 2.5D SUMMA: (|A| + |B| + |C|) c / p = 3 * 20000 of replicas and partial C.
+  s.grid = {2, 2, 2};
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa25D, s), 2 * 2 * 4000 + 60000);
+  // SRUMMA: all remote: two fetch buffers of a 50 x 50 piece pair; one domain: only the
+  // shared copy of the own blocks.
+  s.grid = {2, 2, 1};
+  s.ranks_per_node = 1;
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 2 * 40000);
+  s.ranks_per_node = 4;
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 40000);
   // Algorithms that do not run need nothing.
   s.grid = {2, 3, 1};
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Cannon, s), 0);
