@@ -13,6 +13,7 @@
 
 #include "commpress/linalg.hpp"
 #include "gemm_test_support.hpp"
+#include "linalg/gemm/srumma_tasks.hpp"
 #include "mpi_harness.hpp"
 
 namespace commpress::testing {
@@ -210,6 +211,80 @@ TEST(GemmSrumma, FetchesLessWithLargerNodes) {
           << "pairs of ranks in one pretend node read nothing in place";
     }
   }
+}
+
+// How many times the pieces of one operand cover each element of the stored rows x cols
+// matrix (global coordinates); a piece outside its owner's block fails.
+std::vector<int> coverage(const std::vector<linalg::detail::SrummaPiece>& pieces, int64_t rows,
+                          int64_t cols, const Grid& g) {
+  std::vector<int> count(size_t(rows * cols), 0);
+  const BlockSplit rs{rows, g.rows()}, cs{cols, g.cols()};
+  for (const auto& p : pieces) {
+    const int prow = p.owner / g.cols(), pcol = p.owner % g.cols();
+    EXPECT_GT(p.elements(), 0);
+    EXPECT_LE(p.row0 + p.rows, rs.size(prow));
+    EXPECT_LE(p.col0 + p.cols, cs.size(pcol));
+    for (int64_t j = 0; j < p.cols; ++j)
+      for (int64_t i = 0; i < p.rows; ++i)
+        ++count[size_t(rs.offset(prow) + p.row0 + i + (cs.offset(pcol) + p.col0 + j) * rows)];
+  }
+  return count;
+}
+
+// The task list covers this rank's rows of op(A) and columns of op(B) exactly once per k
+// step, from the right owners, in diagonal-shift order.
+TEST(GemmSrummaTasks, CoverTheOperandsOnceInDiagonalShiftOrder) {
+  const int64_t m = 23, n = 17, k = 19;
+  for (const Grid& g : world_grids())
+    for (Trans ta : {kN, kT})
+      for (Trans tb : {kN, kT}) {
+        SCOPED_TRACE(describe({ta, tb, m, n, k, 1, 0}, g, 0));
+        const auto list = linalg::detail::srumma_tasks(ta, tb, m, n, k, g);
+        const BlockSplit ms{m, g.rows()}, ns{n, g.cols()};
+        const int64_t r0 = ms.offset(g.row()), mi = ms.size(g.row());
+        const int64_t c0 = ns.offset(g.col()), nj = ns.size(g.col());
+        if (mi == 0 || nj == 0) {
+          EXPECT_TRUE(list.steps.empty());
+          continue;
+        }
+        ASSERT_FALSE(list.steps.empty());
+        const int kn = list.k_segments;
+        EXPECT_EQ(list.steps.size(), size_t(kn));
+        EXPECT_EQ(list.steps[0].k_index, (g.row() + g.col()) % kn);
+        std::vector<linalg::detail::SrummaPiece> as, bs;
+        int64_t ksum = 0;
+        for (size_t s = 0; s < list.steps.size(); ++s) {
+          const auto& st = list.steps[s];
+          EXPECT_EQ(st.k_index, (list.steps[0].k_index + int(s)) % kn);
+          ASSERT_EQ(st.a.size(), list.rows.size());
+          ASSERT_EQ(st.b.size(), list.cols.size());
+          for (size_t i = 0; i < st.a.size(); ++i) {
+            EXPECT_EQ(ta == kN ? st.a[i].rows : st.a[i].cols, list.rows[i].size);
+            EXPECT_EQ(ta == kN ? st.a[i].cols : st.a[i].rows, st.kk);
+          }
+          for (size_t j = 0; j < st.b.size(); ++j) {
+            EXPECT_EQ(tb == kN ? st.b[j].cols : st.b[j].rows, list.cols[j].size);
+            EXPECT_EQ(tb == kN ? st.b[j].rows : st.b[j].cols, st.kk);
+          }
+          as.insert(as.end(), st.a.begin(), st.a.end());
+          bs.insert(bs.end(), st.b.begin(), st.b.end());
+          ksum += st.kk;
+        }
+        EXPECT_EQ(ksum, k);
+        // op(A)(r0.., :) and op(B)(:, c0..), in stored coordinates, each element once.
+        const auto ca = coverage(as, ta == kN ? m : k, ta == kN ? k : m, g);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t p = 0; p < k; ++p) {
+            const int want = i >= r0 && i < r0 + mi ? 1 : 0;
+            EXPECT_EQ(ca[size_t(ta == kN ? i + p * m : p + i * k)], want);
+          }
+        const auto cb = coverage(bs, tb == kN ? k : n, tb == kN ? n : k, g);
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t p = 0; p < k; ++p) {
+            const int want = j >= c0 && j < c0 + nj ? 1 : 0;
+            EXPECT_EQ(cb[size_t(tb == kN ? p + j * k : j + p * n)], want);
+          }
+      }
 }
 
 TEST(GemmSrumma, RefusesCodecsOnEveryRank) {
