@@ -130,9 +130,10 @@ Status SrummaExec<T>::run() {
   started_.assign(list_.rows.size() * list_.cols.size(), 0);
   const size_t fetched = fetched_steps_.size();
   const bool overlap = call_.opts == nullptr || call_.opts->overlap;
-  // The first gets fly while the in-place products run.
-  if (fetched > 0 && overlap)
-    COMMPRESS_RETURN_IF_ERROR(fetch(list_.steps[fetched_steps_[0]], slots_[0]));
+  // The first two steps' gets (both buffers) fly while the in-place products run.
+  if (overlap)
+    for (size_t r = 0; r < std::min<size_t>(2, fetched); ++r)
+      COMMPRESS_RETURN_IF_ERROR(fetch(list_.steps[fetched_steps_[r]], slots_[r]));
   for (const SrummaStep& s : list_.steps)
     for (size_t mi = 0; mi < s.a.size(); ++mi)
       for (size_t ni = 0; ni < s.b.size(); ++ni)
@@ -143,7 +144,7 @@ Status SrummaExec<T>::run() {
     Slot& slot = slots_[r % 2];
     if (!overlap)
       COMMPRESS_RETURN_IF_ERROR(fetch(s, slot));
-    else if (r + 1 < fetched)
+    else if (r >= 1 && r + 1 < fetched)  // into the buffer step r-1 has finished with
       COMMPRESS_RETURN_IF_ERROR(fetch(list_.steps[fetched_steps_[r + 1]], slots_[(r + 1) % 2]));
     COMMPRESS_RETURN_IF_ERROR(wait(slot));
     for (size_t mi = 0; mi < s.a.size(); ++mi)
