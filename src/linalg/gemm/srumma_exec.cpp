@@ -51,7 +51,9 @@ Status SrummaExec<T>::open(int pretend) {
     fetched_steps_.push_back(s);
     most = std::max(most, elements);
   }
-  for (size_t s = 0; s < std::min<size_t>(2, fetched_steps_.size()); ++s)
+  // Without overlap one buffer does: each step's gets complete before it multiplies.
+  const bool overlap = call_.opts == nullptr || call_.opts->overlap;
+  for (size_t s = 0; s < std::min<size_t>(overlap ? 2 : 1, fetched_steps_.size()); ++s)
     slots_[s].data.resize(size_t(most));
   return {};
 }
@@ -141,7 +143,7 @@ Status SrummaExec<T>::run() {
           multiply(s, mi, ni, in_place(s.a[mi], true), in_place(s.b[ni], false));
   for (size_t r = 0; r < fetched; ++r) {
     const SrummaStep& s = list_.steps[fetched_steps_[r]];
-    Slot& slot = slots_[r % 2];
+    Slot& slot = slots_[overlap ? r % 2 : 0];
     if (!overlap)
       COMMPRESS_RETURN_IF_ERROR(fetch(s, slot));
     else if (r >= 1 && r + 1 < fetched)  // into the buffer step r-1 has finished with
