@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "comm/select.hpp"
@@ -168,6 +169,19 @@ TEST(GemmPlan, BadOrDisagreeingArgumentsFailEverywhere) {
     ASSERT_FALSE(plan.ok());
     EXPECT_EQ(plan.status().code(), ErrorCode::mismatch);
   }
+}
+
+TEST(GemmPlan, DifferentProfilesFailInsteadOfHanging) {
+  if (mpi::size() < 2) GTEST_SKIP() << "needs two ranks";
+  model::MachineProfile other = model::default_profile();
+  other.network.rendezvous.beta *= 100;  // one rank believes in a slow network
+  if (mpi::rank() == 0) comm::detail::set_machine_profile(other);
+  auto plan = linalg::plan_gemm(Trans::N, Trans::N, 64, 64, 64, Dtype::f64, MPI_COMM_WORLD);
+  comm::detail::set_machine_profile(std::nullopt);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().code(), ErrorCode::mismatch);
+  EXPECT_NE(plan.status().message().find("machine profile"), std::string::npos)
+      << plan.status().to_string();
 }
 
 }  // namespace

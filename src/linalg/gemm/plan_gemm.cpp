@@ -96,6 +96,27 @@ Status check_request(const Request& r) {
   return {};
 }
 
+// Every number of the profile the models read, as one value: ranks that loaded different
+// profiles (COMMPRESS_PROFILE not forwarded by the launcher) would plan different algorithms
+// and wait for each other forever, so they fail the agreement instead.
+int64_t profile_fingerprint(const md::MachineProfile& m) {
+  std::string s;
+  auto add = [&s](double v) { s += std::to_string(std::bit_cast<int64_t>(v)) + ","; };
+  for (const md::LinkParams& lp : {m.network.eager, m.network.rendezvous}) {
+    add(lp.alpha);
+    add(lp.beta);
+  }
+  add(m.network.switch_bytes);
+  add(m.gamma);
+  add(m.gemm_flops_f64);
+  add(m.gemm_flops_f32);
+  for (const md::CodecRates& c : m.codecs) {
+    s += c.codec + ":" + std::to_string(int(c.dtype)) + ":";
+    for (double v : {c.compress, c.decompress, c.call_overhead, c.typical_ratio}) add(v);
+  }
+  return comm::detail::fingerprint(s);
+}
+
 // Every rank's view of the request, so that all of them plan the same thing or fail together.
 Status agree_request(MPI_Comm comm, const Request& r) {
   const GemmOptions& o = *r.opts;
@@ -114,7 +135,8 @@ Status agree_request(MPI_Comm comm, const Request& r) {
        {"overlap", int64_t(o.overlap)},
        {"layers", int64_t(o.layers)},
        {"panel", o.panel},
-       {"memory cap", int64_t(o.memory_cap_bytes)}},
+       {"memory cap", int64_t(o.memory_cap_bytes)},
+       {"machine profile", profile_fingerprint(comm::detail::machine_profile())}},
       check_request(r));
 }
 
