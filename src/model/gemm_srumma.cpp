@@ -10,6 +10,7 @@
 // The transposed cases fetch the same volumes from other owners; the model charges the
 // non-transposed owners.
 #include <algorithm>
+#include <vector>
 
 #include "model/gemm_terms.hpp"
 
@@ -21,6 +22,29 @@ struct RankCost {
   double comp = 0, comm = 0, local_comp = 0, first = 0, last = 0;
 };
 
+// One task's segment of k: its width and the owners of its pieces (op(A)'s grid column,
+// op(B)'s grid row). The same for every rank, so computed once.
+struct Segment {
+  double width;
+  int a_col, b_row;
+};
+
+std::vector<Segment> segments(int64_t k, int pr, int pc) {
+  std::vector<Segment> out;
+  const int64_t bc = (k + pc - 1) / pc, br = (k + pr - 1) / pr;
+  for (int64_t k0 = 0; k0 < k;) {
+    const int64_t k1 = std::min({k, (k0 / bc + 1) * bc, (k0 / br + 1) * br});
+    out.push_back({double(k1 - k0), int(k0 / bc), int(k0 / br)});
+    k0 = k1;
+  }
+  return out;
+}
+
+double part(int64_t n, int parts, int i) {
+  const int64_t blk = (n + parts - 1) / parts;
+  return double(std::clamp<int64_t>(n - i * blk, 0, blk));
+}
+
 }  // namespace
 
 SrummaCost srumma_cost(const GemmScenario& s) {
@@ -29,27 +53,26 @@ SrummaCost srumma_cost(const GemmScenario& s) {
   if (s.m <= 0 || s.n <= 0 || s.k <= 0) return out;
   const int domain = std::max(1, s.ranks_per_node);
   const double e = s.elem_size;
-  const int64_t bc = (s.k + pc - 1) / pc, br = (s.k + pr - 1) / pr;
-  auto part = [](int64_t n, int parts, int i) {
-    const int64_t blk = (n + parts - 1) / parts;
-    return double(std::clamp<int64_t>(n - i * blk, 0, blk));
-  };
+  const std::vector<Segment> segs = segments(s.k, pr, pc);
   for (int i = 0; i < pr; ++i) {
     for (int j = 0; j < pc; ++j) {
       const int me = i * pc + j;
       const double mb = part(s.m, pr, i), nb = part(s.n, pc, j);
       if (mb <= 0 || nb <= 0) continue;
       RankCost r;
+      const int my_domain = me / domain;
+      auto same_domain = [&](int owner) {
+        return domain == 1 ? owner == me : owner / domain == my_domain;
+      };
       r.comp = detail::product_time(s, mb, nb, double(s.k));
       if (domain > 1 && p > 1)  // own blocks copied into the shared window
         r.comp += (mb * part(s.k, pc, j) + part(s.k, pr, i) * nb) * e * s.gamma;
-      for (int64_t k0 = 0; k0 < s.k;) {
-        const int64_t k1 = std::min({s.k, (k0 / bc + 1) * bc, (k0 / br + 1) * br});
-        const double w = double(k1 - k0);
-        const int a_owner = i * pc + int(k0 / bc), b_owner = int(k0 / br) * pc + j;
+      for (const Segment& seg : segs) {
+        const double w = seg.width;
+        const int a_owner = i * pc + seg.a_col, b_owner = seg.b_row * pc + j;
         double fetch = 0;
-        if (a_owner / domain != me / domain) fetch += s.link.time(mb * w * e);
-        if (b_owner / domain != me / domain) fetch += s.link.time(w * nb * e);
+        if (!same_domain(a_owner)) fetch += s.link.time(mb * w * e);
+        if (!same_domain(b_owner)) fetch += s.link.time(w * nb * e);
         const double product = detail::product_time(s, mb, nb, w);
         if (fetch > 0) {
           // Which remote task comes first or last depends on the diagonal order: charge the
@@ -60,7 +83,6 @@ SrummaCost srumma_cost(const GemmScenario& s) {
         } else {
           r.local_comp += product;
         }
-        k0 = k1;
       }
       SrummaCost c;
       c.comp = r.comp;
