@@ -9,7 +9,8 @@
 //   2.5D SUMMA adds replicas of the A and B blocks and a partial C block:
 //   memory(c) = (|A| + |B| + |C|) c / p on top of the panels.
 // - SRUMMA: the copy of the rank's own blocks into the shared window (when the domain has
-//   other ranks) and, when some piece lives outside the domain, two fetch buffers.
+//   other ranks) and, when some piece lives outside the domain, two fetch buffers (one
+//   without overlap).
 // - ScaLAPACK: one pair of panel pieces as pdgemm's workspace.
 #include "model/gemm_terms.hpp"
 
@@ -51,7 +52,7 @@ double srumma(const GemmScenario& s) {
   const double own = domain > 1 && p > 1 ? (b.mb * b.ka + b.kb * b.nb) * e : 0;
   // A task's pieces end at the owner boundaries of both k splits: the narrower block.
   const double w = std::min(b.ka, b.kb);
-  const double fetch = domain < p ? 2 * (b.mb * w + w * b.nb) * e : 0;
+  const double fetch = domain < p ? (s.overlap ? 2 : 1) * (b.mb * w + w * b.nb) * e : 0;
   return own + fetch;
 }
 

@@ -194,6 +194,9 @@ TEST(GemmModel, MemoryByHand) {
   s.grid = {2, 2, 1};
   s.ranks_per_node = 1;
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 2 * 40000);
+  s.overlap = false;
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 40000);
+  s.overlap = true;
   s.ranks_per_node = 4;
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 40000);
   // Algorithms that do not run need nothing.
