@@ -3,6 +3,9 @@
 // layer runs its contiguous share of the steps, and the partial C blocks are summed onto
 // layer 0. Layer 0 accumulates straight into C with beta on its first product, so beta applies
 // exactly once and one layer reproduces Cannon exactly.
+#include <cblas.h>
+#include <omp.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -52,6 +55,23 @@ Status reduce_layers(const Grid& g, int64_t mi, int64_t nj, T* c, int64_t ld,
   return {};
 }
 
+// The codecs' OpenMP teams get the same share of the node's cores as the local products
+// (the dispatcher sized OpenBLAS for the ranks on this node): a full team per rank on an
+// oversubscribed node spends its time spinning, not compressing. The caller's setting returns
+// afterwards.
+class CodecThreadsLikeBlas {
+ public:
+  CodecThreadsLikeBlas() : saved_(omp_get_max_threads()) {
+    omp_set_num_threads(std::max(1, std::min(saved_, openblas_get_num_threads())));
+  }
+  ~CodecThreadsLikeBlas() { omp_set_num_threads(saved_); }
+  CodecThreadsLikeBlas(const CodecThreadsLikeBlas&) = delete;
+  CodecThreadsLikeBlas& operator=(const CodecThreadsLikeBlas&) = delete;
+
+ private:
+  int saved_;
+};
+
 }  // namespace
 
 template <class T>
@@ -64,6 +84,7 @@ Status run_cannon25d(const GemmCall<T>& call, GemmReport& report) {
   if (layers > 1)  // the sum travels as one message; same verdict everywhere
     COMMPRESS_RETURN_IF_ERROR(
         check_message_capacity(size_t(ms.block() * ns.block()) * sizeof(T), "C"));
+  const CodecThreadsLikeBlas codec_threads;
   auto steps = CannonSteps<T>::create(call);
   if (!steps.ok()) return steps.status();
   if (l == 0) steps->encode_local();
