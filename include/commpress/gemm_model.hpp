@@ -120,6 +120,7 @@ struct SrummaCost {
   double first_fetch = 0;  // the part of the first remote fetch no product can hide
   double omega = 0;
   double seconds = 0;
+  double fetch_buffer_bytes = 0;  // the fetch buffers' bytes, the largest over the ranks
 };
 SrummaCost srumma_cost(const GemmScenario& s);
 

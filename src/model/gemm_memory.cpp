@@ -9,8 +9,8 @@
 //   2.5D SUMMA adds replicas of the A and B blocks and a partial C block:
 //   memory(c) = (|A| + |B| + |C|) c / p on top of the panels.
 // - SRUMMA: the copy of the rank's own blocks into the shared window (when the domain has
-//   other ranks) and, when some piece lives outside the domain, two fetch buffers (one
-//   without overlap).
+//   other ranks) and two buffers for the largest task's remote pieces (one without overlap,
+//   none when every piece is inside the domain).
 // - ScaLAPACK: one pair of panel pieces as pdgemm's workspace.
 #include "model/gemm_terms.hpp"
 
@@ -47,13 +47,9 @@ double summa(const GemmScenario& s, bool overlap) {
 
 double srumma(const GemmScenario& s) {
   const detail::LayerBlocks b = layer_blocks(s);
-  const double e = s.elem_size;
-  const int p = s.grid.size(), domain = std::max(1, s.ranks_per_node);
-  const double own = domain > 1 && p > 1 ? (b.mb * b.ka + b.kb * b.nb) * e : 0;
-  // A task's pieces end at the owner boundaries of both k splits: the narrower block.
-  const double w = std::min(b.ka, b.kb);
-  const double fetch = domain < p ? (s.overlap ? 2 : 1) * (b.mb * w + w * b.nb) * e : 0;
-  return own + fetch;
+  const int domain = std::max(1, s.ranks_per_node);
+  const double own = domain > 1 && s.grid.size() > 1 ? (b.mb * b.ka + b.kb * b.nb) * s.elem_size : 0;
+  return own + srumma_cost(s).fetch_buffer_bytes;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 // The transposed cases fetch the same volumes from other owners; the model charges the
 // non-transposed owners.
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "model/gemm_terms.hpp"
@@ -20,6 +21,8 @@ namespace {
 
 struct RankCost {
   double comp = 0, comm = 0, local_comp = 0, first = 0, last = 0;
+  double largest_fetch = 0;  // bytes of the largest task's remote pieces
+  int fetched_tasks = 0;
 };
 
 // One task's segment of k: its width and the owners of its pieces (op(A)'s grid column,
@@ -54,6 +57,7 @@ SrummaCost srumma_cost(const GemmScenario& s) {
   const int domain = std::max(1, s.ranks_per_node);
   const double e = s.elem_size;
   const std::vector<Segment> segs = segments(s.k, pr, pc);
+  double buffer_bytes = 0;
   for (int i = 0; i < pr; ++i) {
     for (int j = 0; j < pc; ++j) {
       const int me = i * pc + j;
@@ -70,9 +74,14 @@ SrummaCost srumma_cost(const GemmScenario& s) {
       for (const Segment& seg : segs) {
         const double w = seg.width;
         const int a_owner = i * pc + seg.a_col, b_owner = seg.b_row * pc + j;
-        double fetch = 0;
-        if (!same_domain(a_owner)) fetch += s.link.time(mb * w * e);
-        if (!same_domain(b_owner)) fetch += s.link.time(w * nb * e);
+        double fetch = 0, fetched = 0;
+        for (const auto [owner, bytes] : {std::pair{a_owner, mb * w * e}, {b_owner, w * nb * e}}) {
+          if (same_domain(owner)) continue;
+          fetch += s.link.time(bytes);
+          fetched += bytes;
+        }
+        if (fetched > 0) ++r.fetched_tasks;
+        r.largest_fetch = std::max(r.largest_fetch, fetched);
         const double product = detail::product_time(s, mb, nb, w);
         if (fetch > 0) {
           // Which remote task comes first or last depends on the diagonal order: charge the
@@ -96,9 +105,13 @@ SrummaCost srumma_cost(const GemmScenario& s) {
       } else {
         c.seconds = r.comp + r.comm;
       }
+      // Fetch buffers: two (one without overlap), never more than there are fetched tasks.
+      const int buffers = std::min(s.overlap ? 2 : 1, r.fetched_tasks);
+      buffer_bytes = std::max(buffer_bytes, buffers * r.largest_fetch);
       if (c.seconds > out.seconds) out = c;
     }
   }
+  out.fetch_buffer_bytes = buffer_bytes;
   return out;
 }
 

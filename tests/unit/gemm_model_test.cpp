@@ -189,14 +189,19 @@ TEST(GemmModel, MemoryByHand) {
   // 2.5D SUMMA: (|A| + |B| + |C|) c / p = 3 * 20000 of replicas and partial C.
   s.grid = {2, 2, 2};
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa25D, s), 2 * 2 * 4000 + 60000);
-  // SRUMMA: all remote: two fetch buffers of a 50 x 50 piece pair; one domain: only the
-  // shared copy of the own blocks.
+  // SRUMMA, every rank its own domain. On 2 x 2 a rank fetches one task (a 50 x 50 piece of
+  // A and of B): one buffer suffices. On 1 x 4 it fetches three 100 x 25 pieces of A (B's
+  // rows are all on its own grid row): two buffers, one without overlap.
   s.grid = {2, 2, 1};
   s.ranks_per_node = 1;
-  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 2 * 40000);
-  s.overlap = false;
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 40000);
+  s.grid = {1, 4, 1};
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 2 * 20000);
+  s.overlap = false;
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 20000);
   s.overlap = true;
+  // One domain: only the shared copy of the own blocks (2 x 50 x 50).
+  s.grid = {2, 2, 1};
   s.ranks_per_node = 4;
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Srumma, s), 40000);
   // Algorithms that do not run need nothing.
