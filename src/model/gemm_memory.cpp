@@ -6,12 +6,16 @@
 //   decoded work pair. 2.5D Cannon receives its replicas into those buffers and adds a
 //   partial C block.
 // - SUMMA: one pair of panel pieces (two with look-ahead), and their frames when compressed;
-//   2.5D SUMMA adds replicas of the A and B blocks and a partial C block:
-//   memory(c) = (|A| + |B| + |C|) c / p on top of the panels.
+//   2.5D SUMMA adds a partial C block and the replicated pieces of the layer's own panels
+//   (1/c of the A and B blocks): memory(c) = (|A| + |B|) / p + |C| c / p on top of the
+//   panels (the full replication of Solomonik & Demmel, (|A| + |B| + |C|) c / p, is what
+//   2.5D Cannon holds).
 // - SRUMMA: the copy of the rank's own blocks into the shared window (when the domain has
 //   other ranks) and two buffers for the largest task's remote pieces (one without overlap,
 //   none when every piece is inside the domain).
 // - ScaLAPACK: one pair of panel pieces as pdgemm's workspace.
+#include <cmath>
+
 #include "model/gemm_terms.hpp"
 
 namespace commpress::model {
@@ -41,7 +45,10 @@ double cannon(const GemmScenario& s) {
 double summa(const GemmScenario& s, bool overlap) {
   const detail::LayerBlocks b = layer_blocks(s);
   const double w = detail::summa_panels(s).widest, e = s.elem_size;
-  const double replicas = s.grid.layers > 1 ? (b.mb * b.ka + b.kb * b.nb) * e : 0;
+  // Layer 0 ships each layer only the pieces of its own panels: its share of the blocks.
+  const detail::Panels panels = detail::summa_panels(s);
+  const double share = panels.count > 0 ? std::ceil(panels.count / s.grid.layers) / panels.count : 0;
+  const double replicas = s.grid.layers > 1 ? (b.mb * b.ka + b.kb * b.nb) * e * share : 0;
   return pair(s.codec, b.mb * w * e, w * b.nb * e, overlap ? 2 : 1) + replicas + partial_c(s);
 }
 

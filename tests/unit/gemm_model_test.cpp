@@ -186,9 +186,10 @@ TEST(GemmModel, MemoryByHand) {
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa, s), 2 * 4000);
   s.overlap = true;
   EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa, s), 2 * 2 * 4000);
-  // 2.5D SUMMA: (|A| + |B| + |C|) c / p = 3 * 20000 of replicas and partial C.
+  // 2.5D SUMMA: a partial C (20000) and the pieces of the layer's 5 of the 10 panels, half
+  // of the A and B blocks (20000).
   s.grid = {2, 2, 2};
-  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa25D, s), 2 * 2 * 4000 + 60000);
+  EXPECT_DOUBLE_EQ(gemm_memory(GemmAlgorithm::Summa25D, s), 2 * 2 * 4000 + 20000 + 20000);
   // SRUMMA, every rank its own domain. On 2 x 2 a rank fetches one task (a 50 x 50 piece of
   // A and of B): one buffer suffices. On 1 x 4 it fetches three 100 x 25 pieces of A (B's
   // rows are all on its own grid row): two buffers, one without overlap.
