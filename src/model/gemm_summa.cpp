@@ -38,13 +38,15 @@ double summa_time(const GemmScenario& s) {
   const double per_layer = std::ceil(panels.count / c);
   double t = panel_loop(s, per_layer, panels.width, s.overlap);
   if (c > 1) {
-    // Layer 0's A and B blocks reach every layer (compressed once, decoded on arrival), and
-    // the partial C blocks are summed onto layer 0.
+    // Layer 0 sends every other layer the pieces of that layer's panels (a 1/c share of its
+    // A and B blocks, compressed once when a codec is on, decoded on arrival), one message
+    // after the other; the partial C blocks are summed onto layer 0.
     const LayerBlocks b = layer_blocks(s);
-    const double e = s.elem_size, a = b.mb * b.ka * e, bb = b.kb * b.nb * e;
+    const double e = s.elem_size;
+    const double share = per_layer / panels.count * (b.mb * b.ka + b.kb * b.nb) * e;
     const GemmCodec& z = s.codec;
-    t += z.compress_time(a) + z.compress_time(bb) + block_bcast(s.link, z, a, c) +
-         block_bcast(s.link, z, bb, c) + z.decompress_time(a) + z.decompress_time(bb);
+    t += (c - 1) * (z.compress_time(share) + s.link.time(8) + s.link.time(z.wire(share))) +
+         z.decompress_time(share);
     t += reduce_time(s.link, s.gamma, b.mb * b.nb * e, c);
   }
   return t;
