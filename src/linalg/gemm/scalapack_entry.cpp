@@ -69,9 +69,12 @@ Status pgemm(const char* transa, const char* transb, const int* m, const int* n,
     prepared = oc.prepare({c, &args.dc, args.ic, args.jc, args.m, args.n}, *grid, context);
   COMMPRESS_RETURN_IF_ERROR(agree_identically(grid->comm(), {}, prepared));
 
-  oa.copy_in();
-  ob.copy_in();
-  // beta == 0 means C's input is never read (it may hold NaN), so it need not travel.
+  // As in BLAS, alpha == 0 leaves A and B unread and beta == 0 leaves C's input unread (they
+  // may hold NaN), so those need not travel: the zeroed copies stand in.
+  if (*alpha != T(0)) {
+    oa.copy_in();
+    ob.copy_in();
+  }
   if (*beta != T(0)) oc.copy_in();
   auto report = gemm<T>(args.ta(), args.tb(), *alpha, oa.view(), ob.view(), *beta, oc.view(),
                         *grid, *opts);
