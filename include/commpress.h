@@ -20,6 +20,11 @@
 extern "C" {
 #endif
 
+/* Every enum below ends in an _ENUM_MIN and an _ENUM_MAX member spanning int. They are not
+ * values to pass: they make every int a valid value of the type in C++ as it is in C, so a
+ * wrong value from a C caller reaches the library as a refusable number, not as undefined
+ * behaviour. */
+
 /* Stable values: they equal commpress::ErrorCode. */
 typedef enum commpress_status {
   COMMPRESS_OK = 0,
@@ -33,7 +38,9 @@ typedef enum commpress_status {
   COMMPRESS_OVERFLOW = 8,         /* arithmetic would leave the representable range */
   COMMPRESS_IO = 9,               /* file or stream error */
   COMMPRESS_MPI = 10,             /* MPI reported an error */
-  COMMPRESS_INTERNAL = 11         /* a broken invariant, or out of memory */
+  COMMPRESS_INTERNAL = 11,        /* a broken invariant, or out of memory */
+  COMMPRESS_STATUS_ENUM_MIN = -0x7fffffff - 1,
+  COMMPRESS_STATUS_ENUM_MAX = 0x7fffffff
 } commpress_status;
 
 /* "ok", "invalid_argument", ...; "unknown" for values outside the enum. */
@@ -49,20 +56,26 @@ typedef enum commpress_dtype {
   COMMPRESS_F64 = 2,
   COMMPRESS_I32 = 3,
   COMMPRESS_I64 = 4,
-  COMMPRESS_U8 = 5
+  COMMPRESS_U8 = 5,
+  COMMPRESS_DTYPE_ENUM_MIN = -0x7fffffff - 1,
+  COMMPRESS_DTYPE_ENUM_MAX = 0x7fffffff
 } commpress_dtype;
 
 typedef enum commpress_bound_mode {
   COMMPRESS_LOSSLESS = 0,
   COMMPRESS_ABS = 1, /* |x - x'| <= value */
-  COMMPRESS_REL = 2  /* |x - x'| <= value * (max - min) over the finite elements */
+  COMMPRESS_REL = 2, /* |x - x'| <= value * (max - min) over the finite elements */
+  COMMPRESS_BOUND_MODE_ENUM_MIN = -0x7fffffff - 1,
+  COMMPRESS_BOUND_MODE_ENUM_MAX = 0x7fffffff
 } commpress_bound_mode;
 
 typedef enum commpress_op {
   COMMPRESS_SUM = 0,
   COMMPRESS_MIN = 1,
   COMMPRESS_MAX = 2,
-  COMMPRESS_PROD = 3
+  COMMPRESS_PROD = 3,
+  COMMPRESS_OP_ENUM_MIN = -0x7fffffff - 1,
+  COMMPRESS_OP_ENUM_MAX = 0x7fffffff
 } commpress_op;
 
 /* Stable values: they equal commpress::comm::Algorithm (docs/algorithms.md). */
@@ -78,7 +91,9 @@ typedef enum commpress_algorithm {
   COMMPRESS_ALG_FUSED_RING = 8,
   COMMPRESS_ALG_HOMOMORPHIC_RECURSIVE_DOUBLING = 9,
   COMMPRESS_ALG_RABENSEIFNER = 10,
-  COMMPRESS_ALG_HIERARCHICAL = 11
+  COMMPRESS_ALG_HIERARCHICAL = 11,
+  COMMPRESS_ALG_ENUM_MIN = -0x7fffffff - 1,
+  COMMPRESS_ALG_ENUM_MAX = 0x7fffffff
 } commpress_algorithm;
 
 /* "auto", "ring", ... as the C++ API and the command-line tool spell them; "?" if unknown. */
@@ -228,7 +243,12 @@ commpress_status commpress_reduce(const void* send, void* recv, size_t count,
  * the matrices live on layer 0 (other layers own nothing). Calls are collective over the
  * grid and all ranks return the same error. */
 
-typedef enum commpress_trans { COMMPRESS_NO_TRANS = 0, COMMPRESS_TRANS = 1 } commpress_trans;
+typedef enum commpress_trans {
+  COMMPRESS_NO_TRANS = 0,
+  COMMPRESS_TRANS = 1,
+  COMMPRESS_TRANS_ENUM_MIN = -0x7fffffff - 1,
+  COMMPRESS_TRANS_ENUM_MAX = 0x7fffffff
+} commpress_trans;
 
 /* Stable values: they equal commpress::linalg::GemmAlgorithm. */
 typedef enum commpress_gemm_algorithm {
@@ -238,7 +258,9 @@ typedef enum commpress_gemm_algorithm {
   COMMPRESS_GEMM_SRUMMA = 3,
   COMMPRESS_GEMM_CANNON25D = 4,
   COMMPRESS_GEMM_SUMMA25D = 5,
-  COMMPRESS_GEMM_SCALAPACK = 6 /* ScaLAPACK's own p?gemm on the same data */
+  COMMPRESS_GEMM_SCALAPACK = 6, /* ScaLAPACK's own p?gemm on the same data */
+  COMMPRESS_GEMM_ENUM_MIN = -0x7fffffff - 1,
+  COMMPRESS_GEMM_ENUM_MAX = 0x7fffffff
 } commpress_gemm_algorithm;
 
 /* A rows x cols x layers grid over the ranks of a communicator, row-major within a layer. */

@@ -93,6 +93,7 @@ Result<codec::ErrorBound> to_bound(commpress_bound_mode mode, double value) {
     case COMMPRESS_LOSSLESS: return codec::ErrorBound::lossless();
     case COMMPRESS_ABS: return codec::ErrorBound::absolute(value);
     case COMMPRESS_REL: return codec::ErrorBound::relative(value);
+    default: break;
   }
   return Status{ErrorCode::invalid_argument, "unknown bound mode " + std::to_string(int(mode)) +
                                                  " (expected COMMPRESS_LOSSLESS, ABS or REL)"};
