@@ -47,4 +47,11 @@ Status check_pgemm_args(const PgemmArgs& args, const Grid& grid);
 // The values every process must pass alike (all but the LLDs, which are per process).
 std::vector<comm::detail::Field> pgemm_fields(const PgemmArgs& args);
 
+// One whole matrix's descriptor, passed as parameter `position` of a call: the checks
+// check_pgemm_args makes on each operand, over the grid of the descriptor's own context.
+Status check_descriptor(const Descriptor& desc, const Grid& grid, int position);
+
+// A descriptor's fields every process must pass alike (all but LLD).
+std::vector<comm::detail::Field> descriptor_fields(const Descriptor& desc);
+
 }  // namespace commpress::linalg::detail

@@ -30,9 +30,9 @@ Status run_scalapack(const GemmCall<T>& call, GemmReport& report) {
   const Grid& g = *call.grid;
   BlacsContext ctx(g);
   if (!ctx.valid()) return {};
-  const Descriptor da = block_descriptor(*call.a, g, ctx.context());
-  const Descriptor db = block_descriptor(*call.b, g, ctx.context());
-  const Descriptor dc = block_descriptor(*call.c, g, ctx.context());
+  const Descriptor da = descriptor_of(*call.a, g, ctx.context());
+  const Descriptor db = descriptor_of(*call.b, g, ctx.context());
+  const Descriptor dc = descriptor_of(*call.c, g, ctx.context());
   const char ta = call.transa == Trans::N ? 'N' : 'T', tb = call.transb == Trans::N ? 'N' : 'T';
   const int m = int(call.m), n = int(call.n), k = int(call.k);
   if (m > 0 && n > 0)

@@ -18,8 +18,12 @@ BlacsContext::~BlacsContext() {
   if (system_ >= 0) Cfree_blacs_system_handle(system_);
 }
 
+}  // namespace commpress::linalg::detail
+
+namespace commpress::linalg {
+
 template <class T>
-Descriptor block_descriptor(const DistMatrix<T>& m, const Grid& grid, int context) {
+Descriptor descriptor_of(const DistMatrix<T>& m, const Grid& grid, int context) {
   const int rows = int(m.rows), cols = int(m.cols);
   const int mb = int(std::max<int64_t>(1, m.row_split(grid).block()));
   const int nb = int(std::max<int64_t>(1, m.col_split(grid).block()));
@@ -28,7 +32,7 @@ Descriptor block_descriptor(const DistMatrix<T>& m, const Grid& grid, int contex
   return {1, context, rows, cols, mb, nb, 0, 0, int(std::max<int64_t>(1, m.ld))};
 }
 
-template Descriptor block_descriptor<float>(const DistMatrix<float>&, const Grid&, int);
-template Descriptor block_descriptor<double>(const DistMatrix<double>&, const Grid&, int);
+template Descriptor descriptor_of<float>(const DistMatrix<float>&, const Grid&, int);
+template Descriptor descriptor_of<double>(const DistMatrix<double>&, const Grid&, int);
 
-}  // namespace commpress::linalg::detail
+}  // namespace commpress::linalg

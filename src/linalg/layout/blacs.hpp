@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "commpress/linalg.hpp"
+#include "commpress/scalapack_matrix.hpp"
 
 extern "C" {
 int Csys2blacs_handle(MPI_Comm comm);
@@ -39,8 +40,8 @@ void psgemr2d_(const int* m, const int* n, const float* a, const int* ia, const 
 
 namespace commpress::linalg::detail {
 
-// ScaLAPACK's 9-integer array descriptor (DTYPE, CTXT, M, N, MB, NB, RSRC, CSRC, LLD).
-using Descriptor = std::array<int, 9>;
+using linalg::Descriptor;
+using linalg::descriptor_of;
 
 // A BLACS context over the grid's layer-0 ranks in the grid's row-major order, released on
 // destruction. Ranks of other layers hold no context (valid() is false there).
@@ -57,10 +58,5 @@ class BlacsContext {
   int system_ = -1;
   int context_ = -1;
 };
-
-// The descriptor of a DistMatrix's block layout: MB = ceil(rows / pr), NB = ceil(cols / pc),
-// source process (0, 0), LLD = the matrix's ld.
-template <class T>
-Descriptor block_descriptor(const DistMatrix<T>& m, const Grid& grid, int context);
 
 }  // namespace commpress::linalg::detail

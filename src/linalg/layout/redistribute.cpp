@@ -53,7 +53,7 @@ Status BlockOperand<T>::prepare(const SubMatrix<T>& sub, const Grid& grid, int c
                                      ")"};
   }
   view_.data = storage_.data();
-  desc_ = block_descriptor(view_, grid, context);
+  desc_ = descriptor_of(view_, grid, context);
   return {};
 }
 
