@@ -67,7 +67,9 @@ struct Report {
 };
 
 // Point-to-point. The receiver must use the same codec and count; a compressed message is a
-// stream of self-describing chunk frames so compression and transfer overlap.
+// stream of self-describing chunk frames so compression and transfer overlap. With Auto the
+// sender may send the chunks uncompressed when compressing would not pay (the Report's codec
+// is then "none"); the receiver follows what the sender's header says.
 Result<Report> send(const void* buf, size_t count, Dtype dtype, int dest, int tag, MPI_Comm comm,
                     const Options& opts = {});
 Result<Report> recv(void* buf, size_t count, Dtype dtype, int source, int tag, MPI_Comm comm,

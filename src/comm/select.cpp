@@ -32,8 +32,12 @@ COMMPRESS_SAME_ALGORITHM(Rabenseifner);
 COMMPRESS_SAME_ALGORITHM(Hierarchical);
 #undef COMMPRESS_SAME_ALGORITHM
 
-model::Algorithm to_model(Algorithm a) { return model::Algorithm(uint8_t(a)); }
-Algorithm from_model(model::Algorithm a) { return Algorithm(uint8_t(a)); }
+model::Algorithm to_model(Algorithm a) {
+  return model::Algorithm(uint8_t(a));
+}
+Algorithm from_model(model::Algorithm a) {
+  return Algorithm(uint8_t(a));
+}
 
 // Inverse ratios travel as integers in millionths: summed exactly, identical on every rank.
 constexpr double kScale = 1e6;
@@ -144,7 +148,8 @@ struct Context {
 
   double predict(Algorithm a, double at_bound, double at_fine) const {
     if (a != Algorithm::Mpi && !rates) return 0;
-    const double t = model::predict(machine_profile(), rates, to_model(a), scenario(at_bound, at_fine));
+    const double t =
+        model::predict(machine_profile(), rates, to_model(a), scenario(at_bound, at_fine));
     return std::isfinite(t) ? t : 0;
   }
 
@@ -205,7 +210,8 @@ Selection select_collective(const SelectCall& call, const Options& opts, MPI_Com
     mine = sample(ctx);
   // Every rank meets here whatever its arguments: [valid, sampled, sum 1/r, fine sampled,
   // sum 1/r_fine, sum of oversubscriptions].
-  int64_t v[6] = {ctx.valid ? 1 : 0, mine.sampled ? 1 : 0,
+  int64_t v[6] = {ctx.valid ? 1 : 0,
+                  mine.sampled ? 1 : 0,
                   mine.sampled ? std::llround(kScale / mine.at_bound) : 0,
                   mine.at_fine > 0 ? 1 : 0,
                   mine.at_fine > 0 ? std::llround(kScale / mine.at_fine) : 0,
@@ -224,8 +230,7 @@ Selection select_collective(const SelectCall& call, const Options& opts, MPI_Com
   s.chunk_bytes = size_t(c.chunk_bytes);
   s.predicted_seconds = std::isfinite(c.predicted_seconds) ? c.predicted_seconds : 0;
   s.ratio = s.algorithm == Algorithm::Mpi ? 1.0 : at_bound;
-  s.break_even_bytes =
-      ctx.break_even(ctx.scenario(at_bound, at_fine).ratio.at(ctx.fine_divisor()));
+  s.break_even_bytes = ctx.break_even(ctx.scenario(at_bound, at_fine).ratio.at(ctx.fine_divisor()));
   return s;
 }
 
@@ -238,11 +243,22 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
   s.ratio = typical;
   if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
       opts.chunk_bytes == 0 && count > 0)
-    s.chunk_bytes = size_t(model::best_chunk_bytes(machine_profile(), *ctx.rates,
-                                                   model::Algorithm::Direct,
-                                                   ctx.scenario(typical, 0)));
+    s.chunk_bytes = size_t(model::best_chunk_bytes(
+        machine_profile(), *ctx.rates, model::Algorithm::Direct, ctx.scenario(typical, 0)));
+  if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
+      count > 0) {
+    const model::Algorithm direct[] = {model::Algorithm::Direct};
+    const model::Choice c =
+        model::choose(machine_profile(), ctx.rates, ctx.scenario(typical, 0), direct);
+    s.compress = c.algorithm != model::Algorithm::Mpi;
+  }
   Options tuned = opts;
   if (s.chunk_bytes) tuned.chunk_bytes = s.chunk_bytes;
+  if (!s.compress) {
+    s.ratio = 1;
+    s.predicted_seconds = ctx.predict(Algorithm::Mpi, 1, 0);
+    return s;
+  }
   s.predicted_seconds = Context(call, tuned, 2).predict(s.algorithm, typical, 0);
   return s;
 }

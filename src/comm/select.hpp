@@ -23,6 +23,7 @@ struct Selection {
   double ratio = 0;                      // the ratio the estimate assumed (0 = none)
   size_t break_even_bytes = 0;           // reductions: compress transfers at least this big
                                          // (0 = unknown: compression never pays, or no rates)
+  bool compress = true;                  // point-to-point: false when Auto declined the codec
 };
 
 struct SelectCall {
@@ -49,10 +50,11 @@ void set_machine_profile(std::optional<model::MachineProfile> profile);
 // and fail together in the argument agreement that follows).
 Selection select_collective(const SelectCall& call, const Options& opts, MPI_Comm comm);
 
-// Point-to-point: both ends decide alone from count, dtype and options. Auto keeps the
-// compressed protocol (its header is what lets the receiver check codec, bound and count
-// against the sender's), choosing the chunk size and predicting with the codec's typical
-// ratio from the profile.
+// Point-to-point: both ends decide alone from count, dtype and options, with the codec's
+// typical ratio from the profile (the receiver has no data to sample). Auto keeps the
+// header protocol (it lets the receiver check codec, bound and count against the sender's),
+// chooses the chunk size, and sends the chunks uncompressed when the model finds that
+// compressing would not pay (compress = false); the header tells the receiver which.
 Selection select_p2p(const Options& opts, size_t count, Dtype dtype);
 
 }  // namespace commpress::comm::detail

@@ -6,8 +6,8 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <string>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "comm/select.hpp"
@@ -41,8 +41,10 @@ struct ProfileScope {
   }
   ~ProfileScope() {
     cc::detail::set_machine_profile(std::nullopt);
-    if (saved_.empty()) unsetenv(kVar);
-    else setenv(kVar, saved_.c_str(), 1);
+    if (saved_.empty())
+      unsetenv(kVar);
+    else
+      setenv(kVar, saved_.c_str(), 1);
   }
   static constexpr const char* kVar = "OMPI_COMM_WORLD_LOCAL_SIZE";
   std::string saved_;
@@ -75,7 +77,8 @@ TEST(Select, SlowNetworkCompressesWithOneDecision) {
   const cc::Options opts{"szp", ErrorBound::relative(1e-4)};
   auto in = walk(kCount, world_rank());
   std::vector<float> out(kCount);
-  auto r = cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
+  auto r =
+      cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_NE(r->algorithm, cc::Algorithm::Mpi);
   EXPECT_TRUE(same_algorithm_everywhere(r->algorithm));
@@ -101,11 +104,14 @@ TEST(Select, FastNetworkDeclines) {
   const cc::Options opts{"szp", ErrorBound::relative(1e-4)};
   auto in = walk(kCount, world_rank());
   std::vector<float> out(kCount);
-  auto r = cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
+  auto r =
+      cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_EQ(r->algorithm, cc::Algorithm::Mpi);
   EXPECT_EQ(r->codec, "none");
-  if (world_size() > 1) { EXPECT_GT(r->predicted_seconds, 0.0); }
+  if (world_size() > 1) {
+    EXPECT_GT(r->predicted_seconds, 0.0);
+  }
   auto g = cc::allgather(in.data(), std::vector<float>(kCount * world_size()).data(), kCount,
                          Dtype::f32, MPI_COMM_WORLD, opts);
   ASSERT_TRUE(g.ok()) << g.status().to_string();
@@ -170,6 +176,52 @@ TEST(Select, PointToPointKeepsTheCheckedProtocol) {
     auto r = cc::recv(got.data(), kCount, Dtype::f32, 0, 5, MPI_COMM_WORLD, opts);
     ASSERT_TRUE(r.ok()) << r.status().to_string();
     for (size_t i = 0; i < kCount; i += 997) EXPECT_LE(std::abs(got[i] - data[i]), 1e-2 * 1.0001);
+  }
+}
+
+// Each side decides from its own profile; the sender's header says how the chunks travel, so
+// a receiver that would have decided otherwise still decodes them, and the two sides'
+// requests (codec, bound) are compared even when the chunks travel uncompressed.
+TEST(Select, PointToPointDeclinesWhenCompressingDoesNotPay) {
+  if (world_size() == 1) GTEST_SKIP() << "needs two ranks";
+  const int me = world_rank();
+  if (me > 1) return;
+  // Rank 0 sees a fast network (Auto declines), rank 1 a slow one (Auto compresses).
+  ProfileScope scope(me == 0 ? machine(1e-6, 1e-12) : machine(50e-6, 8e-9));
+  const auto data = walk(kCount, 0);
+  const cc::Options opts{"szp", ErrorBound::absolute(1e-2)};
+  std::vector<float> got(kCount, -1.0f);
+  for (int sender : {0, 1}) {
+    const bool plain = sender == 0;
+    if (me == sender) {
+      auto r = cc::send(data.data(), kCount, Dtype::f32, 1 - me, 6, MPI_COMM_WORLD, opts);
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      EXPECT_EQ(r->codec, plain ? "none" : "szp");
+      EXPECT_EQ(r->guaranteed_abs_bound, plain ? 0.0 : 1e-2);
+      if (plain)
+        EXPECT_GE(r->bytes_sent, r->raw_bytes);
+      else
+        EXPECT_LT(r->bytes_sent, r->raw_bytes);
+    } else {
+      auto r = cc::recv(got.data(), kCount, Dtype::f32, 1 - me, 6, MPI_COMM_WORLD, opts);
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      EXPECT_EQ(r->codec, plain ? "none" : "szp");
+      if (plain) {
+        EXPECT_TRUE(got == data) << "uncompressed chunks must arrive exactly";
+      } else {
+        int outside = 0;
+        for (size_t i = 0; i < kCount; ++i) outside += !(std::abs(got[i] - data[i]) <= 1e-2);
+        EXPECT_EQ(outside, 0);
+      }
+    }
+  }
+  // Uncompressed chunks do not hide a disagreement on the bound.
+  if (me == 0) {
+    EXPECT_TRUE(cc::send(data.data(), kCount, Dtype::f32, 1, 7, MPI_COMM_WORLD, opts).ok());
+  } else {
+    auto r = cc::recv(got.data(), kCount, Dtype::f32, 0, 7, MPI_COMM_WORLD,
+                      {"szp", ErrorBound::absolute(1e-3)});
+    EXPECT_EQ(r.status().code(), ErrorCode::mismatch) << r.status().to_string();
   }
 }
 

@@ -27,7 +27,7 @@ const void* own_block(const void* buf, size_t count, Dtype dtype, MPI_Comm comm)
 }
 
 Choice from(const Selection& s, const Options& opts) {
-  Choice c{s.algorithm, opts, s.predicted_seconds};
+  Choice c{s.algorithm, opts, s.predicted_seconds, s.compress};
   if (s.chunk_bytes && opts.chunk_bytes == 0) c.options.chunk_bytes = s.chunk_bytes;
   return c;
 }

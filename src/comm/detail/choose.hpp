@@ -18,6 +18,7 @@ struct Choice {
   Algorithm algorithm = Algorithm::Auto;  // never Auto once chosen
   Options options;                        // the caller's, with the chunk size Auto chose
   double predicted_seconds = 0;           // the model's estimate (Report::predicted_seconds)
+  bool compress = true;                   // point-to-point: false when Auto declined the codec
 };
 
 Choice choose_p2p(const Options& opts, size_t count, Dtype dtype);

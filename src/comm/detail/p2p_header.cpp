@@ -10,7 +10,9 @@ namespace commpress::comm::detail {
 namespace {
 
 constexpr char kMagic[4] = {'C', 'P', 'M', 'H'};
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;
+constexpr size_t kFlagsOffset = 71;
+constexpr uint8_t kPlainFlag = 1;
 constexpr size_t kChecksumOffset = 72;
 
 uint64_t header_checksum(const std::byte* p) {
@@ -37,7 +39,8 @@ std::array<std::byte, kMessageHeaderSize> write_header(const MessageHeader& h) {
   core::store_le<uint64_t>(p + 24, h.chunk_capacity);
   core::store_le<double>(p + 32, h.requested_bound);
   core::store_le<double>(p + 40, h.abs_bound);
-  std::memcpy(p + 48, h.codec.data(), std::min(h.codec.size(), kMessageCodecNameSize - 1));
+  std::memcpy(p + 48, h.codec.data(), std::min(h.codec.size(), kMessageCodecNameSize));
+  core::store_le<uint8_t>(p + kFlagsOffset, h.plain ? kPlainFlag : 0);
   core::store_le<uint64_t>(p + kChecksumOffset, header_checksum(p));
   return out;
 }
@@ -55,15 +58,16 @@ Result<MessageHeader> parse_header(std::span<const std::byte> bytes) {
   if (core::load_le<uint64_t>(p + kChecksumOffset) != header_checksum(p))
     return Status{ErrorCode::checksum_mismatch, "message header damaged (checksum mismatch)"};
   if (core::load_le<uint8_t>(p + 4) != kVersion)
-    return Status{ErrorCode::unsupported, "message header version " +
-                                              std::to_string(core::load_le<uint8_t>(p + 4))};
+    return Status{ErrorCode::unsupported,
+                  "message header version " + std::to_string(core::load_le<uint8_t>(p + 4))};
   MessageHeader h;
   uint8_t dtype = core::load_le<uint8_t>(p + 5), mode = core::load_le<uint8_t>(p + 6),
           status = core::load_le<uint8_t>(p + 7);
   if (codec::dtype_size(codec::Dtype(dtype)) == 0 || mode > uint8_t(codec::BoundMode::rel) ||
       status > uint8_t(ErrorCode::internal))
-    return Status{ErrorCode::corrupt_frame, "message header holds an unknown dtype, bound mode "
-                                            "or status"};
+    return Status{ErrorCode::corrupt_frame,
+                  "message header holds an unknown dtype, bound mode "
+                  "or status"};
   h.dtype = codec::Dtype(dtype);
   h.mode = codec::BoundMode(mode);
   h.sender_status = ErrorCode(status);
@@ -73,7 +77,12 @@ Result<MessageHeader> parse_header(std::span<const std::byte> bytes) {
   h.requested_bound = core::load_le<double>(p + 32);
   h.abs_bound = core::load_le<double>(p + 40);
   const char* name = reinterpret_cast<const char*>(p + 48);
-  h.codec.assign(name, strnlen(name, kMessageCodecNameSize - 1));
+  h.codec.assign(name, strnlen(name, kMessageCodecNameSize));
+  const uint8_t flags = core::load_le<uint8_t>(p + kFlagsOffset);
+  if (flags & ~kPlainFlag)
+    return Status{ErrorCode::corrupt_frame,
+                  "message header holds unknown flags " + std::to_string(flags)};
+  h.plain = flags & kPlainFlag;
   if (h.sender_status == ErrorCode::ok && h.chunk_elems == 0)
     return Status{ErrorCode::corrupt_frame, "message header declares empty chunks"};
   return h;

@@ -2,10 +2,12 @@
 // send (or that it failed before sending), so the receiver can check it against its own
 // arguments and, on any disagreement, still consume exactly the messages that follow.
 // Layout (little-endian, 80 bytes):
-//   0  "CPMH"            4  version (1)      5  dtype        6  bound mode   7  sender status
+//   0  "CPMH"            4  version (2)      5  dtype        6  bound mode   7  sender status
 //   8  count u64        16  chunk elements u64             24  chunk frame capacity u64
 //  32  requested bound f64                  40  absolute bound used f64
-//  48  codec name, 24 bytes, NUL-padded ("none" when uncompressed)
+//  48  codec name asked for, 23 bytes, NUL-padded ("none" when uncompressed)
+//  71  flags: bit 0 = the chunks travel uncompressed although a codec was asked for
+//      (Algorithm::Auto found that compressing would not pay); other bits 0
 //  72  XXH3-64 checksum of bytes 0..71
 #pragma once
 
@@ -21,7 +23,7 @@
 namespace commpress::comm::detail {
 
 inline constexpr size_t kMessageHeaderSize = 80;
-inline constexpr size_t kMessageCodecNameSize = 24;
+inline constexpr size_t kMessageCodecNameSize = 23;
 
 struct MessageHeader {
   ErrorCode sender_status = ErrorCode::ok;  // not ok: no chunk messages follow
@@ -33,6 +35,7 @@ struct MessageHeader {
   double requested_bound = 0;
   double abs_bound = 0;
   std::string codec = "none";  // at most 23 characters are carried
+  bool plain = false;           // chunks are uncompressed (Auto declined `codec`)
 
   // Chunk messages that follow this header.
   uint64_t chunks() const;

@@ -11,14 +11,24 @@ namespace commpress::comm::detail {
 
 namespace {
 
-std::string num(uint64_t v) { return std::to_string(v); }
+std::string num(uint64_t v) {
+  return std::to_string(v);
+}
 
 std::string bound_text(codec::BoundMode mode, double value) {
   if (mode == codec::BoundMode::lossless) return "lossless";
   return std::string(codec::bound_mode_name(mode)) + " " + std::to_string(value);
 }
 
-Status mismatch(const std::string& what) { return {ErrorCode::mismatch, what}; }
+Status mismatch(const std::string& what) {
+  return {ErrorCode::mismatch, what};
+}
+
+// The wire the sender's chunks travel with: its codec's, or uncompressed when it declined.
+Wire travelling_wire(const Endpoint& me, const MessageHeader& h) {
+  if (h.plain) return Wire::uncompressed(me.dtype).with_chunk_elems(h.chunk_elems);
+  return me.announced().with_chunk_elems(h.chunk_elems);
+}
 
 // The sender's claims against this receive's own arguments.
 Status judge(const Endpoint& me, const MessageHeader& h, int source) {
@@ -35,18 +45,19 @@ Status judge(const Endpoint& me, const MessageHeader& h, int source) {
   if (h.dtype != me.dtype)
     return mismatch(std::string("the sender sends ") + codec::dtype_name(h.dtype) +
                     ", this receive expects " + codec::dtype_name(me.dtype));
-  std::string mine = me.wire.codec_name().substr(0, kMessageCodecNameSize - 1);
+  // Both sides' requests are compared, whatever Auto made of them on either side.
+  const Wire& asked = me.announced();
+  std::string mine = asked.codec_name().substr(0, kMessageCodecNameSize);
   if (h.codec != mine)
     return mismatch("the sender uses codec " + h.codec + ", this receive codec " + mine);
-  if (me.wire.lossy() && (h.mode != me.bound.mode ||
-                          std::bit_cast<uint64_t>(h.requested_bound) !=
-                              std::bit_cast<uint64_t>(me.bound.value)))
+  if (asked.lossy() && (h.mode != me.bound.mode || std::bit_cast<uint64_t>(h.requested_bound) !=
+                                                       std::bit_cast<uint64_t>(me.bound.value)))
     return mismatch("the sender's error bound is " + bound_text(h.mode, h.requested_bound) +
                     ", this receive's " + bound_text(me.bound.mode, me.bound.value));
-  if (me.wire.lossy() && !(h.abs_bound > 0 && std::isfinite(h.abs_bound)))
-    return {ErrorCode::corrupt_frame, "the sender's header carries absolute bound " +
-                                          std::to_string(h.abs_bound)};
-  Wire theirs = me.wire.with_chunk_elems(h.chunk_elems);
+  if (asked.lossy() && !h.plain && !(h.abs_bound > 0 && std::isfinite(h.abs_bound)))
+    return {ErrorCode::corrupt_frame,
+            "the sender's header carries absolute bound " + std::to_string(h.abs_bound)};
+  Wire theirs = travelling_wire(me, h);
   if (h.chunk_elems != theirs.chunk_elems() ||
       h.chunk_capacity != theirs.frame_capacity(h.chunk_elems) || h.chunk_capacity > INT32_MAX)
     return mismatch("the sender's chunk frames hold up to " + num(h.chunk_capacity) +
@@ -100,8 +111,14 @@ Endpoint make_endpoint(const void* buf, size_t count, Dtype dtype, const Options
     return e;
   }
   auto wire = Wire::make(choice.options, dtype);
-  if (wire.ok()) e.wire = *wire;
-  else e.local = wire.status();
+  if (!wire.ok()) {
+    e.local = wire.status();
+  } else if (choice.compress || !wire->compressed()) {
+    e.wire = *wire;
+  } else {
+    e.declined = *wire;
+    e.wire = Wire::uncompressed(dtype).with_chunk_elems(wire->chunk_elems());
+  }
   return e;
 }
 
@@ -109,19 +126,22 @@ MessageHeader sender_header(Endpoint& e, const void* buf) {
   MessageHeader h;
   if (e.local.ok()) {
     auto resolved = local_abs_bound(e.wire, buf, e.count);
-    if (resolved.ok()) e.wire = *resolved;
-    else e.local = resolved.status();
+    if (resolved.ok())
+      e.wire = *resolved;
+    else
+      e.local = resolved.status();
   }
   h.sender_status = e.local.code();
   h.dtype = e.dtype;
   h.count = e.count;
-  h.codec = e.wire.codec_name();
+  h.codec = e.announced().codec_name();
+  h.plain = e.declined.has_value();
   h.chunk_elems = e.wire.chunk_elems();
   h.chunk_capacity = e.wire.frame_capacity(e.wire.chunk_elems());
-  if (e.wire.lossy()) {
+  if (e.announced().lossy()) {
     h.mode = e.bound.mode;
     h.requested_bound = e.bound.value;
-    h.abs_bound = e.wire.abs_bound();
+    h.abs_bound = e.wire.abs_bound();  // 0 when the chunks travel uncompressed
   }
   return h;
 }
@@ -174,7 +194,8 @@ Opening open_transfer(const Endpoint& me, void* buf, MPI_Message& msg, const MPI
     return o;
   }
   o.stream = true;
-  o.wire = me.wire.with_chunk_elems(h->chunk_elems).with_abs_bound(h->abs_bound);
+  o.wire = travelling_wire(me, *h);
+  if (!h->plain) o.wire = o.wire.with_abs_bound(h->abs_bound);
   return o;
 }
 

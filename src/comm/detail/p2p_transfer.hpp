@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <optional>
 #include <vector>
 
 #include "comm/detail/frame_transport.hpp"
@@ -22,8 +23,12 @@ struct Endpoint {
   Dtype dtype = Dtype::u8;
   Algorithm algorithm = Algorithm::Direct;  // Direct or Mpi
   codec::ErrorBound bound;
-  Wire wire;     // meaningful when local is ok and algorithm is Direct
-  Status local;  // this side's own argument errors
+  Wire wire;  // the chunks' wire; meaningful when local is ok and algorithm is Direct
+  // Set when Auto found that compressing would not pay: the codec's wire, announced in the
+  // header (so both sides' codec and bound are still checked) while `wire` is uncompressed.
+  std::optional<Wire> declined;
+  const Wire& announced() const { return declined ? *declined : wire; }
+  Status local;                  // this side's own argument errors
   double predicted_seconds = 0;  // the cost model's estimate (Report::predicted_seconds)
 };
 Endpoint make_endpoint(const void* buf, size_t count, Dtype dtype, const Options& opts);
@@ -34,8 +39,8 @@ MessageHeader sender_header(Endpoint& e, const void* buf);
 
 // How a receive goes on once its opening message has been matched (msg, st).
 struct Opening {
-  Status verdict;        // an error ends the receive (the sender's messages were drained)
-  bool stream = false;   // chunk frames follow: receive them with wire from source/tag
+  Status verdict;       // an error ends the receive (the sender's messages were drained)
+  bool stream = false;  // chunk frames follow: receive them with wire from source/tag
   Wire wire;
   int source = MPI_ANY_SOURCE;
   int tag = MPI_ANY_TAG;
