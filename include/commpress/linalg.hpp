@@ -130,9 +130,11 @@ struct GemmReport {
   double ratio() const { return bytes_sent ? double(raw_bytes) / double(bytes_sent) : 1.0; }
   uint64_t memory_bytes = 0;      // this rank's extra memory (buffers, replicas, frames)
   double predicted_seconds = 0;   // the model's estimate (0 when not modelled)
-  // Largest element-wise bound on |C - C_exact_inputs| from the lossy inputs:
-  // |alpha| * max_ij sum_k (eA*|B_kj| + eB*|A_ik| + eA*eB); 0 when exact. Floating-point
-  // rounding of the products, present in every algorithm, is not included.
+  // A bound on every element of |C - C_exact_inputs| from the lossy inputs, which holds for
+  // |alpha| * sum_k (eA*|B_kj| + eB*|A_ik| + eA*eB) at every (i, j): |alpha| * (eA * max_j
+  // sum_k |B_kj| + eB * max_i sum_k |A_ik| + k*eA*eB), computable from one reduction per
+  // operand; 0 when exact. Floating-point rounding of the products, present in every
+  // algorithm, is not included.
   double guaranteed_abs_bound = 0;
 };
 

@@ -205,7 +205,7 @@ Result<GemmPlan> plan_over(const Request& r, const std::vector<md::GemmGrid>& gr
                       std::to_string(o.memory_cap_bytes) + " bytes)"};
   if (!choose_grid) {
     // A forced algorithm the model does not run with this codec (SRUMMA, ScaLAPACK move raw
-    // blocks): it passes through unmodelled and reports for itself.
+    // blocks): it passes through unmodelled; gemm then refuses SRUMMA with a codec.
     plan.algorithm = o.algorithm;
     plan.grid_rows = grids[0].rows;
     plan.grid_cols = grids[0].cols;
