@@ -303,6 +303,7 @@ TEST(Pdgemm, InvalidArgumentsFailAlikeEverywhereAndLeaveCUntouched) {
   EXPECT_NE(commpress_gemm_set_options("no-such-algorithm", "none", 0), 0);
   EXPECT_NE(commpress_gemm_set_options("auto", "no-such-codec", 0), 0);
   EXPECT_NE(commpress_gemm_set_options("auto", "none", -1.0), 0);
+  EXPECT_NE(commpress_gemm_set_options("summa", "szp", 0), 0);  // lossy without a bound
   EXPECT_EQ(commpress_gemm_set_options(nullptr, nullptr, 0), 0);
 }
 

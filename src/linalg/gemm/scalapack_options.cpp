@@ -20,13 +20,19 @@ Result<GemmOptions> make_options(const char* algorithm, const char* codec_name,
   if (!alg.ok()) return alg.status();
   o.algorithm = *alg;
   o.codec = codec_name ? codec_name : "none";
+  bool lossy = false;
   if (o.codec != "none" && o.codec != "auto") {
     auto c = codec::get_codec(o.codec);
     if (!c.ok()) return c.status();
+    lossy = (*c)->lossy();
   }
   if (!std::isfinite(rel_bound) || rel_bound < 0)
     return Status{ErrorCode::invalid_argument,
                   "relative bound " + std::to_string(rel_bound) + " must be finite and >= 0"};
+  // Refused here, not at every later multiply.
+  if (lossy && rel_bound == 0)
+    return Status{ErrorCode::invalid_argument,
+                  "lossy codec " + o.codec + " needs a relative bound > 0"};
   o.bound = rel_bound > 0 ? ErrorBound::relative(rel_bound) : ErrorBound::lossless();
   return o;
 }
