@@ -277,6 +277,8 @@ def targets(rows, rate):
               "of a measured time is CPU (compression, reduction, TCP) and waiting:", "",
               md_table(["operation", "MPI", "fastest commpress algorithm", "Auto", "target",
                         "verdict"], table), ""]
+    if any(row[-1] != "met" for row in table):
+        lines += [WHY_SPEEDUP_MISSED, ""]
 
     table = []
     for net in ordered((r.get("net") for r in rows), list(NETS)):
@@ -299,7 +301,28 @@ def targets(rows, rate):
               "(worst Auto time / MPI time over every size, data set and bound):", "",
               md_table(["network", "operation", "measurements", "Auto chose",
                         "worst Auto / MPI", f"> {AUTO_SLACK:g}", "verdict"], table), ""]
+    if any(row[-1] != "met" for row in table):
+        lines += [WHY_AUTO_MISSED, ""]
     return lines
+
+
+# Why the targets can be missed, by the design or the machine rather than by the run: printed
+# under a table whose target the run missed.
+WHY_SPEEDUP_MISSED = (
+    "*Why*: a compressed collective cannot beat MPI's by more than its ratio unless it also "
+    "uses the link better, and here it uses it worse: MPI's own collectives use a fraction of the "
+    "shaped link (compare MPI with its wire time), and the compressed ones a smaller one, "
+    "because the four ranks' compression, reduction and the kernel's TCP work for the "
+    "namespaces share two cores. A reduction also quantizes every rank's input at bound / p "
+    "(error-bounds.md), so its ratio is lower than a bcast's at the same bound.")
+WHY_AUTO_MISSED = (
+    "*Why*: where Auto declines (Auto chose `mpi`) it still pays for what makes a collective "
+    "safe and its report true: the argument agreement (a small allreduce, so mismatched ranks "
+    "fail together instead of hanging), the exchange that agrees on the decision, and for "
+    "reductions a pass over the input for the value range the reported rounding bound needs. "
+    "On 4 ranks oversubscribing 2 cores a small allreduce costs tens of microseconds, a "
+    "sizeable share of a 1-4 MiB collective in shared memory; the medians of the larger sizes "
+    "also move by more than 5% between launches of the same call.")
 
 
 # --- plots -----------------------------------------------------------------------------------
