@@ -358,12 +358,13 @@ def targets(rows, rate):
 # Why the network targets can be missed, by the problem rather than by the run: printed under
 # a table whose target the run missed.
 WHY_NET_MISSED = (
-    "*Why*: on a 2 x 2 grid every algorithm here, pdgemm included, moves about the same bytes "
-    "(each rank receives its grid row's share of A and its grid column's share of B once; a "
-    "second 2.5D layer with a square face needs 8 ranks), so at one link rate the uncompressed "
-    "algorithms differ only in overlap and scheduling: beating pdgemm by 1.5x would need pdgemm "
-    "to waste a third of its time. What moves fewer bytes wins, see *best with compression* "
-    "(lossy, within the reported bound).")
+    "*Why*: on a 2 x 2 grid no uncompressed algorithm here moves fewer bytes than pdgemm: "
+    "SUMMA and SRUMMA move what it moves (each rank receives its grid row's share of A and its "
+    "grid column's share of B once), Cannon's skew moves more (bytes_sent in gemm.csv), and a second "
+    "2.5D layer with a square face needs 8 ranks. So at one link rate they differ only in "
+    "overlap and scheduling: beating pdgemm by 1.5x would need pdgemm to waste a third of its "
+    "time. What moves fewer bytes wins, see *best with compression* (lossy, within the "
+    "reported bound).")
 WHY_LOSSLESS_MISSED = (
     "*Why*: the nonzeros are uniform random values whose mantissa bits do not compress, so no "
     "lossless codec shrinks a block much below half (the ratio column), which bounds the gain "
