@@ -40,6 +40,23 @@ void check_scalapack(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, double
   EXPECT_LE(worst_error_ratio(c, e), 1.0);
 }
 
+// ScaLAPACK moves raw blocks whatever codec is asked for: the inputs stay exact, so the report
+// names no codec and promises no lossy error.
+TEST(GemmScaLapack, LossyCodecRequestLeavesTheInputsExact) {
+  Grid g = world_grid();
+  LocalMatrix<double> a(40, 30, g, 11), b(30, 20, g, 12), c(40, 20, g, 13);
+  linalg::GemmOptions o;
+  o.algorithm = GemmAlgorithm::ScaLapack;
+  o.codec = "szp";
+  o.bound = codec::ErrorBound::relative(1e-3);
+  auto r = linalg::gemm<double>(Trans::N, Trans::N, 1.0, a.view, b.view, 0.0, c.view, g, o);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->codec, "none");
+  EXPECT_EQ(r->guaranteed_abs_bound, 0.0);
+  Expected e = expected_block<double>(Trans::N, Trans::N, 40, 20, 30, 1.0, 11, 12, 0.0, 13, g);
+  EXPECT_LE(worst_error_ratio(c, e), 1.0);
+}
+
 TEST(GemmScaLapack, MatchesReferenceOnAwkwardSizes) {
   check_scalapack<double>(Trans::N, Trans::N, 101, 77, 53, 1.0, 0.0);
   check_scalapack<double>(Trans::T, Trans::N, 31, 40, 17, -0.5, 2.0);
