@@ -1,33 +1,50 @@
 #include "comm/detail/agreement.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
 #include "comm/detail/private_comm.hpp"
 
 namespace commpress::comm::detail {
 
 namespace {
 
-// One allreduce(MIN) over [v..., -v..., failing rank, -code] gives min and max of every
-// field plus the lowest failing rank and the largest error code in a single round trip.
+// One allreduce(MIN) over [v..., -v..., failing rank, -code, mins...] gives min and max of
+// every field, the lowest failing rank, the largest error code and the minimum of each
+// double in `mins` in a single round trip.
 struct Verdict {
   std::vector<int64_t> lo, hi;
   int64_t first_bad_rank = 0;
   int64_t worst_code = 0;
 };
 
+// Doubles as int64 whose signed order is the doubles' order (negative ones' magnitude bits
+// flipped), so MPI_MIN on int64 takes the minimum double.
+int64_t ordered_bits(double x) {
+  const int64_t b = std::bit_cast<int64_t>(x);
+  return b < 0 ? b ^ INT64_MAX : b;
+}
+double from_ordered_bits(int64_t b) {
+  return std::bit_cast<double>(b < 0 ? b ^ INT64_MAX : b);
+}
+
 Result<Verdict> reduce_verdict(MPI_Comm comm, const std::vector<int64_t>& values,
-                               const Status& local) {
+                               const Status& local, std::vector<double>& mins) {
   int rank = 0, size = 1;
   COMMPRESS_MPI(MPI_Comm_rank(comm, &rank));
   COMMPRESS_MPI(MPI_Comm_size(comm, &size));
   size_t k = values.size();
-  std::vector<int64_t> buf(2 * k + 2);
+  std::vector<int64_t> buf(2 * k + 2 + mins.size());
   for (size_t i = 0; i < k; ++i) {
     buf[i] = values[i];
     buf[k + i] = -values[i];
   }
   buf[2 * k] = local.ok() ? int64_t(size) : int64_t(rank);
   buf[2 * k + 1] = -int64_t(local.code());
-  COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, buf.data(), int(buf.size()), MPI_INT64_T, MPI_MIN, comm));
+  for (size_t i = 0; i < mins.size(); ++i) buf[2 * k + 2 + i] = ordered_bits(mins[i]);
+  COMMPRESS_MPI(
+      MPI_Allreduce(MPI_IN_PLACE, buf.data(), int(buf.size()), MPI_INT64_T, MPI_MIN, comm));
   Verdict v;
   for (size_t i = 0; i < k; ++i) {
     v.lo.push_back(buf[i]);
@@ -35,6 +52,7 @@ Result<Verdict> reduce_verdict(MPI_Comm comm, const std::vector<int64_t>& values
   }
   v.first_bad_rank = buf[2 * k] < size ? buf[2 * k] : -1;
   v.worst_code = -buf[2 * k + 1];
+  for (size_t i = 0; i < mins.size(); ++i) mins[i] = from_ordered_bits(buf[2 * k + 2 + i]);
   return v;
 }
 
@@ -48,23 +66,36 @@ Status remote_failure(const Verdict& v, const Status& local, int rank) {
 }  // namespace
 
 Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& local) {
+  std::vector<double> none;
+  return agree(comm, fields, local, none, fields.size());
+}
+
+Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& local,
+             std::vector<double>& mins, size_t late) {
   std::vector<int64_t> values;
   for (const Field& f : fields) values.push_back(f.value);
-  auto v = reduce_verdict(comm, values, local);
+  auto v = reduce_verdict(comm, values, local, mins);
   if (!v.ok()) return v.status();
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  for (size_t i = 0; i < fields.size(); ++i)
-    if (v->lo[i] != v->hi[i])
-      return {ErrorCode::mismatch, std::string("ranks disagree on ") + fields[i].name +
-                                       ": values range from " + std::to_string(v->lo[i]) +
-                                       " to " + std::to_string(v->hi[i]) + " (this rank: " +
-                                       std::to_string(fields[i].value) + ")"};
+  auto first_mismatch = [&](size_t from, size_t to) -> Status {
+    for (size_t i = from; i < to; ++i)
+      if (v->lo[i] != v->hi[i])
+        return {ErrorCode::mismatch, std::string("ranks disagree on ") + fields[i].name +
+                                         ": values range from " + std::to_string(v->lo[i]) +
+                                         " to " + std::to_string(v->hi[i]) +
+                                         " (this rank: " + std::to_string(fields[i].value) + ")"};
+    return {};
+  };
+  late = std::min(late, fields.size());
+  COMMPRESS_RETURN_IF_ERROR(first_mismatch(0, late));
   if (v->first_bad_rank >= 0) return remote_failure(*v, local, rank);
-  return {};
+  return first_mismatch(late, fields.size());
 }
 
-Status agree_outcome(MPI_Comm comm, const Status& local) { return agree(comm, {}, local); }
+Status agree_outcome(MPI_Comm comm, const Status& local) {
+  return agree(comm, {}, local);
+}
 
 int64_t fingerprint(const std::string& s) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a

@@ -23,6 +23,13 @@ struct Field {
 // field and the smallest and largest values seen, or the first failing rank's error code).
 Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& local);
 
+// The same, with `mins` (same length on every rank, no NaN) replaced by their minimum over
+// the ranks in the same single allreduce: [lo, -hi] gives a global value range for free.
+// Fields from index `late` on are judged after the local verdicts (a failing rank's error
+// beats their mismatch), as if agreed in a second round.
+Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& local,
+             std::vector<double>& mins, size_t late);
+
 // After an operation: if any rank failed, every rank returns an error naming the lowest
 // failing rank (its own message on that rank).
 Status agree_outcome(MPI_Comm comm, const Status& local);

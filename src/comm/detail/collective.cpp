@@ -28,15 +28,15 @@ Status local_verdict(Collective& c, const CollectiveCall& call, const Options& o
   COMMPRESS_RETURN_IF_ERROR(check_algorithm(call));
   if (call.has_root && (call.root < 0 || call.root >= c.size))
     return {ErrorCode::invalid_argument, "root " + std::to_string(call.root) +
-                                             " is not a rank of this " +
-                                             std::to_string(c.size) + "-rank communicator"};
+                                             " is not a rank of this " + std::to_string(c.size) +
+                                             "-rank communicator"};
   if (c.algorithm == Algorithm::Mpi) {
     c.wire = Wire::uncompressed(call.dtype, opts.chunk_bytes);
     if (codec::dtype_size(call.dtype) == 0)
       return {ErrorCode::invalid_argument, "unknown dtype " + std::to_string(int(call.dtype))};
     if (call.count > size_t(INT32_MAX))
-      return {ErrorCode::unsupported, std::string(call.op) +
-                                          " with Algorithm::Mpi takes at most 2^31-1 elements"};
+      return {ErrorCode::unsupported,
+              std::string(call.op) + " with Algorithm::Mpi takes at most 2^31-1 elements"};
   } else {
     auto wire = Wire::make(opts, call.dtype);
     if (!wire.ok()) return wire.status();
@@ -49,7 +49,8 @@ Status local_verdict(Collective& c, const CollectiveCall& call, const Options& o
 
 Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& call,
                                     const Options& opts,
-                                    const std::function<Status(const Collective&)>& local_checks) {
+                                    const std::function<Status(const Collective&)>& local_checks,
+                                    AgreementExtras* extras) {
   auto comm = private_comm(user_comm);
   if (!comm.ok()) return comm.status();
   Collective c;
@@ -59,18 +60,22 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
   COMMPRESS_MPI(MPI_Comm_size(c.comm, &c.size));
   Status local = local_verdict(c, call, opts, local_checks);
   std::string codec_name = codec_choice(opts, call.dtype);
-  Status verdict = agree(c.comm,
-                         {{"count", int64_t(call.count)},
-                          {"dtype", int64_t(call.dtype)},
-                          {"root", int64_t(call.root)},
-                          {"codec (name fingerprint)", fingerprint(codec_name)},
-                          {"error bound mode", int64_t(opts.bound.mode)},
-                          {"error bound value (bits)", std::bit_cast<int64_t>(opts.bound.value)},
-                          {"algorithm", int64_t(call.algorithm)},
-                          {"chunk_bytes", int64_t(opts.chunk_bytes)}},
-                         local);
-  if (!verdict.ok())
-    return Status{verdict.code(), std::string(call.op) + ": " + verdict.message()};
+  std::vector<Field> fields = {
+      {"count", int64_t(call.count)},
+      {"dtype", int64_t(call.dtype)},
+      {"root", int64_t(call.root)},
+      {"codec (name fingerprint)", fingerprint(codec_name)},
+      {"error bound mode", int64_t(opts.bound.mode)},
+      {"error bound value (bits)", std::bit_cast<int64_t>(opts.bound.value)},
+      {"algorithm", int64_t(call.algorithm)},
+      {"chunk_bytes", int64_t(opts.chunk_bytes)}};
+  // An operation's own fields are judged after the local verdicts, as they were when they
+  // had a round trip of their own.
+  const size_t own = fields.size();
+  std::vector<double> no_mins;
+  if (extras) fields.insert(fields.end(), extras->fields.begin(), extras->fields.end());
+  Status verdict = agree(c.comm, fields, local, extras ? extras->mins : no_mins, own);
+  if (!verdict.ok()) return Status{verdict.code(), std::string(call.op) + ": " + verdict.message()};
   return c;
 }
 
@@ -82,8 +87,11 @@ Status resolve_bound(Collective& c, const void* data, size_t n) {
 }
 
 Result<Report> end_collective(const Collective& c, const Status& local, const Traffic& traffic) {
-  Status outcome = agree_outcome(c.comm, local);
-  if (!outcome.ok()) return outcome;
+  if (c.algorithm == Algorithm::Mpi) {
+    COMMPRESS_RETURN_IF_ERROR(local);
+  } else {
+    COMMPRESS_RETURN_IF_ERROR(agree_outcome(c.comm, local));
+  }
   Report r;
   r.algorithm = c.algorithm;
   r.codec = c.wire.codec_name();

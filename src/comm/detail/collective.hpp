@@ -2,13 +2,16 @@
 //   begin_collective  local checks, then one agreement on the arguments (count, dtype, root,
 //                     codec, bound, algorithm, chunk size) folding in every local verdict;
 //   resolve_bound     a REL bound turned into one ABS bound from the global value range;
-//   end_collective    the local outcomes agreed (any failure fails every rank) and the Report.
+//   end_collective    the local outcomes agreed (any failure fails every rank; not after MPI's
+//                     own operation) and the Report.
 #pragma once
 
 #include <mpi.h>
 
 #include <functional>
+#include <vector>
 
+#include "comm/detail/agreement.hpp"
 #include "comm/detail/frame_transport.hpp"
 #include "commpress/comm.hpp"
 
@@ -23,25 +26,36 @@ struct Collective {
 };
 
 struct CollectiveCall {
-  const char* op;              // "bcast", ... (for messages)
-  size_t count;                // per-rank count as the caller passed it
+  const char* op;  // "bcast", ... (for messages)
+  size_t count;    // per-rank count as the caller passed it
   Dtype dtype;
-  int root;                    // 0 for operations without a root (agreed all the same)
+  int root;  // 0 for operations without a root (agreed all the same)
   bool has_root;
-  Algorithm algorithm;         // Auto already replaced by the choice
+  Algorithm algorithm;             // Auto already replaced by the choice
   std::vector<Algorithm> offered;  // what this operation implements besides Mpi
+};
+
+// What an operation adds to the argument agreement's single round trip: more fields that
+// must match (judged after the local verdicts), and doubles replaced by their minimum over
+// the ranks (e.g. [lo, -hi]).
+struct AgreementExtras {
+  std::vector<Field> fields;
+  std::vector<double> mins;
 };
 
 // local_checks sees rank, size, algorithm and wire (buffers, message sizes...); its verdict
 // is folded into the agreement, so a bad argument on one rank fails every rank.
 Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& call,
                                     const Options& opts,
-                                    const std::function<Status(const Collective&)>& local_checks);
+                                    const std::function<Status(const Collective&)>& local_checks,
+                                    AgreementExtras* extras = nullptr);
 
 // Collective: resolves a REL bound from the finite range of every rank's contribution.
 Status resolve_bound(Collective& c, const void* data, size_t n);
 
-// Collective: agrees on the outcome, then reports what ran, the traffic and the bound.
+// Collective: agrees on the outcome, then reports what ran, the traffic and the bound. After
+// MPI's own operation (Algorithm::Mpi) there is nothing of commpress's left to fail, so no
+// round trip is spent: MPI's result stands as MPI reports it on each rank.
 Result<Report> end_collective(const Collective& c, const Status& local, const Traffic& traffic);
 
 }  // namespace commpress::comm::detail

@@ -1,7 +1,5 @@
-// The reductions' second agreement, in the same single round trip as the global value range
-// their error budget needs: the arguments begin_collective does not compare (op, the
-// break-even size, pretend nodes) must match on every rank, and the finite range of every
-// rank's input is reduced alongside (min and max, hence the largest magnitude).
+// The value range a reduction's error budget needs (its largest magnitude): each rank's finite
+// range, reduced over the ranks inside the argument agreement (collective.hpp).
 #pragma once
 
 #include <mpi.h>
@@ -18,10 +16,7 @@ struct ValueRange {
   double max_abs() const;
 };
 
-// Collective. Field values must be exact in a double (|v| < 2^53). Every rank returns the
-// same mismatch error when a field differs.
-Result<ValueRange> agree_with_range(MPI_Comm comm, const char* op_name,
-                                    const std::vector<Field>& fields, Dtype dtype,
-                                    const void* data, size_t n);
+// This rank's finite range (lo > hi when it has no finite value or is not f32/f64).
+ValueRange local_range(Dtype dtype, const void* data, size_t n);
 
 }  // namespace commpress::comm::detail

@@ -15,8 +15,9 @@ namespace commpress::comm::detail {
 namespace {
 
 const std::vector<Algorithm> kOffered = {
-    Algorithm::DocRing,      Algorithm::HomomorphicRing, Algorithm::FusedRing,
-    Algorithm::HomomorphicRecursiveDoubling, Algorithm::Rabenseifner, Algorithm::Hierarchical};
+    Algorithm::DocRing,      Algorithm::HomomorphicRing,
+    Algorithm::FusedRing,    Algorithm::HomomorphicRecursiveDoubling,
+    Algorithm::Rabenseifner, Algorithm::Hierarchical};
 
 Status shared_checks(const Collective& c, const ReduceCall& call) {
   COMMPRESS_RETURN_IF_ERROR(check_op(call.op));
@@ -24,10 +25,11 @@ Status shared_checks(const Collective& c, const ReduceCall& call) {
   const codec::Codec* codec = c.wire.codec();
   if (is_homomorphic(c.algorithm) &&
       (call.op != Op::sum || !codec || codec->id() != codec::CodecId::szp))
-    return {ErrorCode::unsupported,
-            std::string(call.name) + ": " + algorithm_name(c.algorithm) +
-                " adds szp frames homomorphically; it needs codec \"szp\" and op sum (got codec \"" +
-                c.wire.codec_name() + "\", op " + op_name(call.op) + ")"};
+    return {
+        ErrorCode::unsupported,
+        std::string(call.name) + ": " + algorithm_name(c.algorithm) +
+            " adds szp frames homomorphically; it needs codec \"szp\" and op sum (got codec \"" +
+            c.wire.codec_name() + "\", op " + op_name(call.op) + ")"};
   if (c.wire.lossy() && call.op == Op::prod)
     return {ErrorCode::unsupported,
             std::string(call.name) + ": prod with the lossy codec " + c.wire.codec_name() +
@@ -41,26 +43,31 @@ Status shared_checks(const Collective& c, const ReduceCall& call) {
 Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
     MPI_Comm comm, const ReduceCall& call, const Options& opts,
     const std::function<Status(const Collective&)>& local_checks) {
-  auto c = begin_collective(
-      comm, {call.name, call.count, call.dtype, call.root, call.has_root, call.algorithm, kOffered},
-      opts, [&](const Collective& c) -> Status {
-        COMMPRESS_RETURN_IF_ERROR(shared_checks(c, call));
-        return local_checks ? local_checks(c) : Status{};
-      });
-  if (!c.ok()) return c.status();
   auto s = std::make_unique<ReduceSession>();
-  s->c_ = *c;
   s->op_ = call.op;
   s->break_even_ = compression_break_even_bytes();
-  s->pretend_ = call.algorithm == Algorithm::Hierarchical ? detail::pretend_ranks_per_node(opts) : 0;
-  std::vector<Field> fields = {{"op", int64_t(call.op)},
-                               {"break-even bytes", int64_t(std::min<size_t>(s->break_even_, size_t{1} << 52))},
-                               {"pretend ranks per node", int64_t(s->pretend_)}};
-  auto range = agree_with_range(s->c_.comm, call.name, fields, call.dtype, call.input,
-                                call.input_count);
-  if (!range.ok()) return range.status();
-  s->lo_ = range->lo;
-  s->hi_ = range->hi;
+  s->pretend_ =
+      call.algorithm == Algorithm::Hierarchical ? detail::pretend_ranks_per_node(opts) : 0;
+  // The reductions' own arguments and the global range of the finite inputs (their error
+  // budget needs its largest magnitude) travel in the argument agreement's round trip.
+  const ValueRange mine = local_range(call.dtype, call.input, call.input_count);
+  AgreementExtras extras{
+      {{"op", int64_t(call.op)},
+       {"break-even bytes", int64_t(std::min<size_t>(s->break_even_, size_t{1} << 52))},
+       {"pretend ranks per node", int64_t(s->pretend_)}},
+      {mine.lo, -mine.hi}};
+  auto c = begin_collective(
+      comm, {call.name, call.count, call.dtype, call.root, call.has_root, call.algorithm, kOffered},
+      opts,
+      [&](const Collective& c) -> Status {
+        COMMPRESS_RETURN_IF_ERROR(shared_checks(c, call));
+        return local_checks ? local_checks(c) : Status{};
+      },
+      &extras);
+  if (!c.ok()) return c.status();
+  s->c_ = *c;
+  s->lo_ = extras.mins[0];
+  s->hi_ = -extras.mins[1];
   const Wire& w = s->c_.wire;
   if (w.lossy()) {
     if (w.needs_range()) {
@@ -80,8 +87,9 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
 Status ReduceSession::plan(QuantizationCount q, int inputs) {
   auto b = plan_budget({op_, c_.wire.dtype(), inputs, c_.wire.lossy(), requested_,
                         ValueRange{lo_, hi_}.max_abs(), q});
-  if (!b.ok()) return {b.status().code(), std::string(algorithm_name(c_.algorithm)) + ": " +
-                                              b.status().message()};
+  if (!b.ok())
+    return {b.status().code(),
+            std::string(algorithm_name(c_.algorithm)) + ": " + b.status().message()};
   budget_ = *b;
   if (c_.wire.lossy())
     // Nothing quantizes when the step bound is 0 (all transfers raw); the smallest normal
