@@ -121,8 +121,8 @@ Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dt
   auto choice = detail::choose_allgather(opts, send, recv, count_per_rank, dtype, comm);
   const size_t n = count_per_rank;
   auto c = detail::begin_collective(
-      comm, {"allgather", n, dtype, 0, false, choice.algorithm, {Algorithm::Ring, Algorithm::RecursiveDoubling}},
-      choice.options, [&](const detail::Collective& c) -> Status {
+      comm, {"allgather", n, dtype, 0, false, {Algorithm::Ring, Algorithm::RecursiveDoubling}},
+      choice, [&](const detail::Collective& c) -> Status {
         if (n > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
         if (n > SIZE_MAX / c.wire.elem_size() / size_t(c.size))

@@ -72,10 +72,9 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algo
 
 Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype, Op op,
                          MPI_Comm comm, const Options& opts) {
-  const auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
-  const Algorithm alg = choice.algorithm;
+  auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
   auto session = ReduceSession::begin(
-      comm, {"allreduce", count, dtype, op, 0, false, alg, send, count}, opts,
+      comm, {"allreduce", count, dtype, op, 0, false, send, count}, choice,
       [&](const detail::Collective& c) -> Status {
         if (count > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allreduce: null buffer with a non-zero count"};
@@ -87,7 +86,6 @@ Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype
       });
   if (!session.ok()) return session.status();
   ReduceSession& s = **session;
-  s.set_predicted_seconds(choice.predicted_seconds);
   const auto* in = static_cast<const std::byte*>(send);
   auto* out = static_cast<std::byte*>(recv);
   if (s.algorithm() == Algorithm::Mpi) {

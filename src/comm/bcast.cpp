@@ -41,8 +41,7 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
                      const Options& opts) {
   auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
   auto c = detail::begin_collective(
-      comm, {"bcast", count, dtype, root, true, choice.algorithm, {Algorithm::Binomial}},
-      choice.options,
+      comm, {"bcast", count, dtype, root, true, {Algorithm::Binomial}}, choice,
       [&](const detail::Collective&) -> Status {
         if (count > 0 && buf == nullptr)
           return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};

@@ -84,10 +84,9 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int 
 
 Result<Report> reduce(const void* send, void* recv, size_t count, Dtype dtype, Op op, int root,
                       MPI_Comm comm, const Options& opts) {
-  const auto choice = detail::choose_reduce(opts, send, count, dtype, op, root, comm);
-  const Algorithm alg = choice.algorithm;
+  auto choice = detail::choose_reduce(opts, send, count, dtype, op, root, comm);
   auto session = ReduceSession::begin(
-      comm, {"reduce", count, dtype, op, root, true, alg, send, count}, opts,
+      comm, {"reduce", count, dtype, op, root, true, send, count}, choice,
       [&](const detail::Collective& c) -> Status {
         if (count > 0 && (send == nullptr || (c.rank == root && recv == nullptr)))
           return {ErrorCode::invalid_argument, "reduce: null buffer with a non-zero count"};
@@ -97,7 +96,6 @@ Result<Report> reduce(const void* send, void* recv, size_t count, Dtype dtype, O
       });
   if (!session.ok()) return session.status();
   ReduceSession& s = **session;
-  s.set_predicted_seconds(choice.predicted_seconds);
   if (s.algorithm() == Algorithm::Mpi) {
     COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
     return s.end(via_mpi(s, send, recv, count, root), Algorithm::Mpi);

@@ -76,15 +76,14 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algo
 
 Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
                                     Dtype dtype, Op op, MPI_Comm comm, const Options& opts) {
-  const auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
-  const Algorithm alg = choice.algorithm;
+  auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
   const size_t m = count_per_rank;
   int p = 1;  // for the size checks only; a bad comm is reported by the agreement
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
   const bool sizes_ok = m <= SIZE_MAX / 8 / size_t(p);
   auto session = ReduceSession::begin(
-      comm, {"reduce_scatter_block", m, dtype, op, 0, false, alg, send, sizes_ok ? m * p : 0},
-      opts, [&](const detail::Collective& c) -> Status {
+      comm, {"reduce_scatter_block", m, dtype, op, 0, false, send, sizes_ok ? m * p : 0}, choice,
+      [&](const detail::Collective& c) -> Status {
         if (m > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument,
                   "reduce_scatter_block: null buffer with a non-zero count"};
@@ -98,7 +97,6 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
       });
   if (!session.ok()) return session.status();
   ReduceSession& s = **session;
-  s.set_predicted_seconds(choice.predicted_seconds);
   if (s.algorithm() == Algorithm::Mpi) {
     COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
     return s.end(via_mpi(s, send, recv, m), Algorithm::Mpi);

@@ -183,10 +183,9 @@ struct Call {
   int root;
 };
 
-Result<detail::Collective> begin(const Call& call, Algorithm alg, MPI_Comm comm,
-                                 const Options& opts) {
+Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_Comm comm) {
   return detail::begin_collective(
-      comm, {call.op, call.n, call.dtype, call.root, true, alg, {Algorithm::Binomial}}, opts,
+      comm, {call.op, call.n, call.dtype, call.root, true, {Algorithm::Binomial}}, choice,
       [&](const detail::Collective& c) -> Status {
         bool is_root = c.rank == call.root;
         bool scatter = std::string_view(call.op) == "scatter";
@@ -210,7 +209,7 @@ Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtyp
                        MPI_Comm comm, const Options& opts) {
   Call call{"scatter", send, recv, count_per_rank, dtype, root};
   auto choice = detail::choose_scatter(opts, send, count_per_rank, dtype, root, comm);
-  auto c = begin(call, choice.algorithm, comm, choice.options);
+  auto c = begin(call, choice, comm);
   if (!c.ok()) return c.status();
   bool is_root = c->rank == root;
   size_t all = is_root ? count_per_rank * size_t(c->size) : 0;
@@ -227,7 +226,7 @@ Result<Report> gather(const void* send, void* recv, size_t count_per_rank, Dtype
                       MPI_Comm comm, const Options& opts) {
   Call call{"gather", send, recv, count_per_rank, dtype, root};
   auto choice = detail::choose_gather(opts, send, recv, count_per_rank, dtype, root, comm);
-  auto c = begin(call, choice.algorithm, comm, choice.options);
+  auto c = begin(call, choice, comm);
   if (!c.ok()) return c.status();
   bool is_root = c->rank == root;
   auto* out = static_cast<std::byte*>(recv);

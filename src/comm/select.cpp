@@ -7,8 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include "comm/detail/agreement.hpp"
 #include "comm/detail/hierarchy.hpp"
-#include "comm/detail/private_comm.hpp"
 #include "comm/detail/wire.hpp"
 #include "comm/profile_io.hpp"
 #include "comm/ratio_sample.hpp"
@@ -39,8 +39,6 @@ Algorithm from_model(model::Algorithm a) {
   return Algorithm(uint8_t(a));
 }
 
-// Inverse ratios travel as integers in millionths: summed exactly, identical on every rank.
-constexpr double kScale = 1e6;
 // A ratio no data reaches: if compression loses even at this one, sampling is pointless.
 constexpr double kOptimisticRatio = 256;
 
@@ -63,13 +61,11 @@ double local_oversubscription() {
       local = std::atoi(v);
       break;
     }
-  const unsigned cores = std::thread::hardware_concurrency();
+  // Read once: it opens a file under /sys, which costs microseconds per call.
+  static const unsigned cores = std::thread::hardware_concurrency();
   if (local <= 0 || cores == 0) return 1;
   return std::max(1.0, double(local) / double(cores));
 }
-
-std::mutex g_override_mutex;
-std::optional<model::MachineProfile> g_override;
 
 bool is_reduction(model::Operation op) {
   return op == model::Operation::reduce_scatter || op == model::Operation::allreduce ||
@@ -78,12 +74,6 @@ bool is_reduction(model::Operation op) {
 bool is_homomorphic(model::Algorithm a) {
   return a == model::Algorithm::HomomorphicRing || a == model::Algorithm::FusedRing ||
          a == model::Algorithm::HomomorphicRecursiveDoubling;
-}
-
-int comm_size(MPI_Comm comm) {
-  int p = 1;
-  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
-  return p;
 }
 
 // Everything about the call except the ratio.
@@ -186,46 +176,91 @@ Selection forced(const Context& ctx) {
 
 }  // namespace
 
-const model::MachineProfile& machine_profile() {
-  static const model::MachineProfile from_environment = load_from_environment();
+namespace {
+
+struct Profiled {
+  model::MachineProfile value;
+  int64_t fingerprint = 0;
+  explicit Profiled(model::MachineProfile m)
+      : value(std::move(m)), fingerprint(detail::fingerprint(profile_to_json(value))) {}
+};
+
+const Profiled& environment_profile() {
+  static const Profiled from_environment{load_from_environment()};
+  return from_environment;
+}
+
+std::mutex g_override_mutex;
+std::optional<Profiled> g_override;
+
+const Profiled& profile_in_force() {
   std::lock_guard<std::mutex> lock(g_override_mutex);
-  return g_override ? *g_override : from_environment;
+  return g_override ? *g_override : environment_profile();
+}
+
+}  // namespace
+
+const model::MachineProfile& machine_profile() {
+  return profile_in_force().value;
+}
+
+int64_t machine_profile_fingerprint() {
+  return profile_in_force().fingerprint;
 }
 
 void set_machine_profile(std::optional<model::MachineProfile> profile) {
   std::lock_guard<std::mutex> lock(g_override_mutex);
-  g_override = std::move(profile);
+  if (profile)
+    g_override.emplace(std::move(*profile));
+  else
+    g_override.reset();
 }
 
-Selection select_collective(const SelectCall& call, const Options& opts, MPI_Comm comm) {
-  Context ctx(call, opts, comm_size(comm));
-  if (opts.algorithm != Algorithm::Auto) return forced(ctx);
+Selection select_forced(const SelectCall& call, const Options& opts, int ranks) {
+  return forced(Context(call, opts, ranks));
+}
+
+AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ranks)
+    : call_(call), opts_(opts), ranks_(ranks) {
+  const Context ctx(call_, opts_, ranks_);
+  oversubscription_ = ctx.oversubscription;
   const auto cands = ctx.candidates();
-  const model::MachineProfile& m = machine_profile();
   // Sample only when some ratio could make compression pay.
-  RatioSample mine;
-  if (!cands.empty() &&
-      model::choose(m, ctx.rates, ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands)
-              .algorithm != model::Algorithm::Mpi)
-    mine = sample(ctx);
-  // Every rank meets here whatever its arguments: [valid, sampled, sum 1/r, fine sampled,
-  // sum 1/r_fine, sum of oversubscriptions].
-  int64_t v[6] = {ctx.valid ? 1 : 0,
-                  mine.sampled ? 1 : 0,
-                  mine.sampled ? std::llround(kScale / mine.at_bound) : 0,
-                  mine.at_fine > 0 ? 1 : 0,
-                  mine.at_fine > 0 ? std::llround(kScale / mine.at_fine) : 0,
-                  std::llround(ctx.oversubscription * 1000)};
+  if (cands.empty() || model::choose(machine_profile(), ctx.rates,
+                                     ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands)
+                               .algorithm == model::Algorithm::Mpi)
+    return;
+  const RatioSample mine = sample(ctx);
+  if (!mine.sampled) return;
+  at_bound_ = mine.at_bound;
+  at_fine_ = mine.at_fine;
+}
+
+std::vector<double> AutoSelection::no_mins() {
+  const double none = std::numeric_limits<double>::infinity();
+  return {none, none, -1.0};
+}
+
+std::vector<double> AutoSelection::mins() const {
+  // The worst rank's ratio rather than a mean: a ring or a tree moves at the pace of its
+  // largest frame. Ranks without a sample (a bcast's non-roots) leave it to the others.
+  std::vector<double> m = no_mins();
+  if (at_bound_ > 0) m[0] = at_bound_;
+  if (at_fine_ > 0) m[1] = at_fine_;
+  m[2] = -oversubscription_;
+  return m;
+}
+
+Selection AutoSelection::decide(const double* agreed) const {
+  Context ctx(call_, opts_, ranks_);
+  ctx.oversubscription = std::max(1.0, -agreed[2]);
+  const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 1.0;
+  const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
   Selection s;
-  s.algorithm = call.fallback;
-  auto priv = private_comm(comm);
-  if (!priv.ok()) return s;  // the operation reports the communicator itself
-  if (MPI_Allreduce(MPI_IN_PLACE, v, 6, MPI_INT64_T, MPI_SUM, *priv) != MPI_SUCCESS) return s;
-  if (v[0] < ctx.p) return s;  // some rank's request is invalid: let the operation say so
-  ctx.oversubscription = std::max(1.0, double(v[5]) / 1000.0 / ctx.p);
-  const double at_bound = v[1] > 0 && v[2] > 0 ? kScale * double(v[1]) / double(v[2]) : 1.0;
-  const double at_fine = v[3] > 0 && v[4] > 0 ? kScale * double(v[3]) / double(v[4]) : 0.0;
-  const model::Choice c = model::choose(m, ctx.rates, ctx.scenario(at_bound, at_fine), cands);
+  s.algorithm = call_.fallback;
+  if (!ctx.valid) return s;  // the operation reports the request itself
+  const model::Choice c = model::choose(machine_profile(), ctx.rates,
+                                        ctx.scenario(at_bound, at_fine), ctx.candidates());
   s.algorithm = from_model(c.algorithm);
   s.chunk_bytes = size_t(c.chunk_bytes);
   s.predicted_seconds = std::isfinite(c.predicted_seconds) ? c.predicted_seconds : 0;

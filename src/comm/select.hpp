@@ -2,14 +2,15 @@
 // machine profile in force and on the compression ratio sampled from the call's own data.
 // Returns the algorithm (Mpi when compression would not pay), the chunk size and the
 // predicted time. Every rank of a collective reaches the same decision: the ratio samples
-// are combined with one small allreduce of integers (exact, so identical everywhere) and the
-// rest of the decision depends only on arguments the ranks agree on.
+// ride in the argument agreement's round trip (AutoSelection), and the rest of the decision
+// depends only on arguments the ranks agree on in that same round trip.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "commpress/comm.hpp"
 #include "commpress/model.hpp"
@@ -44,11 +45,37 @@ struct SelectCall {
 const model::MachineProfile& machine_profile();
 void set_machine_profile(std::optional<model::MachineProfile> profile);
 
-// Collectives. A forced algorithm passes through (predicted from this rank's own sample,
-// no communication). Auto is collective over comm: call it on every rank, with any
-// arguments (the exchange does not depend on them, so disagreeing ranks still meet there
-// and fail together in the argument agreement that follows).
-Selection select_collective(const SelectCall& call, const Options& opts, MPI_Comm comm);
+// Collectives, a forced algorithm: passes through, predicted from this rank's own sample
+// (no communication).
+Selection select_forced(const SelectCall& call, const Options& opts, int ranks);
+
+// Collectives, Auto: the decision in two halves around the argument agreement, so that it
+// costs no round trip of its own. The constructor does the local half (candidates, and this
+// rank's ratio sample when some ratio could make compression pay); `mins` is what this rank
+// adds to the agreement (kMins doubles whose minimum over the ranks is taken: the worst
+// sampled ratio, at the bound and finer, and the most oversubscribed node); `decide` turns
+// the agreed minima into the same Selection on every rank, given the same arguments and the
+// same machine profile (both agreed on too).
+class AutoSelection {
+ public:
+  static constexpr size_t kMins = 3;
+  AutoSelection(const SelectCall& call, const Options& opts, int ranks);
+  // Neutral contributions, for ranks that do not select (a disagreeing rank still sends
+  // as many values as the others).
+  static std::vector<double> no_mins();
+  std::vector<double> mins() const;
+  Selection decide(const double* agreed_mins) const;
+
+ private:
+  SelectCall call_;
+  Options opts_;
+  int ranks_ = 1;
+  double at_bound_ = 0, at_fine_ = 0;  // this rank's sample (0 = none)
+  double oversubscription_ = 1;
+};
+
+// A fingerprint of the profile in force, for the ranks to agree that they use the same one.
+int64_t machine_profile_fingerprint();
 
 // Point-to-point: both ends decide alone from count, dtype and options, with the codec's
 // typical ratio from the profile (the receiver has no data to sample). Auto keeps the

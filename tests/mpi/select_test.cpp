@@ -145,8 +145,8 @@ TEST(Select, DisagreeingRanksStillFailTogether) {
   if (world_size() == 1) GTEST_SKIP() << "needs two ranks";
   ProfileScope scope(machine(50e-6, 8e-9));
   const int odd = world_size() - 1;
-  // Counts straddling any size threshold, and a codec only some ranks use: all meet in the
-  // ratio exchange and fail in the argument agreement, none hangs.
+  // Counts straddling any size threshold, and a codec only some ranks use (those decide
+  // without sampling): all meet in the one argument agreement and fail there, none hangs.
   const size_t n = world_rank() == odd ? 16 : kCount;
   auto in = walk(n, world_rank());
   std::vector<float> out(n);
@@ -156,6 +156,31 @@ TEST(Select, DisagreeingRanksStillFailTogether) {
   auto b = cc::bcast(in.data(), 16, Dtype::f32, 0, MPI_COMM_WORLD,
                      {world_rank() == odd ? "none" : "szp", ErrorBound::absolute(1e-3)});
   expect_failed_alike(b.status(), "codec", ErrorCode::mismatch);
+}
+
+TEST(Select, RanksWithDifferentProfilesFailTogether) {
+  if (world_size() == 1) GTEST_SKIP() << "needs two ranks";
+  // Auto decides on every rank from its profile; a rank with another one could decide
+  // otherwise and leave the rest waiting in a different algorithm.
+  const bool odd = world_rank() == world_size() - 1;
+  ProfileScope scope(odd ? machine(0.5e-6, 0.05e-9) : machine(50e-6, 8e-9));
+  auto in = walk(kCount / 16, world_rank());
+  std::vector<float> out(in.size());
+  auto r = cc::allreduce(in.data(), out.data(), in.size(), Dtype::f32, cc::Op::sum,
+                         MPI_COMM_WORLD, {"szp", ErrorBound::relative(1e-4)});
+  expect_failed_alike(r.status(), "machine profile", ErrorCode::mismatch);
+  EXPECT_NE(r.status().message().find("machine profile"), std::string::npos)
+      << r.status().to_string();
+  // A forced reduction still takes its break-even size from the profile: agreed, and here
+  // different. A forced allgather takes nothing from it: it runs.
+  auto f = cc::allreduce(in.data(), out.data(), in.size(), Dtype::f32, cc::Op::sum,
+                         MPI_COMM_WORLD,
+                         {"szp", ErrorBound::relative(1e-4), cc::Algorithm::Rabenseifner});
+  expect_failed_alike(f.status(), "forced reduction", ErrorCode::mismatch);
+  std::vector<float> all(in.size() * size_t(world_size()));
+  auto g = cc::allgather(in.data(), all.data(), in.size(), Dtype::f32, MPI_COMM_WORLD,
+                         {"szp", ErrorBound::relative(1e-4), cc::Algorithm::Ring});
+  EXPECT_TRUE(g.ok()) << g.status().to_string();
 }
 
 TEST(Select, PointToPointKeepsTheCheckedProtocol) {

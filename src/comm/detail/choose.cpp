@@ -26,25 +26,48 @@ const void* own_block(const void* buf, size_t count, Dtype dtype, MPI_Comm comm)
   return static_cast<const std::byte*>(buf) + size_t(r) * count * codec::dtype_size(dtype);
 }
 
-Choice from(const Selection& s, const Options& opts) {
-  Choice c{s.algorithm, opts, s.predicted_seconds, s.compress};
-  if (s.chunk_bytes && opts.chunk_bytes == 0) c.options.chunk_bytes = s.chunk_bytes;
-  return c;
-}
-
 Choice collective(model::Operation op, const Options& opts, const void* data, size_t data_count,
                   size_t count, Dtype dtype, Algorithm fallback, MPI_Comm comm) {
   SelectCall call{op, count, dtype};
   call.data = data;
   call.data_count = data ? data_count : 0;
   call.fallback = fallback;
-  return from(select_collective(call, opts, comm), opts);
+  return choose_collective(call, opts, size_of(comm));
 }
 
 }  // namespace
 
+void Choice::settle(const Selection& s) {
+  algorithm = s.algorithm;
+  predicted_seconds = s.predicted_seconds;
+  compress = s.compress;
+  break_even_bytes = s.break_even_bytes;
+  if (s.chunk_bytes && options.chunk_bytes == 0) options.chunk_bytes = s.chunk_bytes;
+  pending.reset();
+}
+
+Choice choose_collective(const SelectCall& call, const Options& opts, int ranks) {
+  Choice c;
+  c.options = opts;
+  if (opts.algorithm != Algorithm::Auto) {
+    c.settle(select_forced(call, opts, ranks));
+  } else if (call.fallback == Algorithm::Mpi) {
+    // Nothing to compress with, or no compressed algorithm could honour the request (all
+    // of which the ranks agree on): MPI's own, as the model would say, without sampling.
+    Options plain = opts;
+    plain.algorithm = Algorithm::Mpi;
+    c.settle(select_forced(call, plain, ranks));
+  } else {
+    c.pending = std::make_shared<const AutoSelection>(call, opts, ranks);
+  }
+  return c;
+}
+
 Choice choose_p2p(const Options& opts, size_t count, Dtype dtype) {
-  return from(select_p2p(opts, count, dtype), opts);
+  Choice c;
+  c.options = opts;
+  c.settle(select_p2p(opts, count, dtype));
+  return c;
 }
 
 Choice choose_bcast(const Options& opts, const void* buf, size_t count, Dtype dtype, int root,

@@ -1,25 +1,35 @@
 // What Algorithm::Auto runs, one function per operation: the single place where the cost
-// model (src/comm/select.*) hooks in. A forced algorithm passes through unchanged. Every
-// rank must reach the same answer (the choice is agreed on afterwards, and a disagreement
-// fails the call on every rank). With Auto the collectives' functions are collective
-// (one small allreduce agreeing on the data's sampled compression ratio): call them on
-// every rank, whatever the arguments.
+// model (src/comm/select.*) hooks in. A forced algorithm passes through unchanged. None
+// communicates: Auto's choice is left pending, and begin_collective settles it in the
+// argument agreement's round trip, identically on every rank.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
 
+#include <memory>
+
+#include "comm/select.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm::detail {
 
 struct Choice {
-  Algorithm algorithm = Algorithm::Auto;  // never Auto once chosen
+  Algorithm algorithm = Algorithm::Auto;  // Auto while `pending` waits for the agreement
   Options options;                        // the caller's, with the chunk size Auto chose
   double predicted_seconds = 0;           // the model's estimate (Report::predicted_seconds)
   bool compress = true;                   // point-to-point: false when Auto declined the codec
+  size_t break_even_bytes = 0;            // reductions: the model's (0 = no finite value)
+  // Auto's second half: begin_collective settles it from the values the ranks agree on.
+  std::shared_ptr<const AutoSelection> pending;
+
+  void settle(const Selection& s);
 };
+
+// Any collective: forced (settled), or Auto (pending; settled at once to Mpi when the
+// request leaves nothing to compress with: call.fallback == Mpi).
+Choice choose_collective(const SelectCall& call, const Options& opts, int ranks);
 
 Choice choose_p2p(const Options& opts, size_t count, Dtype dtype);
 Choice choose_bcast(const Options& opts, const void* buf, size_t count, Dtype dtype, int root,

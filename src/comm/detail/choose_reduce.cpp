@@ -27,15 +27,29 @@ Algorithm fallback(const Options& opts, Dtype dtype, Op op) {
   return Algorithm::DocRing;
 }
 
+int size_of(MPI_Comm comm) {
+  int p = 1;
+  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);  // a null comm is refused later
+  return p;
+}
+
 Choice choose(model::Operation mop, const Options& opts, const void* send, size_t send_count,
               size_t count, Dtype dtype, Op op, MPI_Comm comm) {
   SelectCall call{mop, count, dtype, op, send, send ? send_count : 0, fallback(opts, dtype, op)};
-  const Selection s = select_collective(call, opts, comm);
-  set_compression_break_even_bytes(s.break_even_bytes ? s.break_even_bytes : kDefaultBreakEven);
-  return {s.algorithm, opts, s.predicted_seconds};
+  Choice c = choose_collective(call, opts, size_of(comm));
+  if (!c.pending) settle_break_even(c);
+  return c;
 }
 
 }  // namespace
+
+void settle_break_even(const Choice& c) {
+  set_compression_break_even_bytes(c.break_even_bytes ? c.break_even_bytes : kDefaultBreakEven);
+}
+
+size_t forced_compression_break_even_bytes() {
+  return g_forced_break_even.load();
+}
 
 size_t compression_break_even_bytes() {
   size_t forced = g_forced_break_even.load();
@@ -53,8 +67,7 @@ Choice choose_allreduce(const Options& opts, const void* send, size_t count, Dty
 
 Choice choose_reduce_scatter(const Options& opts, const void* send, size_t count_per_rank,
                              Dtype dtype, Op op, MPI_Comm comm) {
-  int p = 1;
-  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);  // a null comm is refused later
+  const int p = size_of(comm);
   const bool sizes_ok = count_per_rank <= SIZE_MAX / 8 / size_t(p);
   return choose(model::Operation::reduce_scatter, opts, sizes_ok ? send : nullptr,
                 count_per_rank * size_t(p), count_per_rank, dtype, op, comm);

@@ -1,5 +1,6 @@
 #include "comm/detail/collective.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -11,21 +12,20 @@ namespace commpress::comm::detail {
 
 namespace {
 
-Status check_algorithm(const CollectiveCall& call) {
-  if (call.algorithm == Algorithm::Mpi) return {};
+Status check_algorithm(const CollectiveCall& call, Algorithm alg) {
+  if (alg == Algorithm::Mpi || alg == Algorithm::Auto) return {};
   std::string offered = "auto, mpi";
   for (Algorithm a : call.offered) {
-    if (a == call.algorithm) return {};
+    if (a == alg) return {};
     offered += std::string(", ") + algorithm_name(a);
   }
   return {ErrorCode::invalid_argument, std::string(call.op) + " does not implement algorithm " +
-                                           algorithm_name(call.algorithm) + " (it offers " +
-                                           offered + ")"};
+                                           algorithm_name(alg) + " (it offers " + offered + ")"};
 }
 
 Status local_verdict(Collective& c, const CollectiveCall& call, const Options& opts,
                      const std::function<Status(const Collective&)>& local_checks) {
-  COMMPRESS_RETURN_IF_ERROR(check_algorithm(call));
+  COMMPRESS_RETURN_IF_ERROR(check_algorithm(call, c.algorithm));
   if (call.has_root && (call.root < 0 || call.root >= c.size))
     return {ErrorCode::invalid_argument, "root " + std::to_string(call.root) +
                                              " is not a rank of this " + std::to_string(c.size) +
@@ -45,19 +45,23 @@ Status local_verdict(Collective& c, const CollectiveCall& call, const Options& o
   return local_checks ? local_checks(c) : Status{};
 }
 
+Status named(const CollectiveCall& call, const Status& st) {
+  return st.ok() ? st : Status{st.code(), std::string(call.op) + ": " + st.message()};
+}
+
 }  // namespace
 
-Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& call,
-                                    const Options& opts,
+Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& call, Choice& choice,
                                     const std::function<Status(const Collective&)>& local_checks,
                                     AgreementExtras* extras) {
   auto comm = private_comm(user_comm);
   if (!comm.ok()) return comm.status();
   Collective c;
   c.comm = *comm;
-  c.algorithm = call.algorithm;
+  c.algorithm = choice.algorithm;
   COMMPRESS_MPI(MPI_Comm_rank(c.comm, &c.rank));
   COMMPRESS_MPI(MPI_Comm_size(c.comm, &c.size));
+  const Options& opts = choice.options;
   Status local = local_verdict(c, call, opts, local_checks);
   std::string codec_name = codec_choice(opts, call.dtype);
   std::vector<Field> fields = {
@@ -67,15 +71,28 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
       {"codec (name fingerprint)", fingerprint(codec_name)},
       {"error bound mode", int64_t(opts.bound.mode)},
       {"error bound value (bits)", std::bit_cast<int64_t>(opts.bound.value)},
-      {"algorithm", int64_t(call.algorithm)},
-      {"chunk_bytes", int64_t(opts.chunk_bytes)}};
+      {"algorithm", int64_t(choice.algorithm)},
+      {"chunk_bytes", int64_t(opts.chunk_bytes)},
+      // Auto decides from the profile on every rank: the same decision needs the same one.
+      {"machine profile (fingerprint)", choice.pending ? machine_profile_fingerprint() : 0}};
   // An operation's own fields are judged after the local verdicts, as they were when they
   // had a round trip of their own.
   const size_t own = fields.size();
-  std::vector<double> no_mins;
-  if (extras) fields.insert(fields.end(), extras->fields.begin(), extras->fields.end());
-  Status verdict = agree(c.comm, fields, local, extras ? extras->mins : no_mins, own);
-  if (!verdict.ok()) return Status{verdict.code(), std::string(call.op) + ": " + verdict.message()};
+  std::vector<double> mins;
+  if (extras) {
+    fields.insert(fields.end(), extras->fields.begin(), extras->fields.end());
+    mins = extras->mins;
+  }
+  const size_t selection_at = mins.size();
+  const auto selection = choice.pending ? choice.pending->mins() : AutoSelection::no_mins();
+  mins.insert(mins.end(), selection.begin(), selection.end());
+  COMMPRESS_RETURN_IF_ERROR(named(call, agree(c.comm, fields, local, mins, own)));
+  if (extras) std::copy_n(mins.begin(), selection_at, extras->mins.begin());
+  if (choice.pending) {
+    choice.settle(choice.pending->decide(mins.data() + selection_at));
+    c.algorithm = choice.algorithm;
+    COMMPRESS_RETURN_IF_ERROR(named(call, local_verdict(c, call, choice.options, local_checks)));
+  }
   return c;
 }
 

@@ -1,6 +1,7 @@
 // The frame around every collective, so all ranks always reach the same verdict:
 //   begin_collective  local checks, then one agreement on the arguments (count, dtype, root,
-//                     codec, bound, algorithm, chunk size) folding in every local verdict;
+//                     codec, bound, algorithm, chunk size) folding in every local verdict and,
+//                     for Auto, the ratio samples its choice is settled from;
 //   resolve_bound     a REL bound turned into one ABS bound from the global value range;
 //   end_collective    the local outcomes agreed (any failure fails every rank; not after MPI's
 //                     own operation) and the Report.
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "comm/detail/agreement.hpp"
+#include "comm/detail/choose.hpp"
 #include "comm/detail/frame_transport.hpp"
 #include "commpress/comm.hpp"
 
@@ -31,7 +33,6 @@ struct CollectiveCall {
   Dtype dtype;
   int root;  // 0 for operations without a root (agreed all the same)
   bool has_root;
-  Algorithm algorithm;             // Auto already replaced by the choice
   std::vector<Algorithm> offered;  // what this operation implements besides Mpi
 };
 
@@ -44,9 +45,11 @@ struct AgreementExtras {
 };
 
 // local_checks sees rank, size, algorithm and wire (buffers, message sizes...); its verdict
-// is folded into the agreement, so a bad argument on one rank fails every rank.
-Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& call,
-                                    const Options& opts,
+// is folded into the agreement, so a bad argument on one rank fails every rank. A pending
+// Auto choice is settled from the agreed values (choice updated; the checks run again on
+// what it chose, where they can only fail alike everywhere: what they see is agreed by then).
+// Until then local_checks sees Algorithm::Auto with the codec's wire.
+Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& call, Choice& choice,
                                     const std::function<Status(const Collective&)>& local_checks,
                                     AgreementExtras* extras = nullptr);
 

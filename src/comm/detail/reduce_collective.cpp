@@ -41,13 +41,16 @@ Status shared_checks(const Collective& c, const ReduceCall& call) {
 }  // namespace
 
 Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
-    MPI_Comm comm, const ReduceCall& call, const Options& opts,
+    MPI_Comm comm, const ReduceCall& call, Choice& choice,
     const std::function<Status(const Collective&)>& local_checks) {
   auto s = std::make_unique<ReduceSession>();
   s->op_ = call.op;
-  s->break_even_ = compression_break_even_bytes();
-  s->pretend_ =
-      call.algorithm == Algorithm::Hierarchical ? detail::pretend_ranks_per_node(opts) : 0;
+  // Auto settles its break-even size in the agreement from agreed values; only a size forced
+  // for testing needs agreeing then.
+  const bool pending = choice.pending != nullptr;
+  s->break_even_ = pending ? forced_compression_break_even_bytes() : compression_break_even_bytes();
+  const int pretend = detail::pretend_ranks_per_node(choice.options);
+  s->pretend_ = pending || choice.algorithm == Algorithm::Hierarchical ? pretend : 0;
   // The reductions' own arguments and the global range of the finite inputs (their error
   // budget needs its largest magnitude) travel in the argument agreement's round trip.
   const ValueRange mine = local_range(call.dtype, call.input, call.input_count);
@@ -57,8 +60,7 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
        {"pretend ranks per node", int64_t(s->pretend_)}},
       {mine.lo, -mine.hi}};
   auto c = begin_collective(
-      comm, {call.name, call.count, call.dtype, call.root, call.has_root, call.algorithm, kOffered},
-      opts,
+      comm, {call.name, call.count, call.dtype, call.root, call.has_root, kOffered}, choice,
       [&](const Collective& c) -> Status {
         COMMPRESS_RETURN_IF_ERROR(shared_checks(c, call));
         return local_checks ? local_checks(c) : Status{};
@@ -66,6 +68,12 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
       &extras);
   if (!c.ok()) return c.status();
   s->c_ = *c;
+  if (pending) {
+    settle_break_even(choice);
+    s->break_even_ = compression_break_even_bytes();
+    if (choice.algorithm != Algorithm::Hierarchical) s->pretend_ = 0;
+  }
+  s->predicted_ = choice.predicted_seconds;
   s->lo_ = extras.mins[0];
   s->hi_ = -extras.mins[1];
   const Wire& w = s->c_.wire;

@@ -20,16 +20,16 @@ struct ReduceCall {
   Op op;
   int root;
   bool has_root;
-  Algorithm algorithm;   // Auto already replaced by the choice
   const void* input;     // this rank's contribution, for the value range
   size_t input_count;
 };
 
 class ReduceSession {
  public:
-  // Collective. local_checks sees the collective (wire, algorithm) like begin_collective's.
+  // Collective. local_checks sees the collective (wire, algorithm) like begin_collective's,
+  // which settles a pending Auto choice (choice updated, break-even size set from it).
   static Result<std::unique_ptr<ReduceSession>> begin(
-      MPI_Comm comm, const ReduceCall& call, const Options& opts,
+      MPI_Comm comm, const ReduceCall& call, Choice& choice,
       const std::function<Status(const Collective&)>& local_checks);
 
   int rank() const { return c_.rank; }
@@ -50,8 +50,6 @@ class ReduceSession {
   // Collective: agrees on the outcome of the algorithm (st: its MPI-level status) and
   // reports what ran.
   Result<Report> end(const Status& st, Algorithm ran);
-  // The cost model's estimate the Report carries (Report::predicted_seconds).
-  void set_predicted_seconds(double s) { predicted_ = s; }
 
  private:
   Collective c_;
