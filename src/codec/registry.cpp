@@ -46,9 +46,12 @@ std::vector<const Codec*> list_codecs() {
   return out;
 }
 
+// Runs on every operation: no copy, no sort (names are unique).
 const Codec* find_codec(std::string_view name) {
-  for (const Codec* c : list_codecs())
-    if (c->name() == name) return c;
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  for (const auto& c : r.codecs)
+    if (c->name() == name) return c.get();
   return nullptr;
 }
 
@@ -61,7 +64,7 @@ Result<const Codec*> get_codec(std::string_view name) {
 }
 
 Result<const Codec*> codec_for_id(CodecId id) {
-  for (const Codec* c : list_codecs())
+  for (const Codec* c : list_codecs())  // several names share an id: the first in list order
     if (c->id() == id) return c;
   return Status{ErrorCode::unsupported,
                 "no codec with id " + std::to_string(int(id)) + " is built into this library"};
