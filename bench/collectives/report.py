@@ -66,10 +66,10 @@ def key(r):
 
 def add_speedups(rows):
     """speedup = MPI's median time / this median time, for the same net, op, size and data."""
-    mpi = {key(r): r["seconds_median"] for r in rows
+    mpi = {key(r): r for r in rows
            if r.get("algorithm_requested") == "mpi" and not r.get("error")}
     for r in rows:
-        m = mpi.get(key(r))
+        m = mpi.get(key(r), {}).get("seconds_median")
         r["mpi_seconds_median"] = m
         ok = m and not r.get("error") and r.get("seconds_median")
         r["speedup"] = m / r["seconds_median"] if ok else None
@@ -317,12 +317,16 @@ WHY_SPEEDUP_MISSED = (
     "(error-bounds.md), so its ratio is lower than a bcast's at the same bound.")
 WHY_AUTO_MISSED = (
     "*Why*: where Auto declines (Auto chose `mpi`) it still pays for what makes a collective "
-    "safe and its report true: the argument agreement (a small allreduce, so mismatched ranks "
-    "fail together instead of hanging), the exchange that agrees on the decision, and for "
-    "reductions a pass over the input for the value range the reported rounding bound needs. "
-    "On 4 ranks oversubscribing 2 cores a small allreduce costs tens of microseconds, a "
-    "sizeable share of a 1-4 MiB collective in shared memory; the medians of the larger sizes "
-    "also move by more than 5% between launches of the same call.")
+    "safe and its report true: the argument agreement (one small allreduce, which also carries "
+    "Auto's ratio samples, so mismatched ranks fail together instead of hanging) and, for "
+    "reductions, a pass over the input for the value range the reported rounding bound needs "
+    "(one more read of the input: 10-20% of MPI's own reduction in shared memory). On 4 ranks "
+    "oversubscribing 2 cores a small allreduce costs tens of microseconds, a sizeable share of "
+    "a 1-4 MiB collective in shared memory. From 16 MiB on the agreement is negligible (the "
+    "range pass of reductions remains), but the rounds of one measurement, MPI's own "
+    "included, spread by far more than 5% "
+    "on this machine (4 ranks sharing 2 cores and their memory bandwidth), and 2-3 rounds per "
+    "size cannot average that out.")
 
 
 # --- plots -----------------------------------------------------------------------------------
