@@ -62,6 +62,9 @@ struct MachineProfile {
   double gamma = 0;                // seconds per byte to combine one operand (local sum)
   int ranks_per_node = 0;          // 0 = unknown
   int threads_per_rank = 0;        // OpenMP threads the codec rates were measured with
+  // Ranks per core on the busiest node while the codec rates were measured (every rank
+  // measures at once, so the rates already include that sharing of the cores).
+  double codec_oversubscription = 1;
   // Flop/s of one rank's local dgemm / sgemm with the BLAS threads the distributed multiply
   // gives it (0 = not measured: the gemm models use their defaults).
   double gemm_flops_f64 = 0, gemm_flops_f32 = 0;

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <random>
 
+#include "comm/select.hpp"
 #include "commpress/homomorphic.hpp"
 #include "linalg/gemm/local_blas.hpp"
 
@@ -345,6 +346,9 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   rep.profile.threads_per_rank = omp_get_max_threads();
   say(opts, rank, "codec rates (" + std::to_string(rep.profile.threads_per_rank) +
                       " thread(s) per rank, all ranks at once)");
+  double over = detail::local_oversubscription();  // the rates will include this sharing
+  PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_DOUBLE, MPI_MAX, comm));
+  rep.profile.codec_oversubscription = over;
   COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, rank, opts, rep));
   rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
                        " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +

@@ -1,5 +1,6 @@
 #include "comm/profile_io.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -71,6 +72,7 @@ std::string profile_to_json(const model::MachineProfile& m, const ProfileReport*
   j["gamma"] = m.gamma;
   j["ranks_per_node"] = m.ranks_per_node;
   j["threads_per_rank"] = m.threads_per_rank;
+  j["codec_oversubscription"] = m.codec_oversubscription;
   if (m.gemm_flops_f64 > 0) j["gemm_flops_f64"] = m.gemm_flops_f64;
   if (m.gemm_flops_f32 > 0) j["gemm_flops_f32"] = m.gemm_flops_f32;
   j["codecs"] = json::array();
@@ -123,6 +125,9 @@ Result<model::MachineProfile> profile_from_json(std::string_view text) {
   m.gamma = rd.num(j, "gamma", "");
   if (j.contains("ranks_per_node")) m.ranks_per_node = int(rd.num(j, "ranks_per_node", ""));
   if (j.contains("threads_per_rank")) m.threads_per_rank = int(rd.num(j, "threads_per_rank", ""));
+  // Older profiles lack it: their rates are taken as measured on unshared cores.
+  if (j.contains("codec_oversubscription"))
+    m.codec_oversubscription = std::max(1.0, rd.num(j, "codec_oversubscription", ""));
   // Local BLAS rates: absent in profiles measured before the multiply existed (0 = defaults).
   if (j.contains("gemm_flops_f64")) m.gemm_flops_f64 = rd.num(j, "gemm_flops_f64", "");
   if (j.contains("gemm_flops_f32")) m.gemm_flops_f32 = rd.num(j, "gemm_flops_f32", "");

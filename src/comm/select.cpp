@@ -52,21 +52,6 @@ model::MachineProfile load_from_environment() {
   return model::default_profile();
 }
 
-// Ranks of this job on this node per core (>= 1), from the launcher's environment (Open
-// MPI, MPICH); 1 when unknown.
-double local_oversubscription() {
-  int local = 0;
-  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"})
-    if (const char* v = std::getenv(var); v && std::atoi(v) > 0) {
-      local = std::atoi(v);
-      break;
-    }
-  // Read once: it opens a file under /sys, which costs microseconds per call.
-  static const unsigned cores = std::thread::hardware_concurrency();
-  if (local <= 0 || cores == 0) return 1;
-  return std::max(1.0, double(local) / double(cores));
-}
-
 bool is_reduction(model::Operation op) {
   return op == model::Operation::reduce_scatter || op == model::Operation::allreduce ||
          op == model::Operation::reduce;
@@ -214,6 +199,19 @@ void set_machine_profile(std::optional<model::MachineProfile> profile) {
     g_override.emplace(std::move(*profile));
   else
     g_override.reset();
+}
+
+double local_oversubscription() {
+  int local = 0;
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"})
+    if (const char* v = std::getenv(var); v && std::atoi(v) > 0) {
+      local = std::atoi(v);
+      break;
+    }
+  // Read once: it opens a file under /sys, which costs microseconds per call.
+  static const unsigned cores = std::thread::hardware_concurrency();
+  if (local <= 0 || cores == 0) return 1;
+  return std::max(1.0, double(local) / double(cores));
 }
 
 Selection select_forced(const SelectCall& call, const Options& opts, int ranks) {

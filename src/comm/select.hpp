@@ -74,6 +74,10 @@ class AutoSelection {
   double oversubscription_ = 1;
 };
 
+// Ranks of this job on this node per core (>= 1), from the launcher's environment (Open MPI,
+// MPICH); 1 when unknown.
+double local_oversubscription();
+
 // A fingerprint of the profile in force, for the ranks to agree that they use the same one.
 int64_t machine_profile_fingerprint();
 

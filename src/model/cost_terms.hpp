@@ -23,10 +23,12 @@ inline int floor_pow2(int p) {
 
 class Terms {
  public:
-  // compressed: the terms of a compressed algorithm (oversubscription applies).
+  // compressed: the terms of a compressed algorithm (oversubscription applies: the codec
+  // rates scaled from the sharing they were measured under to the run's, and the waits).
   Terms(const MachineProfile& m, const CodecRates* c, const Scenario& s, bool compressed = false)
       : m_(m), c_(c), s_(s), p_(std::max(1, s.ranks)),
-        over_(compressed ? std::max(1.0, s.oversubscription) : 1.0) {}
+        over_(compressed ? std::max(1.0, s.oversubscription) : 1.0),
+        codec_over_(over_ / (compressed ? std::max(1.0, m.codec_oversubscription) : 1.0)) {}
 
   int p() const { return p_; }
   const Scenario& scenario() const { return s_; }
@@ -58,7 +60,7 @@ class Terms {
   double codec(double bytes, double rate) const {
     if (bytes <= 0) return 0;
     if (rate <= 0) return INFINITY;
-    return over_ * (chunks(bytes) * (c_ ? c_->call_overhead : 0) + bytes / rate);
+    return codec_over_ * (chunks(bytes) * (c_ ? c_->call_overhead : 0) + bytes / rate);
   }
   double wait() const { return (over_ - 1) * kOversubscribedWait; }
 
@@ -67,6 +69,7 @@ class Terms {
   const Scenario& s_;
   int p_;
   double over_;
+  double codec_over_;
 };
 
 // Per-operation formulas (movement_costs.cpp, reduction_costs.cpp). +infinity = not offered.

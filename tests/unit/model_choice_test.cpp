@@ -178,4 +178,18 @@ TEST(ModelChoice, OversubscribedNodesDeclineCompression) {
             Algorithm::Mpi);
 }
 
+TEST(ModelChoice, RatesMeasuredOnSharedCoresAreNotSlowedTwice) {
+  // Profiled with 2 ranks per core: the codec rates already include that sharing, so a run
+  // with the same sharing pays codec work at the measured rates, no more.
+  MachineProfile alone = gigabit(), shared = gigabit();
+  shared.codec_oversubscription = 2;
+  Scenario s = allreduce(64 * MiB, 4, 8);
+  const double unshared_run = predict(alone, alone.rates("szp", Dtype::f32), Algorithm::DocRing, s);
+  s.oversubscription = 2;
+  const double waits_only = predict(shared, shared.rates("szp", Dtype::f32), Algorithm::DocRing, s);
+  const double slowed = predict(alone, alone.rates("szp", Dtype::f32), Algorithm::DocRing, s);
+  EXPECT_GT(waits_only, unshared_run);  // the scheduler waits of an oversubscribed run remain
+  EXPECT_LT(waits_only, slowed);        // but the codec work is not doubled
+}
+
 }  // namespace

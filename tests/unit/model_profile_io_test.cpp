@@ -21,6 +21,7 @@ model::MachineProfile sample_profile() {
   m.gamma = 3e-10;
   m.ranks_per_node = 2;
   m.threads_per_rank = 1;
+  m.codec_oversubscription = 2;
   m.codecs = {{"szp", codec::Dtype::f32, 4e9, 5e9, 6e9, 4.5e9, 2e-6, 7.5},
               {"zstd-1", codec::Dtype::f64, 4e8, 9e8, 0, 0, 1e-5, 1.2}};
   return m;
@@ -37,6 +38,7 @@ TEST(ModelProfileIo, RoundTrip) {
   ASSERT_TRUE(back->intra_node.has_value());
   EXPECT_DOUBLE_EQ(back->gamma, 3e-10);
   EXPECT_EQ(back->ranks_per_node, 2);
+  EXPECT_DOUBLE_EQ(back->codec_oversubscription, 2);
   ASSERT_EQ(back->codecs.size(), 2u);
   const model::CodecRates* z = back->rates("zstd-1", codec::Dtype::f64);
   ASSERT_NE(z, nullptr);
