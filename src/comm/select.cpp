@@ -32,12 +32,8 @@ COMMPRESS_SAME_ALGORITHM(Rabenseifner);
 COMMPRESS_SAME_ALGORITHM(Hierarchical);
 #undef COMMPRESS_SAME_ALGORITHM
 
-model::Algorithm to_model(Algorithm a) {
-  return model::Algorithm(uint8_t(a));
-}
-Algorithm from_model(model::Algorithm a) {
-  return Algorithm(uint8_t(a));
-}
+model::Algorithm to_model(Algorithm a) { return model::Algorithm(uint8_t(a)); }
+Algorithm from_model(model::Algorithm a) { return Algorithm(uint8_t(a)); }
 
 // A ratio no data reaches: if compression loses even at this one, sampling is pointless.
 constexpr double kOptimisticRatio = 256;
@@ -123,8 +119,7 @@ struct Context {
 
   double predict(Algorithm a, double at_bound, double at_fine) const {
     if (a != Algorithm::Mpi && !rates) return 0;
-    const double t =
-        model::predict(machine_profile(), rates, to_model(a), scenario(at_bound, at_fine));
+    const double t = model::predict(machine_profile(), rates, to_model(a), scenario(at_bound, at_fine));
     return std::isfinite(t) ? t : 0;
   }
 
@@ -154,14 +149,9 @@ Selection forced(const Context& ctx) {
   }
   RatioSample r = sample(ctx);
   if (!r.sampled) return s;
-  s.ratio = r.at_bound;
   s.predicted_seconds = ctx.predict(s.algorithm, r.at_bound, r.at_fine);
   return s;
 }
-
-}  // namespace
-
-namespace {
 
 struct Profiled {
   model::MachineProfile value;
@@ -185,20 +175,14 @@ const Profiled& profile_in_force() {
 
 }  // namespace
 
-const model::MachineProfile& machine_profile() {
-  return profile_in_force().value;
-}
+const model::MachineProfile& machine_profile() { return profile_in_force().value; }
 
-int64_t machine_profile_fingerprint() {
-  return profile_in_force().fingerprint;
-}
+int64_t machine_profile_fingerprint() { return profile_in_force().fingerprint; }
 
 void set_machine_profile(std::optional<model::MachineProfile> profile) {
   std::lock_guard<std::mutex> lock(g_override_mutex);
-  if (profile)
-    g_override.emplace(std::move(*profile));
-  else
-    g_override.reset();
+  if (profile) g_override.emplace(std::move(*profile));
+  else g_override.reset();
 }
 
 double local_oversubscription() {
@@ -254,15 +238,13 @@ Selection AutoSelection::decide(const double* agreed) const {
   ctx.oversubscription = std::max(1.0, -agreed[2]);
   const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 1.0;
   const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
-  Selection s;
-  s.algorithm = call_.fallback;
-  if (!ctx.valid) return s;  // the operation reports the request itself
+  // An invalid request never gets here: its wire failed the agreement on every rank.
   const model::Choice c = model::choose(machine_profile(), ctx.rates,
                                         ctx.scenario(at_bound, at_fine), ctx.candidates());
+  Selection s;
   s.algorithm = from_model(c.algorithm);
   s.chunk_bytes = size_t(c.chunk_bytes);
   s.predicted_seconds = std::isfinite(c.predicted_seconds) ? c.predicted_seconds : 0;
-  s.ratio = s.algorithm == Algorithm::Mpi ? 1.0 : at_bound;
   s.break_even_bytes = ctx.break_even(ctx.scenario(at_bound, at_fine).ratio.at(ctx.fine_divisor()));
   return s;
 }
@@ -273,7 +255,6 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
   Selection s;
   s.algorithm = opts.algorithm == Algorithm::Auto ? Algorithm::Direct : opts.algorithm;
   const double typical = ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio : 1;
-  s.ratio = typical;
   if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
       opts.chunk_bytes == 0 && count > 0)
     s.chunk_bytes = size_t(model::best_chunk_bytes(
@@ -288,7 +269,6 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
   Options tuned = opts;
   if (s.chunk_bytes) tuned.chunk_bytes = s.chunk_bytes;
   if (!s.compress) {
-    s.ratio = 1;
     s.predicted_seconds = ctx.predict(Algorithm::Mpi, 1, 0);
     return s;
   }

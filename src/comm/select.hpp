@@ -21,7 +21,6 @@ struct Selection {
   Algorithm algorithm = Algorithm::Mpi;  // never Auto
   size_t chunk_bytes = 0;                // to run with; 0 = the caller's Options::chunk_bytes
   double predicted_seconds = 0;          // the model's estimate for algorithm (0 = none)
-  double ratio = 0;                      // the ratio the estimate assumed (0 = none)
   size_t break_even_bytes = 0;           // reductions: compress transfers at least this big
                                          // (0 = unknown: compression never pays, or no rates)
   bool compress = true;                  // point-to-point: false when Auto declined the codec
@@ -34,9 +33,9 @@ struct SelectCall {
   Op reduce_op = Op::sum;
   const void* data = nullptr;   // this rank's contribution, sampled for the ratio (may be null)
   size_t data_count = 0;
-  // What Auto runs when the request cannot be honoured by any compressed algorithm for a
-  // reason the operation itself reports (unknown codec, lossy codec without a bound...).
-  Algorithm fallback = Algorithm::Mpi;
+  // false: no compressed algorithm could honour the request (nothing to compress with, a
+  // dtype the codec lacks, a lossy prod), so Auto runs MPI's own without deciding anything.
+  bool compressible = true;
 };
 
 // The profile in force: set_machine_profile's, else the file named by COMMPRESS_PROFILE

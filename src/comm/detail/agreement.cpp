@@ -93,9 +93,7 @@ Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& loca
   return first_mismatch(late, fields.size());
 }
 
-Status agree_outcome(MPI_Comm comm, const Status& local) {
-  return agree(comm, {}, local);
-}
+Status agree_outcome(MPI_Comm comm, const Status& local) { return agree(comm, {}, local); }
 
 int64_t fingerprint(const std::string& s) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a

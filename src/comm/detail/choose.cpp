@@ -27,11 +27,10 @@ const void* own_block(const void* buf, size_t count, Dtype dtype, MPI_Comm comm)
 }
 
 Choice collective(model::Operation op, const Options& opts, const void* data, size_t data_count,
-                  size_t count, Dtype dtype, Algorithm fallback, MPI_Comm comm) {
+                  size_t count, Dtype dtype, MPI_Comm comm) {
   SelectCall call{op, count, dtype};
   call.data = data;
   call.data_count = data ? data_count : 0;
-  call.fallback = fallback;
   return choose_collective(call, opts, size_of(comm));
 }
 
@@ -51,7 +50,7 @@ Choice choose_collective(const SelectCall& call, const Options& opts, int ranks)
   c.options = opts;
   if (opts.algorithm != Algorithm::Auto) {
     c.settle(select_forced(call, opts, ranks));
-  } else if (call.fallback == Algorithm::Mpi) {
+  } else if (!call.compressible) {
     // Nothing to compress with, or no compressed algorithm could honour the request (all
     // of which the ranks agree on): MPI's own, as the model would say, without sampling.
     Options plain = opts;
@@ -74,29 +73,27 @@ Choice choose_bcast(const Options& opts, const void* buf, size_t count, Dtype dt
                     MPI_Comm comm) {
   const bool is_root = rank_of(comm) == root;  // only the root's data travels
   return collective(model::Operation::bcast, opts, is_root ? buf : nullptr, count, count, dtype,
-                    Algorithm::Binomial, comm);
+                    comm);
 }
 
 Choice choose_allgather(const Options& opts, const void* send, const void* recv, size_t count,
                         Dtype dtype, MPI_Comm comm) {
   const void* mine = send == recv ? own_block(recv, count, dtype, comm) : send;
-  return collective(model::Operation::allgather, opts, mine, count, count, dtype, Algorithm::Ring,
-                    comm);
+  return collective(model::Operation::allgather, opts, mine, count, count, dtype, comm);
 }
 
 Choice choose_scatter(const Options& opts, const void* send, size_t count, Dtype dtype, int root,
                       MPI_Comm comm) {
   const bool is_root = rank_of(comm) == root;  // the root's p blocks travel
   return collective(model::Operation::scatter, opts, is_root ? send : nullptr,
-                    count * size_t(size_of(comm)), count, dtype, Algorithm::Binomial, comm);
+                    count * size_t(size_of(comm)), count, dtype, comm);
 }
 
 Choice choose_gather(const Options& opts, const void* send, const void* recv, size_t count,
                      Dtype dtype, int root, MPI_Comm comm) {
   const bool in_place = rank_of(comm) == root && send == recv;
   const void* mine = in_place ? own_block(recv, count, dtype, comm) : send;
-  return collective(model::Operation::gather, opts, mine, count, count, dtype,
-                    Algorithm::Binomial, comm);
+  return collective(model::Operation::gather, opts, mine, count, count, dtype, comm);
 }
 
 Result<Report> with_prediction(Result<Report> r, const Choice& choice) {

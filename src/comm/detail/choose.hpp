@@ -28,7 +28,7 @@ struct Choice {
 };
 
 // Any collective: forced (settled), or Auto (pending; settled at once to Mpi when the
-// request leaves nothing to compress with: call.fallback == Mpi).
+// request leaves nothing to compress with: !call.compressible).
 Choice choose_collective(const SelectCall& call, const Options& opts, int ranks);
 
 Choice choose_p2p(const Options& opts, size_t count, Dtype dtype);

@@ -13,18 +13,16 @@ constexpr size_t kDefaultBreakEven = size_t{64} << 10;
 std::atomic<size_t> g_break_even{kDefaultBreakEven};
 std::atomic<size_t> g_forced_break_even{SIZE_MAX};
 
-// What Auto runs when the request is one no compressed algorithm takes: MPI's own reduction
-// when there is nothing to compress with or no compressed algorithm could honour it (a
-// dtype the codec lacks, a lossy prod); a compressed one when the operation itself must
-// report the problem (an unknown codec, a lossy codec without a bound).
-Algorithm fallback(const Options& opts, Dtype dtype, Op op) {
+// Whether some compressed reduction could honour the request. Not when there is nothing to
+// compress with, a dtype the codec lacks or a lossy prod (Auto runs MPI's own reduction);
+// yes for an unknown codec or a lossy codec without a bound, so that the argument check
+// reports them.
+bool compressible(const Options& opts, Dtype dtype, Op op) {
   std::string name = codec_choice(opts, dtype);
-  if (name == "none") return Algorithm::Mpi;
+  if (name == "none") return false;
   const codec::Codec* c = codec::find_codec(name);
-  if (!c) return Algorithm::DocRing;  // unknown: let the argument check name it
-  if (!c->supports(dtype) || (c->lossy() && op == Op::prod)) return Algorithm::Mpi;
-  if (op == Op::sum && c->id() == codec::CodecId::szp) return Algorithm::HomomorphicRing;
-  return Algorithm::DocRing;
+  if (!c) return true;
+  return c->supports(dtype) && !(c->lossy() && op == Op::prod);
 }
 
 int size_of(MPI_Comm comm) {
@@ -35,7 +33,8 @@ int size_of(MPI_Comm comm) {
 
 Choice choose(model::Operation mop, const Options& opts, const void* send, size_t send_count,
               size_t count, Dtype dtype, Op op, MPI_Comm comm) {
-  SelectCall call{mop, count, dtype, op, send, send ? send_count : 0, fallback(opts, dtype, op)};
+  SelectCall call{
+      mop, count, dtype, op, send, send ? send_count : 0, compressible(opts, dtype, op)};
   Choice c = choose_collective(call, opts, size_of(comm));
   if (!c.pending) settle_break_even(c);
   return c;

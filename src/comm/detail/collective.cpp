@@ -28,15 +28,15 @@ Status local_verdict(Collective& c, const CollectiveCall& call, const Options& o
   COMMPRESS_RETURN_IF_ERROR(check_algorithm(call, c.algorithm));
   if (call.has_root && (call.root < 0 || call.root >= c.size))
     return {ErrorCode::invalid_argument, "root " + std::to_string(call.root) +
-                                             " is not a rank of this " + std::to_string(c.size) +
-                                             "-rank communicator"};
+                                             " is not a rank of this " +
+                                             std::to_string(c.size) + "-rank communicator"};
   if (c.algorithm == Algorithm::Mpi) {
     c.wire = Wire::uncompressed(call.dtype, opts.chunk_bytes);
     if (codec::dtype_size(call.dtype) == 0)
       return {ErrorCode::invalid_argument, "unknown dtype " + std::to_string(int(call.dtype))};
     if (call.count > size_t(INT32_MAX))
-      return {ErrorCode::unsupported,
-              std::string(call.op) + " with Algorithm::Mpi takes at most 2^31-1 elements"};
+      return {ErrorCode::unsupported, std::string(call.op) +
+                                          " with Algorithm::Mpi takes at most 2^31-1 elements"};
   } else {
     auto wire = Wire::make(opts, call.dtype);
     if (!wire.ok()) return wire.status();

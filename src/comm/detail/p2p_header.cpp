@@ -58,16 +58,15 @@ Result<MessageHeader> parse_header(std::span<const std::byte> bytes) {
   if (core::load_le<uint64_t>(p + kChecksumOffset) != header_checksum(p))
     return Status{ErrorCode::checksum_mismatch, "message header damaged (checksum mismatch)"};
   if (core::load_le<uint8_t>(p + 4) != kVersion)
-    return Status{ErrorCode::unsupported,
-                  "message header version " + std::to_string(core::load_le<uint8_t>(p + 4))};
+    return Status{ErrorCode::unsupported, "message header version " +
+                                              std::to_string(core::load_le<uint8_t>(p + 4))};
   MessageHeader h;
   uint8_t dtype = core::load_le<uint8_t>(p + 5), mode = core::load_le<uint8_t>(p + 6),
           status = core::load_le<uint8_t>(p + 7);
   if (codec::dtype_size(codec::Dtype(dtype)) == 0 || mode > uint8_t(codec::BoundMode::rel) ||
       status > uint8_t(ErrorCode::internal))
-    return Status{ErrorCode::corrupt_frame,
-                  "message header holds an unknown dtype, bound mode "
-                  "or status"};
+    return Status{ErrorCode::corrupt_frame, "message header holds an unknown dtype, bound mode "
+                                            "or status"};
   h.dtype = codec::Dtype(dtype);
   h.mode = codec::BoundMode(mode);
   h.sender_status = ErrorCode(status);

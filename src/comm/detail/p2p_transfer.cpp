@@ -11,18 +11,14 @@ namespace commpress::comm::detail {
 
 namespace {
 
-std::string num(uint64_t v) {
-  return std::to_string(v);
-}
+std::string num(uint64_t v) { return std::to_string(v); }
 
 std::string bound_text(codec::BoundMode mode, double value) {
   if (mode == codec::BoundMode::lossless) return "lossless";
   return std::string(codec::bound_mode_name(mode)) + " " + std::to_string(value);
 }
 
-Status mismatch(const std::string& what) {
-  return {ErrorCode::mismatch, what};
-}
+Status mismatch(const std::string& what) { return {ErrorCode::mismatch, what}; }
 
 // The wire the sender's chunks travel with: its codec's, or uncompressed when it declined.
 Wire travelling_wire(const Endpoint& me, const MessageHeader& h) {
@@ -55,8 +51,8 @@ Status judge(const Endpoint& me, const MessageHeader& h, int source) {
     return mismatch("the sender's error bound is " + bound_text(h.mode, h.requested_bound) +
                     ", this receive's " + bound_text(me.bound.mode, me.bound.value));
   if (asked.lossy() && !h.plain && !(h.abs_bound > 0 && std::isfinite(h.abs_bound)))
-    return {ErrorCode::corrupt_frame,
-            "the sender's header carries absolute bound " + std::to_string(h.abs_bound)};
+    return {ErrorCode::corrupt_frame, "the sender's header carries absolute bound " +
+                                          std::to_string(h.abs_bound)};
   Wire theirs = travelling_wire(me, h);
   if (h.chunk_elems != theirs.chunk_elems() ||
       h.chunk_capacity != theirs.frame_capacity(h.chunk_elems) || h.chunk_capacity > INT32_MAX)
@@ -126,10 +122,8 @@ MessageHeader sender_header(Endpoint& e, const void* buf) {
   MessageHeader h;
   if (e.local.ok()) {
     auto resolved = local_abs_bound(e.wire, buf, e.count);
-    if (resolved.ok())
-      e.wire = *resolved;
-    else
-      e.local = resolved.status();
+    if (resolved.ok()) e.wire = *resolved;
+    else e.local = resolved.status();
   }
   h.sender_status = e.local.code();
   h.dtype = e.dtype;

@@ -39,8 +39,8 @@ MessageHeader sender_header(Endpoint& e, const void* buf);
 
 // How a receive goes on once its opening message has been matched (msg, st).
 struct Opening {
-  Status verdict;       // an error ends the receive (the sender's messages were drained)
-  bool stream = false;  // chunk frames follow: receive them with wire from source/tag
+  Status verdict;        // an error ends the receive (the sender's messages were drained)
+  bool stream = false;   // chunk frames follow: receive them with wire from source/tag
   Wire wire;
   int source = MPI_ANY_SOURCE;
   int tag = MPI_ANY_TAG;

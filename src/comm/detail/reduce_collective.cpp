@@ -6,18 +6,17 @@
 
 #include "comm/detail/choose_reduce.hpp"
 #include "comm/detail/hierarchy.hpp"
-#include "comm/detail/reduce_agreement.hpp"
 #include "comm/detail/reduce_ops.hpp"
 #include "comm/detail/ring_collectives.hpp"
+#include "comm/detail/value_range.hpp"
 
 namespace commpress::comm::detail {
 
 namespace {
 
 const std::vector<Algorithm> kOffered = {
-    Algorithm::DocRing,      Algorithm::HomomorphicRing,
-    Algorithm::FusedRing,    Algorithm::HomomorphicRecursiveDoubling,
-    Algorithm::Rabenseifner, Algorithm::Hierarchical};
+    Algorithm::DocRing,      Algorithm::HomomorphicRing, Algorithm::FusedRing,
+    Algorithm::HomomorphicRecursiveDoubling, Algorithm::Rabenseifner, Algorithm::Hierarchical};
 
 Status shared_checks(const Collective& c, const ReduceCall& call) {
   COMMPRESS_RETURN_IF_ERROR(check_op(call.op));
@@ -25,11 +24,10 @@ Status shared_checks(const Collective& c, const ReduceCall& call) {
   const codec::Codec* codec = c.wire.codec();
   if (is_homomorphic(c.algorithm) &&
       (call.op != Op::sum || !codec || codec->id() != codec::CodecId::szp))
-    return {
-        ErrorCode::unsupported,
-        std::string(call.name) + ": " + algorithm_name(c.algorithm) +
-            " adds szp frames homomorphically; it needs codec \"szp\" and op sum (got codec \"" +
-            c.wire.codec_name() + "\", op " + op_name(call.op) + ")"};
+    return {ErrorCode::unsupported,
+            std::string(call.name) + ": " + algorithm_name(c.algorithm) +
+                " adds szp frames homomorphically; it needs codec \"szp\" and op sum (got codec \"" +
+                c.wire.codec_name() + "\", op " + op_name(call.op) + ")"};
   if (c.wire.lossy() && call.op == Op::prod)
     return {ErrorCode::unsupported,
             std::string(call.name) + ": prod with the lossy codec " + c.wire.codec_name() +
@@ -95,9 +93,8 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
 Status ReduceSession::plan(QuantizationCount q, int inputs) {
   auto b = plan_budget({op_, c_.wire.dtype(), inputs, c_.wire.lossy(), requested_,
                         ValueRange{lo_, hi_}.max_abs(), q});
-  if (!b.ok())
-    return {b.status().code(),
-            std::string(algorithm_name(c_.algorithm)) + ": " + b.status().message()};
+  if (!b.ok()) return {b.status().code(), std::string(algorithm_name(c_.algorithm)) + ": " +
+                                              b.status().message()};
   budget_ = *b;
   if (c_.wire.lossy())
     // Nothing quantizes when the step bound is 0 (all transfers raw); the smallest normal

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "comm/detail/private_comm.hpp"
+#include "comm/detail/value_range.hpp"
 
 namespace commpress::comm::detail {
 
@@ -22,17 +23,6 @@ std::string num(uint64_t v) { return std::to_string(v); }
 size_t chunk_elems_for(size_t chunk_bytes, size_t elem_size) {
   size_t bytes = chunk_bytes ? chunk_bytes : kDefaultChunkBytes;
   return std::max<size_t>(1, bytes / elem_size);
-}
-
-void local_range(Dtype d, const void* data, size_t n, double& lo, double& hi) {
-  lo = std::numeric_limits<double>::infinity();
-  hi = -lo;
-  if (n == 0 || data == nullptr || (d != Dtype::f32 && d != Dtype::f64)) return;
-  const codec::ValueRange r = codec::finite_range(data, n, d);
-  if (r.any_finite) {
-    lo = r.min;
-    hi = r.max;
-  }
 }
 
 // Resolving [lo, hi] as a two-element array gives exactly the bound the codec would derive
@@ -230,18 +220,16 @@ Status Wire::decode_block(std::span<const std::byte> block, void* out, size_t n)
 
 Result<Wire> agree_abs_bound(const Wire& wire, const void* data, size_t n, MPI_Comm comm) {
   if (!wire.needs_range()) return wire;
-  double lo, hi;
-  local_range(wire.dtype(), data, n, lo, hi);
-  double ends[2] = {lo, -hi};
+  const ValueRange r = local_range(wire.dtype(), data, n);
+  double ends[2] = {r.lo, -r.hi};
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, ends, 2, MPI_DOUBLE, MPI_MIN, comm));
   return resolve_range(wire, ends[0], -ends[1]);
 }
 
 Result<Wire> local_abs_bound(const Wire& wire, const void* data, size_t n) {
   if (!wire.needs_range()) return wire;
-  double lo, hi;
-  local_range(wire.dtype(), data, n, lo, hi);
-  return resolve_range(wire, lo, hi);
+  const ValueRange r = local_range(wire.dtype(), data, n);
+  return resolve_range(wire, r.lo, r.hi);
 }
 
 }  // namespace commpress::comm::detail

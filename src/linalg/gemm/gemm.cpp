@@ -16,9 +16,7 @@ namespace {
 
 using detail::GemmCall;
 
-int64_t bits_of(double v) {
-  return std::bit_cast<int64_t>(v);
-}
+int64_t bits_of(double v) { return std::bit_cast<int64_t>(v); }
 
 template <class T>
 Status check_block(const char* name, const DistMatrix<T>& m, const Grid& g) {
@@ -99,41 +97,35 @@ Status check_local(const GemmCall<T>& call) {
 template <class T>
 Status agree_arguments(const GemmCall<T>& call) {
   const GemmOptions& o = *call.opts;
-  return comm::detail::agree(call.grid->comm(),
-                             {{"m", call.m},
-                              {"n", call.n},
-                              {"k", call.k},
-                              {"transa", int64_t(call.transa)},
-                              {"transb", int64_t(call.transb)},
-                              {"dtype", int64_t(codec::dtype_of<T>())},
-                              {"alpha", bits_of(double(call.alpha))},
-                              {"beta", bits_of(double(call.beta))},
-                              {"algorithm", int64_t(o.algorithm)},
-                              {"codec", comm::detail::fingerprint(o.codec)},
-                              {"bound mode", int64_t(o.bound.mode)},
-                              {"bound value", bits_of(o.bound.value)},
-                              {"overlap", int64_t(o.overlap)},
-                              {"panel", o.panel}},
-                             check_local(call));
+  return comm::detail::agree(
+      call.grid->comm(),
+      {{"m", call.m},
+       {"n", call.n},
+       {"k", call.k},
+       {"transa", int64_t(call.transa)},
+       {"transb", int64_t(call.transb)},
+       {"dtype", int64_t(codec::dtype_of<T>())},
+       {"alpha", bits_of(double(call.alpha))},
+       {"beta", bits_of(double(call.beta))},
+       {"algorithm", int64_t(o.algorithm)},
+       {"codec", comm::detail::fingerprint(o.codec)},
+       {"bound mode", int64_t(o.bound.mode)},
+       {"bound value", bits_of(o.bound.value)},
+       {"overlap", int64_t(o.overlap)},
+       {"panel", o.panel}},
+      check_local(call));
 }
 
 template <class T>
 Status run(GemmAlgorithm alg, const GemmCall<T>& call, GemmReport& report) {
   switch (alg) {
-    case GemmAlgorithm::Cannon:
-      return detail::run_cannon(call, report);
-    case GemmAlgorithm::Summa:
-      return detail::run_summa(call, report);
-    case GemmAlgorithm::Srumma:
-      return detail::run_srumma(call, report);
-    case GemmAlgorithm::Cannon25D:
-      return detail::run_cannon25d(call, report);
-    case GemmAlgorithm::Summa25D:
-      return detail::run_summa25d(call, report);
-    case GemmAlgorithm::ScaLapack:
-      return detail::run_scalapack(call, report);
-    case GemmAlgorithm::Auto:
-      break;
+    case GemmAlgorithm::Cannon: return detail::run_cannon(call, report);
+    case GemmAlgorithm::Summa: return detail::run_summa(call, report);
+    case GemmAlgorithm::Srumma: return detail::run_srumma(call, report);
+    case GemmAlgorithm::Cannon25D: return detail::run_cannon25d(call, report);
+    case GemmAlgorithm::Summa25D: return detail::run_summa25d(call, report);
+    case GemmAlgorithm::ScaLapack: return detail::run_scalapack(call, report);
+    case GemmAlgorithm::Auto: break;
   }
   return {ErrorCode::internal, "gemm: Auto was not resolved"};
 }

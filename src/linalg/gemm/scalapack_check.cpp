@@ -15,9 +15,7 @@ Status bad(int position, const std::string& name, const std::string& what,
   return {code, "parameter " + std::to_string(position) + " (" + name + "): " + what};
 }
 
-std::string str(int64_t v) {
-  return std::to_string(v);
-}
+std::string str(int64_t v) { return std::to_string(v); }
 
 bool valid_trans(char t) {
   return t == 'N' || t == 'n' || t == 'T' || t == 't' || t == 'C' || t == 'c';
@@ -40,26 +38,22 @@ Status check_operand(const Operand& x, int context, const Grid& g) {
   if (x.i < 1) return bad(x.dpos - 2, ip, ip + " = " + str(x.i) + " must be at least 1");
   if (x.j < 1) return bad(x.dpos - 1, jp, jp + " = " + str(x.j) + " must be at least 1");
   if (desc[kDtype] != 1)
-    return bad(x.dpos, d,
-               d + "[DTYPE] = " + str(desc[kDtype]) +
-                   ", only 1 (two-dimensional block-cyclic) is accepted");
+    return bad(x.dpos, d, d + "[DTYPE] = " + str(desc[kDtype]) +
+                              ", only 1 (two-dimensional block-cyclic) is accepted");
   if (desc[kCtxt] != context)
-    return bad(
-        x.dpos, d,
-        d + "[CTXT] = " + str(desc[kCtxt]) + " differs from DESCA's context " + str(context));
+    return bad(x.dpos, d, d + "[CTXT] = " + str(desc[kCtxt]) +
+                              " differs from DESCA's context " + str(context));
   if (desc[kMb] < 1) return bad(x.dpos, d, d + "[MB] = " + str(desc[kMb]) + " must be >= 1");
   if (desc[kNb] < 1) return bad(x.dpos, d, d + "[NB] = " + str(desc[kNb]) + " must be >= 1");
   if (desc[kRsrc] == -1 || desc[kCsrc] == -1)
     return bad(x.dpos, d, "replicated matrices (" + d + "[RSRC] or [CSRC] = -1)",
                ErrorCode::unsupported);
   if (desc[kRsrc] < 0 || desc[kRsrc] >= g.rows())
-    return bad(
-        x.dpos, d,
-        d + "[RSRC] = " + str(desc[kRsrc]) + " is outside the " + str(g.rows()) + " process rows");
+    return bad(x.dpos, d, d + "[RSRC] = " + str(desc[kRsrc]) + " is outside the " +
+                              str(g.rows()) + " process rows");
   if (desc[kCsrc] < 0 || desc[kCsrc] >= g.cols())
-    return bad(x.dpos, d,
-               d + "[CSRC] = " + str(desc[kCsrc]) + " is outside the " + str(g.cols()) +
-                   " process columns");
+    return bad(x.dpos, d, d + "[CSRC] = " + str(desc[kCsrc]) + " is outside the " +
+                              str(g.cols()) + " process columns");
   if (x.rows == 0 || x.cols == 0) {
     // An empty submatrix touches nothing, so only the descriptor's own sanity matters.
     if (desc[kM] < 0 || desc[kN] < 0)
@@ -69,17 +63,15 @@ Status check_operand(const Operand& x, int context, const Grid& g) {
     return {};
   }
   if (desc[kM] < 1 || desc[kN] < 1)
-    return bad(
-        x.dpos, d,
-        d + " is " + str(desc[kM]) + "x" + str(desc[kN]) + ", too small for a non-empty submatrix");
+    return bad(x.dpos, d, d + " is " + str(desc[kM]) + "x" + str(desc[kN]) +
+                              ", too small for a non-empty submatrix");
   if (x.i + x.rows - 1 > desc[kM])
-    return bad(x.dpos - 2, ip,
-               "rows " + str(x.i) + ".." + str(x.i + x.rows - 1) + " of sub(" + x.name +
-                   ") exceed " + d + "[M] = " + str(desc[kM]));
+    return bad(x.dpos - 2, ip, "rows " + str(x.i) + ".." + str(x.i + x.rows - 1) + " of sub(" +
+                                   x.name + ") exceed " + d + "[M] = " + str(desc[kM]));
   if (x.j + x.cols - 1 > desc[kN])
-    return bad(x.dpos - 1, jp,
-               "columns " + str(x.j) + ".." + str(x.j + x.cols - 1) + " of sub(" + x.name +
-                   ") exceed " + d + "[N] = " + str(desc[kN]));
+    return bad(x.dpos - 1, jp, "columns " + str(x.j) + ".." + str(x.j + x.cols - 1) +
+                                   " of sub(" + x.name + ") exceed " + d + "[N] = " +
+                                   str(desc[kN]));
   const int prow = g.row(), pcol = g.col(), nprow = g.rows(), npcol = g.cols();
   const int np = numroc_(&desc[kM], &desc[kMb], &prow, &desc[kRsrc], &nprow);
   const int nq = numroc_(&desc[kN], &desc[kNb], &pcol, &desc[kCsrc], &npcol);
@@ -87,9 +79,8 @@ Status check_operand(const Operand& x, int context, const Grid& g) {
     return bad(x.dpos, d, d + "[LLD] = " + str(desc[kLld]) + " must be at least 1");
   // As in PBLAS: a process that holds no column of the matrix may pass any positive LLD.
   if (nq > 0 && desc[kLld] < std::max(1, np))
-    return bad(x.dpos, d,
-               d + "[LLD] = " + str(desc[kLld]) + " is below the " + str(np) +
-                   " local rows of process (" + str(prow) + ", " + str(pcol) + ")");
+    return bad(x.dpos, d, d + "[LLD] = " + str(desc[kLld]) + " is below the " + str(np) +
+                              " local rows of process (" + str(prow) + ", " + str(pcol) + ")");
   return {};
 }
 
@@ -100,9 +91,9 @@ Status null_parameter(int position, const char* name) {
 }
 
 Status read_pgemm_args(const char* transa, const char* transb, const int* m, const int* n,
-                       const int* k, const int* ia, const int* ja, const int* desca, const int* ib,
-                       const int* jb, const int* descb, const int* ic, const int* jc,
-                       const int* descc, PgemmArgs& args) {
+                       const int* k, const int* ia, const int* ja, const int* desca,
+                       const int* ib, const int* jb, const int* descb, const int* ic,
+                       const int* jc, const int* descc, PgemmArgs& args) {
   struct Named {
     const void* p;
     int position;
@@ -157,44 +148,49 @@ Status check_pgemm_args(const PgemmArgs& a, const Grid& g) {
   return check_operand({"C", a.m, a.n, a.ic, a.jc, a.dc, 19}, context, g);
 }
 
+namespace {
+
+// The names of a descriptor's shared entries as a field of one call (Field keeps the pointer):
+// a lone descriptor, then pdgemm's DESCA, DESCB and DESCC.
+constexpr std::array<std::array<const char*, 8>, 4> kDescriptorNames{{
+    {"DESC[DTYPE]", "DESC[CTXT]", "DESC[M]", "DESC[N]", "DESC[MB]", "DESC[NB]", "DESC[RSRC]",
+     "DESC[CSRC]"},
+    {"DESCA[DTYPE]", "DESCA[CTXT]", "DESCA[M]", "DESCA[N]", "DESCA[MB]", "DESCA[NB]",
+     "DESCA[RSRC]", "DESCA[CSRC]"},
+    {"DESCB[DTYPE]", "DESCB[CTXT]", "DESCB[M]", "DESCB[N]", "DESCB[MB]", "DESCB[NB]",
+     "DESCB[RSRC]", "DESCB[CSRC]"},
+    {"DESCC[DTYPE]", "DESCC[CTXT]", "DESCC[M]", "DESCC[N]", "DESCC[MB]", "DESCC[NB]",
+     "DESCC[RSRC]", "DESCC[CSRC]"},
+}};
+
+void append_descriptor(std::vector<comm::detail::Field>& f, const Descriptor& desc, size_t which) {
+  for (size_t e = 0; e < kDescriptorNames[which].size(); ++e)
+    f.push_back({kDescriptorNames[which][e], desc[e]});
+}
+
+}  // namespace
+
+std::vector<comm::detail::Field> pgemm_fields(const PgemmArgs& a) {
+  std::vector<comm::detail::Field> f{{"TRANSA", a.transa}, {"TRANSB", a.transb},
+                                     {"M", a.m},           {"N", a.n},
+                                     {"K", a.k},           {"ALPHA (bits)", a.alpha_bits},
+                                     {"IA", a.ia},         {"JA", a.ja},
+                                     {"IB", a.ib},         {"JB", a.jb},
+                                     {"BETA (bits)", a.beta_bits},
+                                     {"IC", a.ic},         {"JC", a.jc}};
+  append_descriptor(f, a.da, 1);
+  append_descriptor(f, a.db, 2);
+  append_descriptor(f, a.dc, 3);
+  return f;
+}
+
 Status check_descriptor(const Descriptor& desc, const Grid& grid, int position) {
   return check_operand({"", desc[kM], desc[kN], 1, 1, desc, position}, desc[kCtxt], grid);
 }
 
 std::vector<comm::detail::Field> descriptor_fields(const Descriptor& desc) {
-  static constexpr std::array<const char*, 8> kNames{"DESC[DTYPE]", "DESC[CTXT]", "DESC[M]",
-                                                     "DESC[N]",     "DESC[MB]",   "DESC[NB]",
-                                                     "DESC[RSRC]",  "DESC[CSRC]"};
   std::vector<comm::detail::Field> f;
-  for (size_t e = 0; e < kNames.size(); ++e) f.push_back({kNames[e], desc[e]});
-  return f;
-}
-
-std::vector<comm::detail::Field> pgemm_fields(const PgemmArgs& a) {
-  std::vector<comm::detail::Field> f{{"TRANSA", a.transa},
-                                     {"TRANSB", a.transb},
-                                     {"M", a.m},
-                                     {"N", a.n},
-                                     {"K", a.k},
-                                     {"ALPHA (bits)", a.alpha_bits},
-                                     {"IA", a.ia},
-                                     {"JA", a.ja},
-                                     {"IB", a.ib},
-                                     {"JB", a.jb},
-                                     {"BETA (bits)", a.beta_bits},
-                                     {"IC", a.ic},
-                                     {"JC", a.jc}};
-  static constexpr std::array<std::array<const char*, 8>, 3> kNames{{
-      {"DESCA[DTYPE]", "DESCA[CTXT]", "DESCA[M]", "DESCA[N]", "DESCA[MB]", "DESCA[NB]",
-       "DESCA[RSRC]", "DESCA[CSRC]"},
-      {"DESCB[DTYPE]", "DESCB[CTXT]", "DESCB[M]", "DESCB[N]", "DESCB[MB]", "DESCB[NB]",
-       "DESCB[RSRC]", "DESCB[CSRC]"},
-      {"DESCC[DTYPE]", "DESCC[CTXT]", "DESCC[M]", "DESCC[N]", "DESCC[MB]", "DESCC[NB]",
-       "DESCC[RSRC]", "DESCC[CSRC]"},
-  }};
-  const std::array<const Descriptor*, 3> descs{&a.da, &a.db, &a.dc};
-  for (size_t d = 0; d < 3; ++d)
-    for (size_t e = 0; e < 8; ++e) f.push_back({kNames[d][e], (*descs[d])[e]});
+  append_descriptor(f, desc, 0);
   return f;
 }
 

@@ -1,4 +1,4 @@
-#include "comm/detail/reduce_agreement.hpp"
+#include "comm/detail/value_range.hpp"
 
 #include <algorithm>
 #include <cmath>
