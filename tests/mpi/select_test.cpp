@@ -6,8 +6,8 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <random>
 #include <string>
+#include <random>
 #include <vector>
 
 #include "comm/select.hpp"
@@ -41,10 +41,8 @@ struct ProfileScope {
   }
   ~ProfileScope() {
     cc::detail::set_machine_profile(std::nullopt);
-    if (saved_.empty())
-      unsetenv(kVar);
-    else
-      setenv(kVar, saved_.c_str(), 1);
+    if (saved_.empty()) unsetenv(kVar);
+    else setenv(kVar, saved_.c_str(), 1);
   }
   static constexpr const char* kVar = "OMPI_COMM_WORLD_LOCAL_SIZE";
   std::string saved_;
@@ -77,8 +75,7 @@ TEST(Select, SlowNetworkCompressesWithOneDecision) {
   const cc::Options opts{"szp", ErrorBound::relative(1e-4)};
   auto in = walk(kCount, world_rank());
   std::vector<float> out(kCount);
-  auto r =
-      cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
+  auto r = cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_NE(r->algorithm, cc::Algorithm::Mpi);
   EXPECT_TRUE(same_algorithm_everywhere(r->algorithm));
@@ -104,14 +101,11 @@ TEST(Select, FastNetworkDeclines) {
   const cc::Options opts{"szp", ErrorBound::relative(1e-4)};
   auto in = walk(kCount, world_rank());
   std::vector<float> out(kCount);
-  auto r =
-      cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
+  auto r = cc::allreduce(in.data(), out.data(), kCount, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD, opts);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_EQ(r->algorithm, cc::Algorithm::Mpi);
   EXPECT_EQ(r->codec, "none");
-  if (world_size() > 1) {
-    EXPECT_GT(r->predicted_seconds, 0.0);
-  }
+  if (world_size() > 1) { EXPECT_GT(r->predicted_seconds, 0.0); }
   auto g = cc::allgather(in.data(), std::vector<float>(kCount * world_size()).data(), kCount,
                          Dtype::f32, MPI_COMM_WORLD, opts);
   ASSERT_TRUE(g.ok()) << g.status().to_string();
