@@ -64,6 +64,7 @@ struct Report {
   double ratio() const { return bytes_sent ? double(raw_bytes) / double(bytes_sent) : 1.0; }
   double guaranteed_abs_bound = 0;        // on every element of the result (0 = exact)
   double predicted_seconds = 0;           // the model's estimate (0 when not modelled)
+  size_t chunk_bytes = 0;  // pipelining chunk it ran with (uncompressed bytes); 0 = MPI's own
 };
 
 // Point-to-point. The receiver must use the same codec and count; a compressed message is a

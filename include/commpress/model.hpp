@@ -33,6 +33,11 @@ struct Link {
   LinkParams eager;
   LinkParams rendezvous;
   double switch_bytes = 0;  // messages of at least this size use rendezvous
+  // The largest message that crosses while both ends compute, outside MPI calls (handed to
+  // the kernel or the peer's buffers at once); larger ones move only inside MPI calls, so a
+  // pipeline's transfers overlap its (de)compression only in chunks up to this size.
+  // Measured by `commpress profile`; 0 = none or not measured.
+  double overlap_bytes = 0;
 
   double time(double bytes) const;  // one message; 0 bytes still pays alpha
 };

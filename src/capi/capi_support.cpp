@@ -122,6 +122,7 @@ commpress_status finish(const Result<comm::Report>& result, commpress_report* re
     report->ratio = r.ratio();
     report->guaranteed_abs_bound = r.guaranteed_abs_bound;
     report->predicted_seconds = r.predicted_seconds;
+    report->chunk_bytes = r.chunk_bytes;
   }
   return COMMPRESS_OK;
 }

@@ -214,7 +214,8 @@ std::string result_line(const BenchCollectiveArgs& args, const BenchCase& bench,
     j.null("within_bound");
   else
     j.add("within_bound", o.max_error <= o.report.guaranteed_abs_bound);
-  j.add("chunk_bytes", uint64_t(args.chunk_bytes))
+  // What ran: the chunk asked for, or the one Auto chose (0 for MPI's own).
+  j.add("chunk_bytes", uint64_t(m.mpi_own ? 0 : o.report.chunk_bytes))
       .add("pretend_ranks_per_node", args.pretend_ranks_per_node)
       .add("root", args.root)
       .add("seed", args.seed);

@@ -31,7 +31,7 @@ std::string summary(const model::MachineProfile& m) {
       << " ns/B (" << (l.eager.beta > 0 ? 1e-9 / l.eager.beta : 0) << " GB/s); rendezvous from "
       << l.switch_bytes << " B: alpha " << l.rendezvous.alpha * 1e6 << " us, beta "
       << l.rendezvous.beta * 1e9 << " ns/B (" << (l.rendezvous.beta > 0 ? 1e-9 / l.rendezvous.beta : 0)
-      << " GB/s)\n";
+      << " GB/s); transfers overlap computation up to " << l.overlap_bytes << " B\n";
   };
   s << m.origin << "\n";
   line("network", m.network);

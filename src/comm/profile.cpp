@@ -64,18 +64,89 @@ Result<double> pingpong(MPI_Comm comm, int rank, std::vector<std::byte>& buf, in
   return *std::min_element(times.begin(), times.end());
 }
 
-Result<std::vector<model::Sample>> sweep(MPI_Comm comm, int rank, const ProfileOptions& o) {
+// --- overlap --------------------------------------------------------------------------------
+
+void spin(double seconds) {
+  const auto t0 = Clock::now();
+  while (seconds_since(t0) < seconds) {
+  }
+}
+
+// The time the slower end of an m-byte message from rank 0 to rank 1 spends inside MPI (the
+// nonblocking post and the wait) when both compute (spin, no MPI calls) for `busy` seconds in
+// between. A message the link moves on its own (eager, into the kernel's or the peer's
+// buffers) costs only the calls; one that moves only inside MPI calls (rendezvous, or a copy
+// the receiving call makes itself) costs its whole transfer there.
+Result<double> time_in_mpi(MPI_Comm pair, int rank, std::vector<std::byte>& buf, int m,
+                           double busy) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  PROFILE_MPI(MPI_Barrier(pair));
+  auto t0 = Clock::now();
+  if (rank == 0) PROFILE_MPI(MPI_Isend(buf.data(), m, MPI_BYTE, 1, kTag, pair, &req));
+  else PROFILE_MPI(MPI_Irecv(buf.data(), m, MPI_BYTE, 0, kTag, pair, &req));
+  double in_mpi = seconds_since(t0);
+  spin(busy);
+  t0 = Clock::now();
+  PROFILE_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  in_mpi += seconds_since(t0);
+  PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &in_mpi, 1, MPI_DOUBLE, MPI_MAX, pair));
+  return in_mpi;
+}
+
+// Link::overlap_bytes: the largest power of two whose time inside MPI, beyond that of a 1 KiB
+// message (the calls themselves), stays under a quarter of its extra ping-pong time while both
+// ends compute for twice that (best of five: a preemption only ever adds). Sizes whose
+// ping-pong time is under 4x the 1 KiB one are not judged (latency, not transfer, dominates
+// them, and microsecond noise would): they count as overlapping if the first judged size
+// does. Sizes stop at the first that fails.
+Result<double> overlap_limit(MPI_Comm pair, int rank, std::vector<std::byte>& buf,
+                             const std::vector<model::Sample>& one_way) {
+  auto in_mpi = [&](const model::Sample& s) -> Result<double> {
+    double best = INFINITY;
+    for (int rep = 0; rep < 5; ++rep) {
+      auto t = time_in_mpi(pair, rank, buf, int(s.bytes), 2 * s.seconds + 20e-6);
+      if (!t.ok()) return t.status();
+      best = std::min(best, *t);
+    }
+    return best;
+  };
+  const auto base = std::find_if(one_way.begin(), one_way.end(),
+                                 [](const model::Sample& s) { return s.bytes >= 1024; });
+  if (base == one_way.end()) return 0.0;
+  auto base_mpi = in_mpi(*base);
+  if (!base_mpi.ok()) return base_mpi.status();
+  double limit = 0;
+  for (auto s = base + 1; s != one_way.end(); ++s) {
+    if (s->seconds < 4 * base->seconds) continue;
+    auto t = in_mpi(*s);
+    if (!t.ok()) return t.status();
+    if (*t - *base_mpi > 0.5 * (s->seconds - base->seconds)) break;
+    limit = s->bytes;
+  }
+  return limit;
+}
+
+// --- ping-pong and overlap, between ranks 0 and 1 --------------------------------------------
+
+struct LinkMeasurements {
+  std::vector<model::Sample> one_way;
+  double overlap_bytes = 0;
+};
+
+Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o) {
   // The pair talks on its own communicator so the others can wait in a barrier.
   MPI_Comm pair = MPI_COMM_NULL;
   PROFILE_MPI(MPI_Comm_split(comm, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair));
   std::vector<double> flat;
+  LinkMeasurements out;
   if (pair != MPI_COMM_NULL) {
     std::vector<std::byte> buf(size_t(o.max_message_bytes), std::byte{1});
-    for (double m = 8; m <= o.max_message_bytes; m *= 2) {
+    Status st;
+    for (double m = 8; st.ok() && m <= o.max_message_bytes; m *= 2) {
       auto t = pingpong(pair, rank, buf, int(m));
       if (!t.ok()) {
-        MPI_Comm_free(&pair);
-        return t.status();
+        st = t.status();
+        break;
       }
       flat.push_back(m);
       flat.push_back(*t);
@@ -83,15 +154,29 @@ Result<std::vector<model::Sample>> sweep(MPI_Comm comm, int rank, const ProfileO
         say(o, rank, "  ping-pong " + std::to_string(size_t(m)) + " B: " +
                          std::to_string(*t * 1e6) + " us");
     }
+    if (st.ok()) {
+      // Both ends judge the overlap by rank 0's times, so they probe the same sizes.
+      if (int rc = MPI_Bcast(flat.data(), int(flat.size()), MPI_DOUBLE, 0, pair); rc != MPI_SUCCESS)
+        st = {ErrorCode::mpi, "profile: MPI_Bcast failed (" + std::to_string(rc) + ")"};
+      for (size_t i = 0; i + 1 < flat.size(); i += 2) out.one_way.push_back({flat[i], flat[i + 1]});
+    }
+    if (st.ok()) {
+      auto limit = overlap_limit(pair, rank, buf, out.one_way);
+      if (limit.ok()) out.overlap_bytes = *limit;
+      else st = limit.status();
+    }
     MPI_Comm_free(&pair);
+    if (!st.ok()) return st;
   }
+  flat.push_back(out.overlap_bytes);
   int count = int(flat.size());
   PROFILE_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));
   flat.resize(size_t(count));
   PROFILE_MPI(MPI_Bcast(flat.data(), count, MPI_DOUBLE, 0, comm));
-  std::vector<model::Sample> pts;
-  for (size_t i = 0; i + 1 < flat.size(); i += 2) pts.push_back({flat[i], flat[i + 1]});
-  return pts;
+  out.overlap_bytes = flat.back();
+  out.one_way.clear();
+  for (size_t i = 0; i + 2 < flat.size(); i += 2) out.one_way.push_back({flat[i], flat[i + 1]});
+  return out;
 }
 
 // --- gamma ----------------------------------------------------------------------------------
@@ -328,8 +413,11 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
                       std::to_string(size_t(opts.max_message_bytes)) + " B)");
   auto pts = sweep(comm, rank, opts);
   if (!pts.ok()) return pts.status();
-  rep.pingpong = *pts;
-  const model::Link link = model::fit_link(rep.pingpong, opts.eager_limit);
+  rep.pingpong = pts->one_way;
+  model::Link link = model::fit_link(rep.pingpong, opts.eager_limit);
+  link.overlap_bytes = pts->overlap_bytes;
+  say(opts, rank, "  transfers overlap computation up to " +
+                      std::to_string(size_t(link.overlap_bytes)) + " B messages");
   rep.profile.network = link;
   if (rep.pair_shares_node) rep.profile.intra_node = link;
   say(opts, rank, "gamma: local sums");

@@ -18,7 +18,10 @@ constexpr int kVersion = 1;
 
 json line(const model::LinkParams& lp) { return {{"alpha", lp.alpha}, {"beta", lp.beta}}; }
 json link(const model::Link& l) {
-  return {{"eager", line(l.eager)}, {"rendezvous", line(l.rendezvous)}, {"switch_bytes", l.switch_bytes}};
+  return {{"eager", line(l.eager)},
+          {"rendezvous", line(l.rendezvous)},
+          {"switch_bytes", l.switch_bytes},
+          {"overlap_bytes", l.overlap_bytes}};
 }
 
 // Reading: every accessor names the field it failed on.
@@ -56,6 +59,8 @@ struct Reader {
     l.eager = params(field(j, "eager", path), path + ".eager");
     l.rendezvous = params(field(j, "rendezvous", path), path + ".rendezvous");
     l.switch_bytes = num(j, "switch_bytes", path);
+    // Older profiles lack it: no overlap assumed, as before it was measured.
+    if (j.contains("overlap_bytes")) l.overlap_bytes = num(j, "overlap_bytes", path);
     return l;
   }
 };

@@ -40,10 +40,26 @@ class Terms {
   // One message of `bytes` on the network / inside a node.
   double msg(double bytes) const { return m_.network.time(bytes) + wait(); }
   double node_msg(double bytes) const { return m_.node_link().time(bytes) + wait(); }
-  // `bytes` sent as chunk messages (one alpha each, beta of the chunk's size class).
+  // `bytes` sent as chunk messages (one alpha each, beta of the chunk's size class). Chunks
+  // sent back to back cannot beat the link's sustained (large-message) rate, however fast one
+  // small message crosses it alone (a shaper's burst, a copy that stays in cache).
   double stream(double bytes, double wire_bytes) const {
     double k = chunks(bytes);
-    return k * (m_.network.time(wire_bytes / k) + wait());
+    const double each = std::max(m_.network.time(wire_bytes / k),
+                                 wire_bytes / k * m_.network.rendezvous.beta);
+    return k * (each + wait());
+  }
+
+  // `rounds` rounds that each compute for `compute` seconds and move `transfer` seconds of
+  // chunk messages of `wire_chunk` bytes. The chunks of consecutive rounds form one pipeline
+  // (a chunk goes on as soon as it is done), so computation and transfer overlap where the
+  // link moves such a chunk while the ranks compute (Link::overlap_bytes): the slower of the
+  // two sets the pace, the other shows once, in the pipeline's fill. Otherwise they add up.
+  double rounds(double rounds, double compute, double transfer, double chunks,
+                double wire_chunk) const {
+    if (chunks > 1 && wire_chunk <= m_.network.overlap_bytes)
+      return rounds * std::max(compute, transfer) + std::min(compute, transfer) / chunks;
+    return rounds * (compute + transfer);
   }
 
   // Codec work on `bytes` uncompressed bytes, chunk by chunk (one call per chunk).

@@ -13,7 +13,12 @@ bool is_movement(Operation op) {
          op == Operation::scatter || op == Operation::gather;
 }
 
-bool pipelined(Operation op) { return op == Operation::p2p || op == Operation::bcast; }
+// Operations whose algorithms stream chunks (the reductions' rings), so the chunk size is
+// worth choosing.
+bool pipelined(Operation op) {
+  return op == Operation::p2p || op == Operation::bcast || op == Operation::reduce_scatter ||
+         op == Operation::allreduce || op == Operation::reduce;
+}
 
 // A REL bound costs compressed collectives one more small allreduce (the global range).
 double range_agreement(const MachineProfile& m, const Scenario& s) {
@@ -53,11 +58,14 @@ std::vector<Algorithm> compressed_algorithms(Operation op) {
 
 double best_chunk_bytes(const MachineProfile& m, const CodecRates& rates, Algorithm a,
                         Scenario s) {
-  double best = kDefaultChunkBytes, best_time = INFINITY;
+  s.chunk_bytes = kDefaultChunkBytes;
+  double best = kDefaultChunkBytes, best_time = predict(m, &rates, a, s);
+  // Another size must gain 1%: where the chunk hardly matters (or an algorithm does not
+  // stream), the default stays.
   for (double chunk = 64 * 1024; chunk <= 16 * 1024 * 1024; chunk *= 2) {
     s.chunk_bytes = chunk;
     const double time = predict(m, &rates, a, s);
-    if (time < best_time) {
+    if (time < 0.99 * best_time) {
       best_time = time;
       best = chunk;
     }

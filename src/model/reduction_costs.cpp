@@ -36,14 +36,18 @@ double ring_reduce_scatter(const Terms& t, Algorithm ring, double n, int p,
   const double b = n / p, k = divisor(t, ring, p, !with_final_decode);
   const double step = ring_step(t, b, k);
   const double dec = with_final_decode ? t.d(b) : 0;
+  // The p - 1 steps' work and messages; they overlap chunk by chunk where the link allows.
+  auto steps = [&](double work) {
+    return t.rounds(p - 1, work, step, t.chunks(b), t.wire(b, k) / t.chunks(b));
+  };
   switch (ring) {
     // (p - 1) {c_B + d_B + B gamma + alpha + (B / r) beta}             (5.4)
     case Algorithm::DocRing:
-      return (p - 1) * (t.c(b) + t.d(b) + t.gamma(b) + step) + (with_final_decode ? 0 : t.c(b));
+      return steps(t.c(b) + t.d(b) + t.gamma(b)) + (with_final_decode ? 0 : t.c(b));
     // (p - 1) {h_B + alpha + (B / r) beta} + p c_B + d_B                (5.5)
-    case Algorithm::HomomorphicRing: return (p - 1) * (t.h(b) + step) + p * t.c(b) + dec;
+    case Algorithm::HomomorphicRing: return steps(t.h(b)) + p * t.c(b) + dec;
     // (p - 1) {hr_B + alpha + (B / r) beta} + c_B + d_B                 (6.2)
-    case Algorithm::FusedRing: return (p - 1) * (t.hr(b) + step) + t.c(b) + dec;
+    case Algorithm::FusedRing: return steps(t.hr(b)) + t.c(b) + dec;
     default: return INFINITY;
   }
 }

@@ -3,6 +3,7 @@
 // equal to MPI_Allreduce (bit for bit where the order does not matter), in place, many-chunk
 // pipelines, Rabenseifner all-compressed and all-raw, refusals, mismatched arguments and a
 // damaged link failing every rank alike.
+#include "commpress/model.hpp"
 #include "mpi/reduce_test_support.hpp"
 
 using namespace commpress::testing::reduce;
@@ -60,7 +61,21 @@ TEST(Allreduce, CompressesWhenLossy) {
     auto r = call(c, mine.data(), out.data());
     ASSERT_TRUE(r.ok()) << r.status().to_string();
     EXPECT_LT(r->bytes_sent * 2, r->raw_bytes) << label(c) << ": ratio " << r->ratio();
+    EXPECT_EQ(r->chunk_bytes, commpress::model::kDefaultChunkBytes) << label(c);
   }
+}
+
+TEST(Allreduce, ReportsTheChunkItRanWith) {
+  Case c{Which::allreduce, Algorithm::FusedRing, {"szp", ErrorBound::relative(1e-3)}, Dtype::f32,
+         Op::sum, 30011, 8192};
+  Bytes mine = input_of(c, world_rank()), out(c.n * 4);
+  auto r = call(c, mine.data(), out.data());
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->chunk_bytes, 8192u);
+  c.alg = Algorithm::Mpi;
+  r = call(c, mine.data(), out.data());
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->chunk_bytes, 0u);  // MPI's own operation has no chunks of commpress's
 }
 
 TEST(Allreduce, PretendNodesFromTheEnvironment) {

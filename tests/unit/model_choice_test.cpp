@@ -155,6 +155,36 @@ TEST(ModelChoice, PipelinedChunkBalancesOverheadAndOverlap) {
   }
 }
 
+TEST(ModelChoice, RingChunksOnlyPayWhereTheLinkOverlapsThem) {
+  // A ring's chunks overlap its codec work only where the link moves a chunk's frame while
+  // the ranks compute (Link::overlap_bytes); elsewhere more chunks only add messages.
+  MachineProfile m = gigabit();
+  m.network.eager = {10e-6, 8e-9};  // a link as fast for chunks as for whole blocks
+  m.network.rendezvous = {40e-6, 8e-9};
+  const CodecRates& r = *m.rates("szp", Dtype::f32);
+  const Scenario s = allreduce(64 * MiB, 4, 8);
+  // Without overlap fewer, larger chunks win (fewer messages, fewer codec calls).
+  const double serial = best_chunk_bytes(m, r, Algorithm::FusedRing, s);
+  EXPECT_GT(serial, kDefaultChunkBytes);
+  Scenario at = s;
+  at.chunk_bytes = serial;
+  const double serial_time = predict(m, &r, Algorithm::FusedRing, at);
+
+  m.network.overlap_bytes = 32 * 1024;
+  const double chunk = best_chunk_bytes(m, r, Algorithm::FusedRing, s);
+  // Frames of bound / p quantization are at most 8x smaller: the chunk that overlaps.
+  EXPECT_LE(chunk / 8, m.network.overlap_bytes);
+  at.chunk_bytes = chunk;
+  const double overlapped = predict(m, &r, Algorithm::FusedRing, at);
+  EXPECT_LT(overlapped, serial_time);
+  // Overlap hides the smaller of codec work and transfer, at best: never below half the sum.
+  EXPECT_GT(overlapped, serial_time / 2);
+  // Auto asks the same question and runs with that chunk.
+  const Choice c = choose(m, &r, s, compressed_algorithms(s.op));
+  EXPECT_NE(c.algorithm, Algorithm::Mpi);
+  EXPECT_EQ(c.chunk_bytes, chunk);
+}
+
 }  // namespace
 
 namespace {

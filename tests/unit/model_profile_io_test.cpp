@@ -17,6 +17,7 @@ model::MachineProfile sample_profile() {
   m.network.eager = {1.5e-6, 2.5e-10};
   m.network.rendezvous = {4e-6, 1e-10};
   m.network.switch_bytes = 4097;
+  m.network.overlap_bytes = 32768;
   m.intra_node = m.network;
   m.gamma = 3e-10;
   m.ranks_per_node = 2;
@@ -35,7 +36,9 @@ TEST(ModelProfileIo, RoundTrip) {
   EXPECT_DOUBLE_EQ(back->network.eager.alpha, 1.5e-6);
   EXPECT_DOUBLE_EQ(back->network.rendezvous.beta, 1e-10);
   EXPECT_DOUBLE_EQ(back->network.switch_bytes, 4097);
+  EXPECT_DOUBLE_EQ(back->network.overlap_bytes, 32768);
   ASSERT_TRUE(back->intra_node.has_value());
+  EXPECT_DOUBLE_EQ(back->intra_node->overlap_bytes, 32768);
   EXPECT_DOUBLE_EQ(back->gamma, 3e-10);
   EXPECT_EQ(back->ranks_per_node, 2);
   EXPECT_DOUBLE_EQ(back->codec_oversubscription, 2);
@@ -72,6 +75,19 @@ TEST(ModelProfileIo, DamagedProfilesAreRefused) {
   expect_refused(with(good, "\"dtype\": \"f64\"", "\"dtype\": \"f16\""), "codecs[1]");
   expect_refused(with(good, "\"compress\": 4000000000.0", "\"compress\": \"fast\""),
                  "codecs[0].compress");
+}
+
+TEST(ModelProfileIo, ProfilesBeforeTheOverlapProbeAssumeNone) {
+  std::string text = comm::profile_to_json(sample_profile());
+  for (size_t at; (at = text.find(",\n    \"overlap_bytes\": 32768.0")) != std::string::npos;)
+    text.erase(at, std::string(",\n    \"overlap_bytes\": 32768.0").size());
+  ASSERT_EQ(text.find("overlap_bytes"), std::string::npos) << text;
+  auto back = comm::profile_from_json(text);
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(back->network.overlap_bytes, 0);
+  expect_refused(with(comm::profile_to_json(sample_profile()), "\"overlap_bytes\": 32768.0",
+                      "\"overlap_bytes\": -2"),
+                 "overlap_bytes");
 }
 
 TEST(ModelProfileIo, MissingFileIsAnIoError) {

@@ -114,6 +114,7 @@ Result<Report> end_collective(const Collective& c, const Status& local, const Tr
   r.codec = c.wire.codec_name();
   traffic.add_to(r);
   r.guaranteed_abs_bound = c.wire.abs_bound();
+  if (c.algorithm != Algorithm::Mpi) r.chunk_bytes = c.wire.chunk_bytes();
   return r;
 }
 

@@ -200,6 +200,7 @@ Report p2p_report(const Endpoint& e, const Wire& wire, const Traffic& traffic) {
   traffic.add_to(r);
   r.guaranteed_abs_bound = e.algorithm == Algorithm::Mpi ? 0.0 : wire.abs_bound();
   r.predicted_seconds = e.predicted_seconds;
+  if (e.algorithm != Algorithm::Mpi) r.chunk_bytes = wire.chunk_bytes();
   return r;
 }
 

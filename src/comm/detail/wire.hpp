@@ -47,6 +47,7 @@ class Wire {
   double rel_value() const { return rel_value_; }  // the REL fraction asked for
   Wire with_abs_bound(double abs) const;
   size_t chunk_elems() const { return chunk_elems_; }
+  size_t chunk_bytes() const { return chunk_elems_ * elem_size_; }
   Wire with_chunk_elems(size_t elems) const;  // the sender's layout, learned from a header
 
   size_t num_chunks(size_t n) const { return (n + chunk_elems_ - 1) / chunk_elems_; }
