@@ -175,6 +175,9 @@ struct ValueRange {
   double max_abs() const;
 };
 ValueRange finite_range(const void* data, size_t n, Dtype d);
+// The same, and the same pass copies the n elements to `copy` (not overlapping data): where
+// the data must be copied anyway, its range costs no read of its own.
+ValueRange finite_range_copy(const void* data, size_t n, Dtype d, void* copy);
 // The absolute bound a REL fraction means for data of this range (docs/format.md): the one
 // rule every codec and every collective uses, so ranks agreeing on the range agree on it.
 double rel_to_abs(double rel, const ValueRange& range);

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include <omp.h>
@@ -15,15 +16,17 @@ namespace commpress::codec {
 
 namespace {
 
-// One thread's pass. Kept apart from the parallel split: GCC does not vectorize the serial
-// fallback of an `omp parallel for simd ... if (...)` loop, which made small arrays 20x slower.
-template <class T, class U>
-void range_pass(const T* x, size_t n, T& mn, T& mx) {
+// One thread's pass, copying to `out` too when kCopy. Kept apart from the parallel split: GCC
+// does not vectorize the serial fallback of an `omp parallel for simd ... if (...)` loop,
+// which made small arrays 20x slower.
+template <class T, class U, bool kCopy>
+void range_pass(const T* x, size_t n, T& mn, T& mx, T* out) {
   constexpr U kExp = std::is_same_v<T, float> ? U(0x7f800000u) : U(0x7ff0000000000000ull);
   constexpr T kInf = std::numeric_limits<T>::infinity();
 #pragma omp simd reduction(min : mn) reduction(max : mx)
   for (size_t i = 0; i < n; ++i) {
     T v = x[i];
+    if constexpr (kCopy) out[i] = v;
     bool finite = (std::bit_cast<U>(v) & kExp) != kExp;
     T lo_v = finite ? v : kInf, hi_v = finite ? v : -kInf;
     // Written as the compare-select that min/max instructions implement, so it vectorizes.
@@ -32,23 +35,42 @@ void range_pass(const T* x, size_t n, T& mn, T& mx) {
   }
 }
 
-template <class T, class U>
-void range_of(const T* x, size_t n, T& lo, T& hi) {
+template <class T, class U, bool kCopy>
+void range_of(const T* x, size_t n, T& lo, T& hi, T* out) {
   constexpr T kInf = std::numeric_limits<T>::infinity();
   constexpr size_t kPerThread = size_t{1} << 18;  // below this, threads cost more than they save
   T mn = kInf, mx = -kInf;
   if (n <= kPerThread) {
-    range_pass<T, U>(x, n, mn, mx);
+    range_pass<T, U, kCopy>(x, n, mn, mx, out);
   } else {
 #pragma omp parallel reduction(min : mn) reduction(max : mx)
     {
       const size_t threads = size_t(omp_get_num_threads()), t = size_t(omp_get_thread_num());
       const size_t begin = n * t / threads, end = n * (t + 1) / threads;
-      range_pass<T, U>(x + begin, end - begin, mn, mx);
+      range_pass<T, U, kCopy>(x + begin, end - begin, mn, mx, kCopy ? out + begin : nullptr);
     }
   }
   lo = mn;
   hi = mx;
+}
+
+template <bool kCopy>
+ValueRange range_and_copy(const void* data, size_t n, Dtype d, void* copy) {
+  ValueRange r;
+  if (d == Dtype::f32) {
+    float lo, hi;
+    range_of<float, uint32_t, kCopy>(static_cast<const float*>(data), n, lo, hi,
+                                     static_cast<float*>(copy));
+    r = {double(lo), double(hi), lo <= hi};
+  } else if (d == Dtype::f64) {
+    range_of<double, uint64_t, kCopy>(static_cast<const double*>(data), n, r.min, r.max,
+                                      static_cast<double*>(copy));
+    r.any_finite = r.min <= r.max;
+  } else if (kCopy && n) {
+    std::memcpy(copy, data, n * dtype_size(d));
+  }
+  if (!r.any_finite) r.min = r.max = 0;
+  return r;
 }
 
 }  // namespace
@@ -56,17 +78,11 @@ void range_of(const T* x, size_t n, T& lo, T& hi) {
 double ValueRange::max_abs() const { return any_finite ? std::max(std::fabs(min), std::fabs(max)) : 0.0; }
 
 ValueRange finite_range(const void* data, size_t n, Dtype d) {
-  ValueRange r;
-  if (d == Dtype::f32) {
-    float lo, hi;
-    range_of<float, uint32_t>(static_cast<const float*>(data), n, lo, hi);
-    r = {double(lo), double(hi), lo <= hi};
-  } else if (d == Dtype::f64) {
-    range_of<double, uint64_t>(static_cast<const double*>(data), n, r.min, r.max);
-    r.any_finite = r.min <= r.max;
-  }
-  if (!r.any_finite) r.min = r.max = 0;
-  return r;
+  return range_and_copy<false>(data, n, d, nullptr);
+}
+
+ValueRange finite_range_copy(const void* data, size_t n, Dtype d, void* copy) {
+  return range_and_copy<true>(data, n, d, copy);
 }
 
 double rel_to_abs(double rel, const ValueRange& r) {

@@ -27,7 +27,8 @@ using detail::ReduceSession;
 
 Status via_mpi(ReduceSession& s, const void* send, void* recv, size_t n) {
   MPI_Datatype t = detail::mpi_datatype(s.wire().dtype());
-  COMMPRESS_MPI(MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, int(n), t,
+  const bool in_place = send == recv || s.input_in_output();
+  COMMPRESS_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : send, recv, int(n), t,
                               detail::mpi_op(s.op()), s.comm()));
   // MPI's own traffic is not observable: count what a ring allreduce sends.
   uint64_t bytes = s.wire().raw_bytes(n) * 2 * uint64_t(s.size() - 1) / uint64_t(s.size());
@@ -74,7 +75,7 @@ Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype
                          MPI_Comm comm, const Options& opts) {
   auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
   auto session = ReduceSession::begin(
-      comm, {"allreduce", count, dtype, op, 0, false, send, count}, choice,
+      comm, {"allreduce", count, dtype, op, 0, false, send, count, recv}, choice,
       [&](const detail::Collective& c) -> Status {
         if (count > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allreduce: null buffer with a non-zero count"};

@@ -64,6 +64,9 @@ class AutoSelection {
   static std::vector<double> no_mins();
   std::vector<double> mins() const;
   Selection decide(const double* agreed_mins) const;
+  // Whether this rank sampled: not when no ratio could make compression pay here (nor when
+  // there was nothing to sample), so this rank expects MPI's own operation.
+  bool sampled() const { return at_bound_ > 0; }
 
  private:
   SelectCall call_;

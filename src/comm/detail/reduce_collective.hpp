@@ -22,6 +22,9 @@ struct ReduceCall {
   bool has_root;
   const void* input;     // this rank's contribution, for the value range
   size_t input_count;
+  // An out-of-place output MPI's own operation would first copy the input into (allreduce):
+  // when that is the likely path, the range pass makes the copy and MPI runs in place.
+  void* output = nullptr;
 };
 
 class ReduceSession {
@@ -39,6 +42,8 @@ class ReduceSession {
   Op op() const { return op_; }
   MPI_Comm comm() const { return c_.comm; }
   int pretend_ranks_per_node() const { return pretend_; }
+  // The input already sits in ReduceCall::output (MPI's own operation may run in place).
+  bool input_in_output() const { return input_in_output_; }
 
   // Plans the step bound for an algorithm whose result over `inputs` ranks quantizes as q;
   // the wire then carries it. Deterministic from agreed values, so every rank fails alike.
@@ -59,6 +64,7 @@ class ReduceSession {
   size_t break_even_ = 0;
   int pretend_ = 0;
   double predicted_ = 0;
+  bool input_in_output_ = false;
   Budget budget_;
   Traffic traffic_;
   Status first_;

@@ -16,5 +16,7 @@ struct ValueRange {
 
 // This rank's finite range (lo > hi when it has no finite value or is not f32/f64).
 ValueRange local_range(Dtype dtype, const void* data, size_t n);
+// The same from the pass that also copies the n elements to `copy` (any dtype).
+ValueRange local_range_copy(Dtype dtype, const void* data, size_t n, void* copy);
 
 }  // namespace commpress::comm::detail
