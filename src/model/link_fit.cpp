@@ -65,12 +65,20 @@ Link fit_link(std::span<const Sample> points, double switch_bytes) {
     LinkParams r = hi.size() >= 2 ? fit_line(hi) : e;
     return std::pair{e, r};
   };
+  // A rendezvous message first shakes hands, so it has at least an eager one's latency; its
+  // own fit often cannot tell (milliseconds of transfer swamp microseconds of latency, and a
+  // negative intercept is clamped to 0), which would make p - 1 messages cost as little as
+  // one and hide the difference between a ring and recursive doubling.
+  auto floor_latency = [&] {
+    link.rendezvous.alpha = std::max(link.rendezvous.alpha, link.eager.alpha);
+    return link;
+  };
   if (switch_bytes > 0) {
     size_t i = 0;
     while (i < pts.size() && pts[i].bytes < switch_bytes) ++i;
     std::tie(link.eager, link.rendezvous) = fit_sides(i);
     link.switch_bytes = switch_bytes;
-    return link;
+    return floor_latency();
   }
   // One line unless a knee fits clearly better (half the error at least).
   const LinkParams one = fit_line(pts);
@@ -88,7 +96,7 @@ Link fit_link(std::span<const Sample> points, double switch_bytes) {
       link.switch_bytes = pts[i - 1].bytes + 1;
     }
   }
-  return link;
+  return floor_latency();
 }
 
 }  // namespace commpress::model

@@ -61,6 +61,16 @@ TEST(ModelFit, GivenSwitchIsUsed) {
   EXPECT_NEAR(fit.rendezvous.alpha, t.rendezvous.alpha, 1e-3 * t.rendezvous.alpha);
 }
 
+TEST(ModelFit, RendezvousHasAtLeastTheEagerLatency) {
+  // Transfers of milliseconds hide microseconds of latency: a rendezvous line through the
+  // origin (as a shaped link's sweep fits) still pays the handshake's eager latency.
+  Link t = truth();
+  t.rendezvous.alpha = 0;
+  Link fit = fit_link(sweep(t, 0.0, 1), 4097);
+  EXPECT_NEAR(fit.rendezvous.alpha, t.eager.alpha, 1e-3 * t.eager.alpha);
+  EXPECT_NEAR(fit.rendezvous.beta, t.rendezvous.beta, 1e-3 * t.rendezvous.beta);
+}
+
 TEST(ModelFit, StraightLineHasNoKnee) {
   Link one;
   one.eager = one.rendezvous = {50e-6, 8e-9};
