@@ -159,7 +159,8 @@ commpress_status commpress_options_set_bound(commpress_options* options,
                                              commpress_bound_mode mode, double value);
 commpress_status commpress_options_set_algorithm(commpress_options* options,
                                                  commpress_algorithm algorithm);
-/* Pipelining granularity of uncompressed data; 0 = chosen. */
+/* Pipelining granularity of uncompressed data; 0 = Auto chooses it (a forced algorithm then
+ * uses 1 MiB). */
 commpress_status commpress_options_set_chunk_bytes(commpress_options* options,
                                                    size_t chunk_bytes);
 /* Hierarchical algorithm on one machine: group this many ranks as a node; 0 = real nodes. */

@@ -52,7 +52,8 @@ struct Options {
   std::string codec = "auto";
   ErrorBound bound = ErrorBound::lossless();  // on the result; lossless codecs ignore it
   Algorithm algorithm = Algorithm::Auto;
-  size_t chunk_bytes = 0;  // pipelining granularity of uncompressed data; 0 = chosen
+  size_t chunk_bytes = 0;  // pipelining granularity of uncompressed data; 0 = Auto chooses
+                           // it (a forced algorithm then uses 1 MiB)
   int pretend_ranks_per_node = 0;  // Hierarchical on one machine: group ranks; 0 = real nodes
 };
 

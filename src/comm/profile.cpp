@@ -94,7 +94,7 @@ Result<double> time_in_mpi(MPI_Comm pair, int rank, std::vector<std::byte>& buf,
 }
 
 // Link::overlap_bytes: the largest power of two whose time inside MPI, beyond that of a 1 KiB
-// message (the calls themselves), stays under a quarter of its extra ping-pong time while both
+// message (the calls themselves), stays under half its extra ping-pong time while both
 // ends compute for twice that (best of five: a preemption only ever adds). Sizes whose
 // ping-pong time is under 4x the 1 KiB one are not judged (latency, not transfer, dominates
 // them, and microsecond noise would): they count as overlapping if the first judged size
