@@ -319,14 +319,17 @@ WHY_AUTO_MISSED = (
     "*Why*: where Auto declines (Auto chose `mpi`) it still pays for what makes a collective "
     "safe and its report true: the argument agreement (one small allreduce, which also carries "
     "Auto's ratio samples, so mismatched ranks fail together instead of hanging) and, for "
-    "reductions, a pass over the input for the value range the reported rounding bound needs "
-    "(one more read of the input: 10-20% of MPI's own reduction in shared memory). On 4 ranks "
-    "oversubscribing 2 cores a small allreduce costs tens of microseconds, a sizeable share of "
-    "a 1-4 MiB collective in shared memory. From 16 MiB on the agreement is negligible (the "
-    "range pass of reductions remains), but the rounds of one measurement, MPI's own "
-    "included, spread by far more than 5% "
+    "reductions, a pass over the input for the value range the reported rounding bound needs. "
+    "For an out-of-place allreduce that pass now writes the copy of the input MPI would make "
+    "first, and MPI runs in place, so it costs little; reduce_scatter (whose output is too "
+    "small to hold the input) still pays one more read of its input, 10-20% of MPI's own "
+    "reduction in shared memory. On 4 ranks oversubscribing 2 cores a small allreduce costs "
+    "tens of microseconds, a sizeable share of a 1-4 MiB collective in shared memory. From "
+    "16 MiB on the rounds of one measurement, MPI's own included, spread by far more than 5% "
     "on this machine (4 ranks sharing 2 cores and their memory bandwidth), and 2-3 rounds per "
-    "size cannot average that out.")
+    "size cannot average that out: at 256 MiB the first timed round of a launch can take 2-3x "
+    "the later ones, and the median of two rounds shows it (a direct A/B of `--algorithm "
+    "mpi,auto,fused_ring --count 67108864 --repeat 3` gave MPI 0.36 s, Auto 0.41 s).")
 
 
 # --- plots -----------------------------------------------------------------------------------
