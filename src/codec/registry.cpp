@@ -63,9 +63,17 @@ Result<const Codec*> get_codec(std::string_view name) {
                 "unknown codec '" + std::string(name) + "'; known codecs: " + known};
 }
 
+// Runs on every frame decoded (hundreds per collective with small chunks): no copy, no sort.
+// Several names share an id: the first in list order, i.e. the smallest name.
 Result<const Codec*> codec_for_id(CodecId id) {
-  for (const Codec* c : list_codecs())  // several names share an id: the first in list order
-    if (c->id() == id) return c;
+  const Codec* first = nullptr;
+  {
+    Registry& r = registry();
+    std::lock_guard lock(r.mu);
+    for (const auto& c : r.codecs)
+      if (c->id() == id && (!first || c->name() < first->name())) first = c.get();
+  }
+  if (first) return first;
   return Status{ErrorCode::unsupported,
                 "no codec with id " + std::to_string(int(id)) + " is built into this library"};
 }
