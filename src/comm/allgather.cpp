@@ -8,6 +8,7 @@
 //     (blocks rank, rank+1, ... mod p, back to back) to rank-d and appends those of rank+d.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "comm/detail/choose.hpp"
 #include "comm/detail/collective.hpp"
@@ -31,18 +32,24 @@ Status ring(const detail::Collective& c, Bytes mine, std::byte* recv, size_t n,
   const size_t stride = n * c.wire.elem_size();
   std::vector<Bytes> blocks(p);
   blocks[c.rank] = std::move(mine);
-  auto decode = [&](int b) {
-    detail::keep_first(first, c.wire.decode_block(blocks[b], recv + b * stride, n), block_label(b));
+  detail::PendingExchange x;
+  Status moved;  // the first MPI error of driving x between chunks
+  auto drive = [&] {
+    if (moved.ok()) moved = x.progress();
+  };
+  auto decode = [&](int b, const std::function<void()>& between) {
+    detail::keep_first(first, c.wire.decode_block(blocks[b], recv + b * stride, n, between),
+                       block_label(b));
   };
   for (int s = 0; s + 1 < p; ++s) {
     int out = (c.rank - s + p) % p, in = (c.rank - s - 1 + p) % p;
-    detail::PendingExchange x;
     COMMPRESS_RETURN_IF_ERROR(x.start(blocks[out], c.wire.raw_bytes(n), right, blocks[in],
                                       c.wire.block_capacity(n), left, kTag, c.comm, traffic));
-    decode(out);  // received last step (or our own): decoded while the next block moves
+    decode(out, drive);  // received last step (or our own): decoded while the next block moves
     COMMPRESS_RETURN_IF_ERROR(x.finish());
+    COMMPRESS_RETURN_IF_ERROR(moved);
   }
-  decode((c.rank + 1) % p);  // the last arrival (our own block when p == 1)
+  decode((c.rank + 1) % p, {});  // the last arrival (our own block when p == 1)
   return {};
 }
 
@@ -53,25 +60,30 @@ Status bruck(const detail::Collective& c, Bytes mine, std::byte* recv, size_t n,
   Bytes held = std::move(mine);      // blocks rank, rank+1, ... (mod p), back to back
   std::vector<size_t> ends{held.size()};  // held block i spans [ends[i-1], ends[i])
   size_t decoded = 0;
-  auto decode_held = [&](size_t upto) {
+  detail::PendingExchange x;
+  Status moved;  // the first MPI error of driving x between chunks
+  auto drive = [&] {
+    if (moved.ok()) moved = x.progress();
+  };
+  auto decode_held = [&](size_t upto, const std::function<void()>& between) {
     for (; decoded < upto; ++decoded) {
       size_t begin = decoded ? ends[decoded - 1] : 0;
       int owner = int((c.rank + decoded) % p);
       std::span<const std::byte> block(held.data() + begin, ends[decoded] - begin);
-      detail::keep_first(first, c.wire.decode_block(block, recv + owner * stride, n),
+      detail::keep_first(first, c.wire.decode_block(block, recv + owner * stride, n, between),
                          block_label(owner));
     }
   };
   Bytes incoming;
   for (int d = 1; d < p; d *= 2) {
     const int cnt = std::min(d, p - d);
-    detail::PendingExchange x;
     COMMPRESS_RETURN_IF_ERROR(x.start(std::span<const std::byte>(held.data(), ends[cnt - 1]),
                                       c.wire.raw_bytes(n) * cnt, (c.rank - d + p) % p, incoming,
                                       c.wire.block_capacity(n) * cnt, (c.rank + d) % p, kTag,
                                       c.comm, traffic));
-    decode_held(ends.size());  // what we already hold decodes while the exchange runs
+    decode_held(ends.size(), drive);  // what we already hold decodes while the exchange runs
     COMMPRESS_RETURN_IF_ERROR(x.finish());
+    COMMPRESS_RETURN_IF_ERROR(moved);
     auto split = c.wire.split_blocks(incoming, n, cnt);
     detail::keep_first(first, split.status(),
                        "blocks from rank " + std::to_string((c.rank + d) % p) + ": ");
@@ -82,7 +94,7 @@ Status bruck(const detail::Collective& c, Bytes mine, std::byte* recv, size_t n,
     for (int i = 1; i <= cnt; ++i)
       ends.push_back(split.ok() ? base + (*split)[i] : (i == cnt ? held.size() : base));
   }
-  decode_held(size_t(p));
+  decode_held(size_t(p), {});
   return {};
 }
 

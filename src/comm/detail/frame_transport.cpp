@@ -150,15 +150,27 @@ Status PendingExchange::start(std::span<const std::byte> out, uint64_t raw_out, 
   return isend_message(out, raw_out, dest, tag, comm, &reqs_[1], traffic);
 }
 
+Status PendingExchange::progress() {
+  int done = 0;
+  if (reqs_[0] != MPI_REQUEST_NULL) {
+    MPI_Status st;
+    COMMPRESS_MPI(MPI_Test(&reqs_[0], &done, &st));
+    if (done) COMMPRESS_MPI(MPI_Get_count(&st, MPI_BYTE, &received_));
+  }
+  if (reqs_[1] != MPI_REQUEST_NULL) COMMPRESS_MPI(MPI_Test(&reqs_[1], &done, MPI_STATUS_IGNORE));
+  return {};
+}
+
 Status PendingExchange::finish() {
   MPI_Status st[2];
   COMMPRESS_MPI(MPI_Waitall(2, reqs_, st));
   if (in_ && !in_->empty()) {
-    int len = 0;
-    COMMPRESS_MPI(MPI_Get_count(&st[0], MPI_BYTE, &len));
+    int len = received_;
+    if (len < 0) COMMPRESS_MPI(MPI_Get_count(&st[0], MPI_BYTE, &len));
     in_->resize(size_t(len));
   }
   in_ = nullptr;
+  received_ = -1;
   return {};
 }
 

@@ -64,11 +64,15 @@ class PendingExchange {
   Status start(std::span<const std::byte> out, uint64_t raw_out, int dest,
                std::vector<std::byte>& in, size_t capacity, int src, int tag, MPI_Comm comm,
                Traffic& traffic);
+  // Lets the exchange move while the caller computes between calls: without an asynchronous
+  // progress thread a message above the eager size moves only inside MPI calls.
+  Status progress();
   Status finish();
 
  private:
   MPI_Request reqs_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::vector<std::byte>* in_ = nullptr;
+  int received_ = -1;  // the receive's length when progress() completed it
 };
 
 // MPI_Isend of one message through the transport (counted in traffic; subject to the

@@ -200,7 +200,8 @@ Result<std::vector<size_t>> Wire::split_blocks(std::span<const std::byte> bytes,
   return offsets;
 }
 
-Status Wire::decode_block(std::span<const std::byte> block, void* out, size_t n) const {
+Status Wire::decode_block(std::span<const std::byte> block, void* out, size_t n,
+                          const std::function<void()>& between_chunks) const {
   auto* dst = static_cast<std::byte*>(out);
   size_t pos = 0;
   for (size_t k = 0; k < num_chunks(n); ++k) {
@@ -211,6 +212,7 @@ Status Wire::decode_block(std::span<const std::byte> block, void* out, size_t n)
     Status st = decode(block.subspan(pos, *len), dst + k * chunk_elems_ * elem_size_, m);
     if (!st.ok()) return {st.code(), "chunk " + num(k) + ": " + st.message()};
     pos += *len;
+    if (between_chunks) between_chunks();
   }
   if (pos != block.size())
     return {ErrorCode::corrupt_frame,

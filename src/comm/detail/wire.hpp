@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -72,7 +73,10 @@ class Wire {
   Result<std::vector<size_t>> split_blocks(std::span<const std::byte> bytes, size_t n,
                                            size_t blocks) const;
   // Decodes a whole block (must be consumed exactly) into n elements.
-  Status decode_block(std::span<const std::byte> block, void* out, size_t n) const;
+  // between_chunks (if given) runs after every chunk decoded: the allgathers drive the
+  // exchange in flight from there.
+  Status decode_block(std::span<const std::byte> block, void* out, size_t n,
+                      const std::function<void()>& between_chunks = {}) const;
 
  private:
   const codec::Codec* codec_ = nullptr;
