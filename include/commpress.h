@@ -176,7 +176,7 @@ typedef struct commpress_report {
   double ratio;                   /* raw_bytes / bytes_sent (1 when nothing was sent) */
   double guaranteed_abs_bound;    /* on every element of the result (0 = exact) */
   double predicted_seconds;       /* the model's estimate (0 when not modelled) */
-  size_t chunk_bytes;             /* pipelining chunk it ran with (uncompressed bytes); 0 = MPI's own */
+  size_t chunk_bytes;             /* pipelining chunk it ran with; 0 = MPI's own */
 } commpress_report;
 
 /* In every call below, options may be NULL (defaults) and report may be NULL (not wanted);

@@ -82,8 +82,10 @@ Result<double> time_in_mpi(MPI_Comm pair, int rank, std::vector<std::byte>& buf,
   MPI_Request req = MPI_REQUEST_NULL;
   PROFILE_MPI(MPI_Barrier(pair));
   auto t0 = Clock::now();
-  if (rank == 0) PROFILE_MPI(MPI_Isend(buf.data(), m, MPI_BYTE, 1, kTag, pair, &req));
-  else PROFILE_MPI(MPI_Irecv(buf.data(), m, MPI_BYTE, 0, kTag, pair, &req));
+  if (rank == 0)
+    PROFILE_MPI(MPI_Isend(buf.data(), m, MPI_BYTE, 1, kTag, pair, &req));
+  else
+    PROFILE_MPI(MPI_Irecv(buf.data(), m, MPI_BYTE, 0, kTag, pair, &req));
   double in_mpi = seconds_since(t0);
   spin(busy);
   t0 = Clock::now();
@@ -162,8 +164,10 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
     }
     if (st.ok()) {
       auto limit = overlap_limit(pair, rank, buf, out.one_way);
-      if (limit.ok()) out.overlap_bytes = *limit;
-      else st = limit.status();
+      if (limit.ok())
+        out.overlap_bytes = *limit;
+      else
+        st = limit.status();
     }
     MPI_Comm_free(&pair);
     if (!st.ok()) return st;
@@ -416,8 +420,9 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   rep.pingpong = pts->one_way;
   model::Link link = model::fit_link(rep.pingpong, opts.eager_limit);
   link.overlap_bytes = pts->overlap_bytes;
-  say(opts, rank, "  transfers overlap computation up to " +
-                      std::to_string(size_t(link.overlap_bytes)) + " B messages");
+  say(opts, rank,
+      "  transfers overlap computation up to " + std::to_string(size_t(link.overlap_bytes)) +
+          " B messages");
   rep.profile.network = link;
   if (rep.pair_shares_node) rep.profile.intra_node = link;
   say(opts, rank, "gamma: local sums");

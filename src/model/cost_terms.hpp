@@ -45,8 +45,8 @@ class Terms {
   // small message crosses it alone (a shaper's burst, a copy that stays in cache).
   double stream(double bytes, double wire_bytes) const {
     double k = chunks(bytes);
-    const double each = std::max(m_.network.time(wire_bytes / k),
-                                 wire_bytes / k * m_.network.rendezvous.beta);
+    const double each =
+        std::max(m_.network.time(wire_bytes / k), wire_bytes / k * m_.network.rendezvous.beta);
     return k * (each + wait());
   }
 

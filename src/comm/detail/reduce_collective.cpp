@@ -54,13 +54,13 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   // Where MPI's own operation is the likely outcome, the pass copies the input to the output
   // as it reads: that replaces the copy MPI would make, so the range costs no read of its
   // own. Should the agreement fail, only the output has been written.
-  const bool expects_mpi = pending ? !choice.pending->sampled() : choice.algorithm == Algorithm::Mpi;
-  s->input_in_output_ = expects_mpi && call.output && call.output != call.input &&
-                        call.input && call.input_count;
+  const bool expects_mpi =
+      pending ? !choice.pending->sampled() : choice.algorithm == Algorithm::Mpi;
+  s->input_in_output_ =
+      expects_mpi && call.output && call.output != call.input && call.input && call.input_count;
   const ValueRange mine =
-      s->input_in_output_
-          ? local_range_copy(call.dtype, call.input, call.input_count, call.output)
-          : local_range(call.dtype, call.input, call.input_count);
+      s->input_in_output_ ? local_range_copy(call.dtype, call.input, call.input_count, call.output)
+                          : local_range(call.dtype, call.input, call.input_count);
   AgreementExtras extras{
       {{"op", int64_t(call.op)},
        {"break-even bytes", int64_t(std::min<size_t>(s->break_even_, size_t{1} << 52))},

@@ -20,7 +20,9 @@ ValueRange from(const codec::ValueRange& v) {
   return {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
 }
 
-bool has_range(Dtype dtype) { return dtype == Dtype::f32 || dtype == Dtype::f64; }
+bool has_range(Dtype dtype) {
+  return dtype == Dtype::f32 || dtype == Dtype::f64;
+}
 
 }  // namespace
 
