@@ -13,11 +13,15 @@ bool is_movement(Operation op) {
          op == Operation::scatter || op == Operation::gather;
 }
 
-// Operations whose algorithms stream chunks (the reductions' rings), so the chunk size is
-// worth choosing.
-bool pipelined(Operation op) {
-  return op == Operation::p2p || op == Operation::bcast || op == Operation::reduce_scatter ||
-         op == Operation::allreduce || op == Operation::reduce;
+// Whether the chunk size is worth choosing: point-to-point and bcast stream chunks through a
+// pipeline everywhere; the reductions' rings gain from small chunks only where the link moves
+// them while the ranks compute, so without that measurement (older profiles) they keep the
+// default rather than trade their pipelining for fewer messages.
+bool pipelined(const MachineProfile& m, Operation op) {
+  if (op == Operation::p2p || op == Operation::bcast) return true;
+  const bool ring = op == Operation::reduce_scatter || op == Operation::allreduce ||
+                    op == Operation::reduce;
+  return ring && m.network.overlap_bytes > 0;
 }
 
 // A REL bound costs compressed collectives one more small allreduce (the global range).
@@ -84,7 +88,7 @@ Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& 
   for (Algorithm a : candidates) {
     if (a == Algorithm::Mpi) continue;
     Scenario tuned = s;
-    if (pipelined(s.op) && s.chunk_bytes <= 0)
+    if (pipelined(m, s.op) && s.chunk_bytes <= 0)
       tuned.chunk_bytes = best_chunk_bytes(m, *rates, a, s);
     const double time = predict(m, rates, a, tuned);
     if (time < best.predicted_seconds) {

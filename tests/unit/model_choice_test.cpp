@@ -166,6 +166,9 @@ TEST(ModelChoice, RingChunksOnlyPayWhereTheLinkOverlapsThem) {
   // Without overlap fewer, larger chunks win (fewer messages, fewer codec calls).
   const double serial = best_chunk_bytes(m, r, Algorithm::FusedRing, s);
   EXPECT_GT(serial, kDefaultChunkBytes);
+  // But without a measured overlap Auto keeps the rings' default (an older profile cannot
+  // tell "none" from "not measured").
+  EXPECT_EQ(choose(m, &r, s, compressed_algorithms(s.op)).chunk_bytes, 0);
   Scenario at = s;
   at.chunk_bytes = serial;
   const double serial_time = predict(m, &r, Algorithm::FusedRing, at);
