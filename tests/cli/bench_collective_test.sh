@@ -5,18 +5,9 @@
 # Bad arguments end with a non-zero status. No timing is checked.
 # Usage: bench_collective_test.sh PATH_TO_COMMPRESS MPIEXEC WORK_DIR
 set -uo pipefail
-BIN="$1"
-MPIEXEC="$2"
-WORK="$3"
-rm -rf "$WORK" && mkdir -p "$WORK"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-
-root_flag=()
-[ "$(id -u)" -eq 0 ] && root_flag=(--allow-run-as-root)
-run2() {
-  OMP_NUM_THREADS=1 timeout 120 "$MPIEXEC" "${root_flag[@]}" -np 2 --oversubscribe \
-    --mca btl self,vader,tcp --mca mpi_yield_when_idle 1 "$BIN" bench collective "$@"
+source "$(dirname "${BASH_SOURCE[0]}")/mpi_test_lib.sh"
+run2() {  # `commpress bench collective ARGS` on 2 ranks
+  run_np 2 "$BIN" bench collective "$@"
 }
 
 # check NAME EXPECTED_LINES ARGS...: runs, then validates every line.
@@ -101,8 +92,4 @@ expect_error unknown_op --op alltoall --algorithm mpi --count 10
 expect_error no_bound --op bcast --algorithm binomial --count 10
 expect_error missing_input --op bcast --algorithm mpi --count 10 --input "$WORK/does-not-exist.f32"
 
-if [ "$failures" -ne 0 ]; then
-  echo "bench_collective_test: $failures failure(s)" >&2
-  exit 1
-fi
-echo "bench_collective_test: all checks passed"
+finish bench_collective_test

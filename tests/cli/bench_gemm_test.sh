@@ -7,20 +7,9 @@
 # a clear message and a non-zero status. No timing is checked.
 # Usage: bench_gemm_test.sh PATH_TO_COMMPRESS MPIEXEC WORK_DIR
 set -uo pipefail
-BIN="$1"
-MPIEXEC="$2"
-WORK="$3"
-rm -rf "$WORK" && mkdir -p "$WORK"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-
-root_flag=()
-[ "$(id -u)" -eq 0 ] && root_flag=(--allow-run-as-root)
-run_np() {  # N ARGS...
-  local np=$1
-  shift
-  OMP_NUM_THREADS=1 timeout 120 "$MPIEXEC" "${root_flag[@]}" -np "$np" --oversubscribe \
-    --mca btl self,vader,tcp --mca mpi_yield_when_idle 1 "$BIN" bench gemm "$@"
+source "$(dirname "${BASH_SOURCE[0]}")/mpi_test_lib.sh"
+gemm() {  # gemm N ARGS...: `commpress bench gemm ARGS` on N ranks
+  run_np "$1" "$BIN" bench gemm "${@:2}"
 }
 
 # Cannon needs a square grid: 4 ranks only.
@@ -32,7 +21,7 @@ ALL4=$ALL2,cannon
 check() {
   local name=$1 np=$2 min=$3
   shift 3
-  if ! run_np "$np" "$@" >"$WORK/$name.jsonl" 2>"$WORK/$name.err"; then
+  if ! gemm "$np" "$@" >"$WORK/$name.jsonl" 2>"$WORK/$name.err"; then
     fail "$name: exit status non-zero: $(grep -v '^-\|^ \|^$\|Primary\|mpirun\|Process\|Exit' "$WORK/$name.err")"
   fi
   python3 - "$WORK/$name.jsonl" "$np" "$min" "$name" <<'PY' || fail "$name: see above"
@@ -94,7 +83,7 @@ PY
 expect_error() {
   local name=$1 np=$2 message=$3
   shift 3
-  if run_np "$np" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"; then
+  if gemm "$np" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"; then
     fail "$name: exit status 0"
   elif ! grep -q "commpress: error: .*$message" "$WORK/$name.err"; then
     fail "$name: no 'commpress: error: ...$message' in: $(head -3 "$WORK/$name.err")"
@@ -147,8 +136,4 @@ expect_error scalapack_codec 2 "uncompressed" --algorithm scalapack@lz4 --m 8 --
 expect_error bad_overlap 2 "overlap" --algorithm scalapack --overlap maybe --m 8 --n 8 --k 8
 expect_error bad_repeat 2 "repeat" --algorithm scalapack --repeat 0 --m 8 --n 8 --k 8
 
-if [ "$failures" -ne 0 ]; then
-  echo "bench_gemm_test: $failures failure(s)" >&2
-  exit 1
-fi
-echo "bench_gemm_test: all checks passed"
+finish bench_gemm_test

@@ -5,24 +5,10 @@
 # one error line. No measured value is compared with a speed.
 # Usage: profile_test.sh PATH_TO_COMMPRESS MPIEXEC WORK_DIR
 set -uo pipefail
-BIN="$1"
-MPIEXEC="$2"
-WORK="$3"
-rm -rf "$WORK" && mkdir -p "$WORK"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-
-root_flag=()
-[ "$(id -u)" -eq 0 ] && root_flag=(--allow-run-as-root)
-run() {  # run RANKS ARGS...
-  local np=$1
-  shift
-  OMP_NUM_THREADS=1 timeout 240 "$MPIEXEC" "${root_flag[@]}" -np "$np" --oversubscribe \
-    --mca btl self,vader,tcp --mca mpi_yield_when_idle 1 "$@"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/mpi_test_lib.sh"
 
 MAX=262144
-if ! run 2 "$BIN" profile --out "$WORK/p.json" --max-bytes $MAX --elements 65536 \
+if ! run_np 2 "$BIN" profile --out "$WORK/p.json" --max-bytes $MAX --elements 65536 \
     >"$WORK/out.txt" 2>"$WORK/err.txt"; then
   fail "profile exited non-zero: $(cat "$WORK/err.txt")"
 fi
@@ -63,7 +49,7 @@ sys.exit(1 if bad else 0)
 PY
 
 # Auto decides with it: one measurement, no error, a prediction.
-if ! COMMPRESS_PROFILE="$WORK/p.json" run 2 -x COMMPRESS_PROFILE "$BIN" bench collective \
+if ! COMMPRESS_PROFILE="$WORK/p.json" run_np 2 -x COMMPRESS_PROFILE "$BIN" bench collective \
     --op allreduce --algorithm auto --count 100000 --bound-rel 1e-3 --repeat 1 \
     >"$WORK/auto.jsonl" 2>"$WORK/auto.err"; then
   fail "Auto with the measured profile exited non-zero: $(cat "$WORK/auto.err")"
@@ -80,7 +66,7 @@ grep -q "unreadable\|cannot" "$WORK/auto.err" && fail "profile not read: $(cat "
 expect_error() {  # expect_error WHAT RANKS ARGS...
   local what=$1 np=$2
   shift 2
-  if run "$np" "$BIN" profile --out "$WORK/bad.json" "$@" >"$WORK/bad.out" 2>"$WORK/bad.err"; then
+  if run_np "$np" "$BIN" profile --out "$WORK/bad.json" "$@" >"$WORK/bad.out" 2>"$WORK/bad.err"; then
     fail "$what: exit status 0"
   fi
   grep -q "commpress: error: " "$WORK/bad.err" || fail "$what: no error line: $(cat "$WORK/bad.err")"
@@ -88,8 +74,4 @@ expect_error() {  # expect_error WHAT RANKS ARGS...
 expect_error "one rank" 1
 expect_error "largest message of 4 bytes" 2 --max-bytes 4
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failure(s)" >&2
-  exit 1
-fi
-echo "profile: all checks passed"
+finish profile_test
