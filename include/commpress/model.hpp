@@ -70,6 +70,11 @@ struct MachineProfile {
   // Ranks per core on the busiest node while the codec rates were measured (every rank
   // measures at once, so the rates already include that sharing of the cores).
   double codec_oversubscription = 1;
+  // What one message of a step costs beyond alpha when every rank computes between steps,
+  // measured under codec_oversubscription (a descheduled peer's delay; how long depends on
+  // whether MPI yields the core while it waits). Negative = not measured: the model then
+  // assumes a scheduler slice (kOversubscribedWait) per extra rank per core.
+  double oversubscribed_wait = -1;
   // Flop/s of one rank's local dgemm / sgemm with the BLAS threads the distributed multiply
   // gives it (0 = not measured: the gemm models use their defaults).
   double gemm_flops_f64 = 0, gemm_flops_f32 = 0;
@@ -134,9 +139,10 @@ struct Scenario {
   double oversubscription = 1;
 };
 
-// What one message step of a compressed algorithm waits per extra rank on a core: a
-// scheduler time slice (measured: 4 ranks on 2 cores made compressed collectives 40-100x
-// slower than on 2 ranks, docs/models.md).
+// What one message step of a compressed algorithm waits per extra rank on a core when the
+// profile did not measure it (MachineProfile::oversubscribed_wait): a scheduler time slice
+// (4 ranks on 2 cores once made compressed collectives 40-100x slower than on 2 ranks, with
+// ranks that polled instead of yielding the core; docs/models.md).
 inline constexpr double kOversubscribedWait = 4e-3;
 
 inline constexpr double kDefaultChunkBytes = 1 << 20;

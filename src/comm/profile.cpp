@@ -367,6 +367,51 @@ Status measure_codecs(MPI_Comm comm, int rank, const ProfileOptions& o, ProfileR
   return {};
 }
 
+// --- the wait of an oversubscribed step ---------------------------------------------------
+
+// MachineProfile::oversubscribed_wait: rounds of real codec work (szp compresses 64 Ki f32)
+// and one 8-byte exchange with both ring neighbours on every rank at once, against the same
+// rounds without the exchange. Beyond alpha, what a round adds is the wait for peers to get a
+// core (ranks that share one wait for each other unless MPI yields it). The fastest of three
+// runs of each (a preemption only ever adds); the slowest rank's.
+Result<double> measure_step_wait(MPI_Comm comm, int rank, int size, double alpha) {
+  const codec::Codec* szp = codec::find_codec("szp");
+  if (!szp) return 0.0;
+  constexpr size_t n = size_t{64} << 10;
+  constexpr int kRounds = 30;
+  const auto data = random_walk<float>(n, 21);
+  auto eb = codec::resolve_abs_bound(data.data(), n, codec::Dtype::f32,
+                                     codec::ErrorBound::relative(1e-4));
+  if (!eb.ok()) return eb.status();
+  codec::Workspace ws;
+  std::vector<std::byte> frame;
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  auto per_round = [&](bool exchange) -> Result<double> {
+    double best = INFINITY;
+    for (int run = 0; run < 3; ++run) {
+      PROFILE_MPI(MPI_Barrier(comm));
+      const auto t0 = Clock::now();
+      for (int k = 0; k < kRounds; ++k) {
+        COMMPRESS_RETURN_IF_ERROR(szp->compress(data.data(), n, codec::Dtype::f32,
+                                                codec::ErrorBound::absolute(*eb), frame, ws));
+        double token = k, got = 0;
+        if (exchange)
+          PROFILE_MPI(MPI_Sendrecv(&token, 1, MPI_DOUBLE, right, kTag, &got, 1, MPI_DOUBLE, left,
+                                   kTag, comm, MPI_STATUS_IGNORE));
+      }
+      double t = seconds_since(t0) / kRounds;
+      PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm));
+      best = std::min(best, t);
+    }
+    return best;
+  };
+  auto alone = per_round(false);
+  if (!alone.ok()) return alone.status();
+  auto with = per_round(true);
+  if (!with.ok()) return with.status();
+  return std::max(0.0, *with - *alone - alpha);
+}
+
 // --- nodes ----------------------------------------------------------------------------------
 
 Status node_layout(MPI_Comm comm, int rank, int size, ProfileReport& rep) {
@@ -442,6 +487,12 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   double over = detail::local_oversubscription();  // the rates will include this sharing
   PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_DOUBLE, MPI_MAX, comm));
   rep.profile.codec_oversubscription = over;
+  say(opts, rank, "the wait of a message step while every rank computes");
+  auto wait = measure_step_wait(comm, rank, size, link.eager.alpha);
+  if (!wait.ok()) return wait.status();
+  rep.profile.oversubscribed_wait = *wait;
+  say(opts, rank, "  " + std::to_string(*wait * 1e6) + " us per step at " + std::to_string(over) +
+                      " ranks per core");
   COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, rank, opts, rep));
   rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
                        " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +

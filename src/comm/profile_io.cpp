@@ -78,6 +78,7 @@ std::string profile_to_json(const model::MachineProfile& m, const ProfileReport*
   j["ranks_per_node"] = m.ranks_per_node;
   j["threads_per_rank"] = m.threads_per_rank;
   j["codec_oversubscription"] = m.codec_oversubscription;
+  if (m.oversubscribed_wait >= 0) j["oversubscribed_wait"] = m.oversubscribed_wait;
   if (m.gemm_flops_f64 > 0) j["gemm_flops_f64"] = m.gemm_flops_f64;
   if (m.gemm_flops_f32 > 0) j["gemm_flops_f32"] = m.gemm_flops_f32;
   j["codecs"] = json::array();
@@ -133,6 +134,9 @@ Result<model::MachineProfile> profile_from_json(std::string_view text) {
   // Older profiles lack it: their rates are taken as measured on unshared cores.
   if (j.contains("codec_oversubscription"))
     m.codec_oversubscription = std::max(1.0, rd.num(j, "codec_oversubscription", ""));
+  // Older profiles lack it: the model assumes a scheduler slice per step then.
+  if (j.contains("oversubscribed_wait"))
+    m.oversubscribed_wait = rd.num(j, "oversubscribed_wait", "");
   // Local BLAS rates: absent in profiles measured before the multiply existed (0 = defaults).
   if (j.contains("gemm_flops_f64")) m.gemm_flops_f64 = rd.num(j, "gemm_flops_f64", "");
   if (j.contains("gemm_flops_f32")) m.gemm_flops_f32 = rd.num(j, "gemm_flops_f32", "");

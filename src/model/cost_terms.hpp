@@ -78,7 +78,14 @@ class Terms {
     if (rate <= 0) return INFINITY;
     return codec_over_ * (chunks(bytes) * (c_ ? c_->call_overhead : 0) + bytes / rate);
   }
-  double wait() const { return (over_ - 1) * kOversubscribedWait; }
+  // A message step's wait for peers sharing cores: as measured under the profile's sharing,
+  // scaled to the run's; without that measurement, a scheduler slice per extra rank per core.
+  double wait() const {
+    if (over_ <= 1) return 0;
+    const double o_p = m_.codec_oversubscription;
+    if (m_.oversubscribed_wait >= 0 && o_p > 1) return m_.oversubscribed_wait * (over_ - 1) / (o_p - 1);
+    return (over_ - 1) * kOversubscribedWait;
+  }
 
   const MachineProfile& m_;
   const CodecRates* c_;

@@ -34,6 +34,7 @@ for name in ("network", "intra_node"):  # 2 ranks on this machine share a node
     need(o == 0 or (1024 <= o <= most and (int(o) & (int(o) - 1)) == 0), f"{name}: overlap_bytes {o}")
 need(p.get("gamma", 0) > 0, "gamma")
 need(p.get("codec_oversubscription", 0) >= 1, "codec_oversubscription")
+need(p.get("oversubscribed_wait", -1) >= 0, f"oversubscribed_wait {p.get('oversubscribed_wait')}")
 szp = {c["dtype"]: c for c in p.get("codecs", []) if c.get("codec") == "szp"}
 need(set(szp) == {"f32", "f64"}, f"szp rates for f32 and f64: {sorted(szp)}")
 for dt, c in szp.items():

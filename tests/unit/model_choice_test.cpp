@@ -211,6 +211,30 @@ TEST(ModelChoice, OversubscribedNodesDeclineCompression) {
             Algorithm::Mpi);
 }
 
+TEST(ModelChoice, MeasuredOversubscribedWaitReplacesTheSchedulerSlice) {
+  // Profiled at 2 ranks per core, where a message step waited 100 us for its peers.
+  MachineProfile assumed = gigabit(), measured = gigabit();
+  assumed.codec_oversubscription = measured.codec_oversubscription = 2;
+  measured.oversubscribed_wait = 100e-6;
+  Scenario s = allreduce(16 * MiB, 4, 8);
+  const CodecRates* r = measured.rates("szp", Dtype::f32);
+  const double unshared = predict(measured, r, Algorithm::FusedRing, s);
+  s.oversubscription = 2;
+  const double with_measured = predict(measured, r, Algorithm::FusedRing, s);
+  const double with_slice = predict(assumed, assumed.rates("szp", Dtype::f32), Algorithm::FusedRing, s);
+  EXPECT_GT(with_measured, unshared);
+  EXPECT_LT(with_measured, with_slice);  // 100 us per step, not 4 ms
+  // More sharing, longer waits.
+  s.oversubscription = 3;
+  const double thrice = predict(measured, r, Algorithm::FusedRing, s);
+  EXPECT_GT(thrice, with_measured);
+  // A profile measured on unshared cores cannot say: the slice stays.
+  measured.codec_oversubscription = 1;
+  assumed.codec_oversubscription = 1;
+  EXPECT_DOUBLE_EQ(predict(measured, r, Algorithm::FusedRing, s),
+                   predict(assumed, assumed.rates("szp", Dtype::f32), Algorithm::FusedRing, s));
+}
+
 TEST(ModelChoice, RatesMeasuredOnSharedCoresAreNotSlowedTwice) {
   // Profiled with 2 ranks per core: the codec rates already include that sharing, so a run
   // with the same sharing pays codec work at the measured rates, no more.

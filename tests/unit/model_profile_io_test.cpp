@@ -23,6 +23,7 @@ model::MachineProfile sample_profile() {
   m.ranks_per_node = 2;
   m.threads_per_rank = 1;
   m.codec_oversubscription = 2;
+  m.oversubscribed_wait = 5e-5;
   m.codecs = {{"szp", codec::Dtype::f32, 4e9, 5e9, 6e9, 4.5e9, 2e-6, 7.5},
               {"zstd-1", codec::Dtype::f64, 4e8, 9e8, 0, 0, 1e-5, 1.2}};
   return m;
@@ -42,6 +43,7 @@ TEST(ModelProfileIo, RoundTrip) {
   EXPECT_DOUBLE_EQ(back->gamma, 3e-10);
   EXPECT_EQ(back->ranks_per_node, 2);
   EXPECT_DOUBLE_EQ(back->codec_oversubscription, 2);
+  EXPECT_DOUBLE_EQ(back->oversubscribed_wait, 5e-5);
   ASSERT_EQ(back->codecs.size(), 2u);
   const model::CodecRates* z = back->rates("zstd-1", codec::Dtype::f64);
   ASSERT_NE(z, nullptr);
@@ -85,6 +87,14 @@ TEST(ModelProfileIo, ProfilesBeforeTheOverlapProbeAssumeNone) {
   auto back = comm::profile_from_json(text);
   ASSERT_TRUE(back.ok()) << back.status().to_string();
   EXPECT_EQ(back->network.overlap_bytes, 0);
+  // Nor does it know the oversubscribed wait unless it measured one.
+  model::MachineProfile unmeasured = sample_profile();
+  unmeasured.oversubscribed_wait = -1;
+  const std::string without = comm::profile_to_json(unmeasured);
+  EXPECT_EQ(without.find("oversubscribed_wait"), std::string::npos);
+  auto old = comm::profile_from_json(without);
+  ASSERT_TRUE(old.ok()) << old.status().to_string();
+  EXPECT_LT(old->oversubscribed_wait, 0);
   expect_refused(with(comm::profile_to_json(sample_profile()), "\"overlap_bytes\": 32768.0",
                       "\"overlap_bytes\": -2"),
                  "overlap_bytes");
