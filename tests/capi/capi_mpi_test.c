@@ -72,6 +72,19 @@ static void allreduce_lossy(void) {
           rep.guaranteed_abs_bound);
     CHECK(worst <= rep.guaranteed_abs_bound, "in-place max error %g exceeds %g", worst,
           rep.guaranteed_abs_bound);
+    /* The chunk it ran with: the default 1 MiB for a forced algorithm, the asked one when set,
+     * none for MPI's own operation. */
+    CHECK(rep.chunk_bytes == (size_t)1 << 20, "DOC ring ran with chunk %zu", rep.chunk_bytes);
+    CHECK_OK(commpress_options_set_chunk_bytes(o, 4096));
+    CHECK_OK(commpress_allreduce(buf, buf, n, COMMPRESS_F64, COMMPRESS_SUM, MPI_COMM_WORLD, o,
+                                 &rep));
+    CHECK(rep.chunk_bytes == 4096, "DOC ring asked for 4096-byte chunks ran with %zu",
+          rep.chunk_bytes);
+    CHECK_OK(commpress_options_set_algorithm(o, COMMPRESS_ALG_MPI));
+    CHECK_OK(commpress_allreduce(buf, buf, n, COMMPRESS_F64, COMMPRESS_SUM, MPI_COMM_WORLD, o,
+                                 &rep));
+    CHECK(rep.chunk_bytes == 0, "MPI's own allreduce reported chunk %zu", rep.chunk_bytes);
+    CHECK_OK(commpress_options_set_chunk_bytes(o, 0));
   }
   commpress_options_destroy(o);
 }
