@@ -95,7 +95,8 @@ Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype
   }
   if (s.size() == 1) {  // nothing to reduce with: the input is the exact result
     COMMPRESS_RETURN_IF_ERROR(s.plan({}, 1));
-    if (send != recv && count) std::memcpy(recv, send, count * s.wire().elem_size());
+    if (send != recv && count && !s.input_in_output())
+      std::memcpy(recv, send, count * s.wire().elem_size());
     return s.end({}, s.algorithm());
   }
   Algorithm ran = s.algorithm();

@@ -135,6 +135,13 @@ struct LinkMeasurements {
   double overlap_bytes = 0;
 };
 
+// (bytes, seconds) pairs stored flat, as they travel in one broadcast.
+std::vector<model::Sample> samples(const std::vector<double>& flat, size_t pairs) {
+  std::vector<model::Sample> out;
+  for (size_t i = 0; i < pairs; ++i) out.push_back({flat[2 * i], flat[2 * i + 1]});
+  return out;
+}
+
 Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o) {
   // The pair talks on its own communicator so the others can wait in a barrier.
   MPI_Comm pair = MPI_COMM_NULL;
@@ -160,7 +167,7 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
       // Both ends judge the overlap by rank 0's times, so they probe the same sizes.
       if (int rc = MPI_Bcast(flat.data(), int(flat.size()), MPI_DOUBLE, 0, pair); rc != MPI_SUCCESS)
         st = {ErrorCode::mpi, "profile: MPI_Bcast failed (" + std::to_string(rc) + ")"};
-      for (size_t i = 0; i + 1 < flat.size(); i += 2) out.one_way.push_back({flat[i], flat[i + 1]});
+      out.one_way = samples(flat, flat.size() / 2);
     }
     if (st.ok()) {
       auto limit = overlap_limit(pair, rank, buf, out.one_way);
@@ -178,8 +185,7 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
   flat.resize(size_t(count));
   PROFILE_MPI(MPI_Bcast(flat.data(), count, MPI_DOUBLE, 0, comm));
   out.overlap_bytes = flat.back();
-  out.one_way.clear();
-  for (size_t i = 0; i + 2 < flat.size(); i += 2) out.one_way.push_back({flat[i], flat[i + 1]});
+  out.one_way = samples(flat, (flat.size() - 1) / 2);
   return out;
 }
 

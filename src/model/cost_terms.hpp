@@ -50,16 +50,16 @@ class Terms {
     return k * (each + wait());
   }
 
-  // `rounds` rounds that each compute for `compute` seconds and move `transfer` seconds of
+  // `steps` rounds that each compute for `compute` seconds and move `transfer` seconds of
   // chunk messages of `wire_chunk` bytes. The chunks of consecutive rounds form one pipeline
   // (a chunk goes on as soon as it is done), so computation and transfer overlap where the
   // link moves such a chunk while the ranks compute (Link::overlap_bytes): the slower of the
   // two sets the pace, the other shows once, in the pipeline's fill. Otherwise they add up.
-  double rounds(double rounds, double compute, double transfer, double chunks,
+  double rounds(double steps, double compute, double transfer, double chunks,
                 double wire_chunk) const {
     if (chunks > 1 && wire_chunk <= m_.network.overlap_bytes)
-      return rounds * std::max(compute, transfer) + std::min(compute, transfer) / chunks;
-    return rounds * (compute + transfer);
+      return steps * std::max(compute, transfer) + std::min(compute, transfer) / chunks;
+    return steps * (compute + transfer);
   }
 
   // Codec work on `bytes` uncompressed bytes, chunk by chunk (one call per chunk).
