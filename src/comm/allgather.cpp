@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kTag = 0x200;
 
-using Bytes = std::vector<std::byte>;
+using Bytes = detail::Buffer;
 
 std::string block_label(int owner) { return "block of rank " + std::to_string(owner) + ": "; }
 

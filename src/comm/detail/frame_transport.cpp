@@ -70,7 +70,7 @@ Status test_all(std::vector<MPI_Request>& reqs) {
 Status send_stream(const Wire& wire, const void* data, size_t n, std::span<const int> dests,
                    int tag, MPI_Comm comm, Traffic& traffic) {
   // Two frame buffers: chunk k is encoded into one while chunk k-1 leaves from the other.
-  std::array<std::vector<std::byte>, 2> buf;
+  std::array<Buffer, 2> buf;
   std::array<std::vector<MPI_Request>, 2> sends;
   const auto* src = static_cast<const std::byte*>(data);
   Status first;
@@ -100,7 +100,7 @@ Status send_stream(const Wire& wire, const void* data, size_t n, std::span<const
 Status recv_stream(const Wire& wire, void* out, size_t n, int src, std::span<const int> forward,
                    int tag, MPI_Comm comm, Traffic& traffic) {
   const size_t chunks = wire.num_chunks(n);
-  std::array<std::vector<std::byte>, 2> buf;
+  std::array<Buffer, 2> buf;
   std::array<MPI_Request, 2> recvs = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::array<std::vector<MPI_Request>, 2> sends;
   auto post = [&](size_t k) -> Status {
@@ -141,7 +141,7 @@ Status recv_stream(const Wire& wire, void* out, size_t n, int src, std::span<con
 }
 
 Status PendingExchange::start(std::span<const std::byte> out, uint64_t raw_out, int dest,
-                              std::vector<std::byte>& in, size_t capacity, int src, int tag,
+                              Buffer& in, size_t capacity, int src, int tag,
                               MPI_Comm comm, Traffic& traffic) {
   in_ = &in;
   in.resize(src == MPI_PROC_NULL ? 0 : capacity);
@@ -175,7 +175,7 @@ Status PendingExchange::finish() {
 }
 
 Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest,
-                std::vector<std::byte>& in, size_t capacity, int src, int tag, MPI_Comm comm,
+                Buffer& in, size_t capacity, int src, int tag, MPI_Comm comm,
                 Traffic& traffic) {
   PendingExchange x;
   COMMPRESS_RETURN_IF_ERROR(x.start(out, raw_out, dest, in, capacity, src, tag, comm, traffic));

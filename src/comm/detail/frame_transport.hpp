@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/detail/buffer.hpp"
 #include "comm/detail/wire.hpp"
 #include "commpress/comm.hpp"
 
@@ -54,7 +55,7 @@ Status recv_stream(const Wire& wire, void* out, size_t n, int src, std::span<con
 // of at most capacity bytes from src into `in`, resized to what arrived. Either peer may be
 // MPI_PROC_NULL (then `in` is left empty).
 Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest,
-                std::vector<std::byte>& in, size_t capacity, int src, int tag, MPI_Comm comm,
+                Buffer& in, size_t capacity, int src, int tag, MPI_Comm comm,
                 Traffic& traffic);
 
 // The nonblocking form of exchange: start posts both sides, finish waits and trims `in`.
@@ -62,7 +63,7 @@ Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest,
 class PendingExchange {
  public:
   Status start(std::span<const std::byte> out, uint64_t raw_out, int dest,
-               std::vector<std::byte>& in, size_t capacity, int src, int tag, MPI_Comm comm,
+               Buffer& in, size_t capacity, int src, int tag, MPI_Comm comm,
                Traffic& traffic);
   // Lets the exchange move while the caller computes between calls: without an asynchronous
   // progress thread a message above the eager size moves only inside MPI calls.
@@ -71,7 +72,7 @@ class PendingExchange {
 
  private:
   MPI_Request reqs_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-  std::vector<std::byte>* in_ = nullptr;
+  Buffer* in_ = nullptr;
   int received_ = -1;  // the receive's length when progress() completed it
 };
 

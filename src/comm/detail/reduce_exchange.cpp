@@ -23,7 +23,7 @@ Status exchange_values(const ReduceContext& ctx, const Outgoing& out, const Inco
   const size_t ji = in.src == MPI_PROC_NULL ? 0 : wi.num_chunks(in.n);
   const size_t chunks = std::max(jo, ji);
   const size_t es = wi.elem_size();
-  std::vector<Bytes> ob(chunks), ib(chunks);
+  std::vector<Buffer> ob(chunks), ib(chunks);
   std::vector<PendingExchange> x(chunks);
   for (size_t j = 0; j < chunks; ++j) {
     std::span<const std::byte> msg;
@@ -40,7 +40,7 @@ Status exchange_values(const ReduceContext& ctx, const Outgoing& out, const Inco
                    j < ji ? wi.frame_capacity(wi.chunk_size(in.n, j)) : 0,
                    j < ji ? in.src : MPI_PROC_NULL, tag, ctx.comm, ctx.traffic));
   }
-  Bytes tmp(in.arrival == Arrival::reduce && ji ? wi.chunk_elems() * es : 0);
+  Buffer tmp(in.arrival == Arrival::reduce && ji ? wi.chunk_elems() * es : 0);
   for (size_t j = 0; j < chunks; ++j) {
     COMMPRESS_RETURN_IF_ERROR(x[j].finish());
     if (j >= ji || upstream_failed(ib[j])) continue;

@@ -30,7 +30,7 @@ Status gather_to_root(const ReduceContext& ctx, std::span<const BlockSource> blo
   struct Arrival {
     const BlockSource* block;
     size_t chunk;
-    Bytes bytes;
+    Buffer bytes;
     PendingExchange x;
   };
   std::vector<Arrival> arrivals;

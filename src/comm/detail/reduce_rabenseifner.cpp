@@ -111,7 +111,7 @@ class Doubling {
       int lo = v, hi = v + 1;
       for (int mask = 1; mask < f.p2; mask *= 2) {
         int plo = (v ^ mask) & ~(mask - 1), phi = plo + mask;
-        Bytes in;
+        Buffer in;
         PendingExchange x;
         const int partner = f.rank_of(v ^ mask);
         COMMPRESS_RETURN_IF_ERROR(x.start(held_, raw(lo, hi), partner, in, capacity(plo, phi),
@@ -127,12 +127,12 @@ class Doubling {
     if (!f.folded(r)) return {};
     if (!f.sits_out(r)) {
       PendingExchange x;
-      Bytes none;
+      Buffer none;
       COMMPRESS_RETURN_IF_ERROR(x.start(held_, raw(0, f.p2), r - 1, none, 0, MPI_PROC_NULL,
                                         kUnfoldTag, ctx_.comm, ctx_.traffic));
       return x.finish();
     }
-    Bytes in;
+    Buffer in;
     COMMPRESS_RETURN_IF_ERROR(exchange({}, 0, MPI_PROC_NULL, in, capacity(0, f.p2), r + 1,
                                        kUnfoldTag, ctx_.comm, ctx_.traffic));
     merge(std::move(in), 0, f.p2, false, "from rank " + std::to_string(r + 1) + ": ");
@@ -156,7 +156,7 @@ class Doubling {
   }
 
   // Splits the bytes of super-blocks [a, b) and adds them before or after held_.
-  void merge(Bytes in, int a, int b, bool before, const std::string& where) {
+  void merge(Buffer in, int a, int b, bool before, const std::string& where) {
     std::vector<Piece> pieces;
     size_t pos = 0;
     Status st;
@@ -199,7 +199,7 @@ class Doubling {
   const ReduceContext& ctx_;
   const Schedule& s_;
   std::byte* out_;
-  Bytes held_;
+  Buffer held_;
   std::vector<Piece> pending_;
 };
 

@@ -60,7 +60,8 @@ void decode_chunk(const ReduceContext& ctx, const Bytes& frame, size_t n, size_t
 }
 
 // frame = frame + in (both szp frames); an empty frame marks an earlier failure.
-void combine_into(const ReduceContext& ctx, Bytes& frame, const Bytes& in, codec::Workspace& ws,
+void combine_into(const ReduceContext& ctx, Bytes& frame, std::span<const std::byte> in,
+                  codec::Workspace& ws,
                   const std::string& where) {
   if (upstream_failed(frame) || upstream_failed(in)) {
     frame.clear();
@@ -78,7 +79,8 @@ Status homomorphic_recursive_doubling(const ReduceContext& ctx, const std::byte*
   const Wire& w = ctx.wire;
   const auto hops = butterfly(ctx.rank, ctx.size);
   const size_t chunks = w.num_chunks(n);
-  std::vector<Bytes> frame = encode_all(ctx, input, n), in(chunks);
+  std::vector<Bytes> frame = encode_all(ctx, input, n);
+  std::vector<Buffer> in(chunks);
   std::vector<PendingExchange> x(chunks);
   codec::Workspace ws;
   auto start = [&](size_t s, size_t j) {
@@ -100,7 +102,7 @@ Status homomorphic_recursive_doubling(const ReduceContext& ctx, const std::byte*
       COMMPRESS_RETURN_IF_ERROR(x[j].finish());
       if (h.src != MPI_PROC_NULL) {
         if (h.combine) combine_into(ctx, frame[j], in[j], ws, where);
-        else frame[j].swap(in[j]);
+        else frame[j].assign(in[j].begin(), in[j].end());
       }
       if (s + 1 < hops.size()) COMMPRESS_RETURN_IF_ERROR(start(s + 1, j));
       else decode_chunk(ctx, frame[j], n, j, out);
@@ -118,7 +120,7 @@ Status homomorphic_binomial_reduce(const ReduceContext& ctx, const std::byte* in
   std::vector<int> children(kids.rbegin(), kids.rend());
   const size_t chunks = w.num_chunks(n);
   std::vector<Bytes> frame = encode_all(ctx, input, n);
-  std::vector<std::vector<Bytes>> in(children.size(), std::vector<Bytes>(chunks));
+  std::vector<std::vector<Buffer>> in(children.size(), std::vector<Buffer>(chunks));
   std::vector<std::vector<PendingExchange>> recvs(children.size(),
                                                   std::vector<PendingExchange>(chunks));
   for (size_t c = 0; c < children.size(); ++c)
@@ -133,7 +135,7 @@ Status homomorphic_binomial_reduce(const ReduceContext& ctx, const std::byte* in
       COMMPRESS_RETURN_IF_ERROR(recvs[c][j].finish());
       combine_into(ctx, frame[j], in[c][j], ws,
                    "chunk " + std::to_string(j) + " from rank " + std::to_string(children[c]) + ": ");
-      Bytes().swap(in[c][j]);
+      Buffer().swap(in[c][j]);
     }
     if (ctx.rank == root) decode_chunk(ctx, frame[j], n, j, out);
     else

@@ -41,7 +41,7 @@ Status ring_allgather(const ReduceContext& ctx, const BlockLayout& layout, const
   size_t most = 0;
   for (int b = 0; b < p; ++b) most = std::max(most, chunks(b));
   // Step s receives into buf[s & 1] and forwards what step s - 1 received.
-  std::array<std::vector<Bytes>, 2> buf = {std::vector<Bytes>(most), std::vector<Bytes>(most)};
+  std::array<std::vector<Buffer>, 2> buf = {std::vector<Buffer>(most), std::vector<Buffer>(most)};
   std::vector<PendingExchange> x(most);
 
   auto start = [&](int s, size_t j) -> Status {

@@ -34,7 +34,8 @@ Status ring_reduce_scatter(const ReduceContext& ctx, const BlockLayout& layout, 
   };
   size_t most = 0;
   for (int b = 0; b < p; ++b) most = std::max(most, chunks(b));
-  std::vector<Bytes> out(most), in(most);
+  std::vector<Bytes> out(most);
+  std::vector<Buffer> in(most);
   std::vector<PendingExchange> x(most);
   if (own_frames) own_frames->assign(chunks(r), {});
 

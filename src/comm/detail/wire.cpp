@@ -121,17 +121,16 @@ codec::ErrorBound Wire::frame_bound() const {
   return lossy() ? codec::ErrorBound::absolute(abs_bound_) : codec::ErrorBound::lossless();
 }
 
-Result<size_t> Wire::encode(const void* data, size_t elems, std::vector<std::byte>& buf) const {
+Result<size_t> Wire::encode_into(const void* data, size_t elems, std::span<std::byte> buf) const {
   if (needs_range_)
     return Status{ErrorCode::internal, "relative bound used before it was resolved"};
-  size_t cap = frame_capacity(elems);
-  if (buf.size() < cap) buf.resize(cap);
+  const size_t cap = frame_capacity(elems);
+  if (buf.size() < cap) return Status{ErrorCode::internal, "frame buffer below capacity"};
   if (!codec_) {
     if (cap) std::memcpy(buf.data(), data, cap);
     return cap;
   }
-  return codec_->compress_into(data, elems, dtype_, frame_bound(),
-                               std::span<std::byte>(buf.data(), cap), workspace());
+  return codec_->compress_into(data, elems, dtype_, frame_bound(), buf.first(cap), workspace());
 }
 
 Status Wire::decode(std::span<const std::byte> frame, void* out, size_t elems) const {
@@ -143,19 +142,18 @@ Status Wire::decode(std::span<const std::byte> frame, void* out, size_t elems) c
   return {};
 }
 
-Status Wire::encode_block(const void* data, size_t n, std::vector<std::byte>& out) const {
-  out.resize(block_capacity(n));
-  std::vector<std::byte> frame;
+Status Wire::encode_block(const void* data, size_t n, Buffer& out) const {
+  out.resize(block_capacity(n));  // uninitialised: only the frames written are ever read
   size_t pos = 0;
   const auto* src = static_cast<const std::byte*>(data);
   for (size_t k = 0; k < num_chunks(n); ++k) {
     size_t m = chunk_size(n, k);
-    auto len = encode(src + k * chunk_elems_ * elem_size_, m, frame);
+    auto len = encode_into(src + k * chunk_elems_ * elem_size_, m,
+                           std::span<std::byte>(out).subspan(pos, frame_capacity(m)));
     if (!len.ok()) {
       out.clear();
       return {len.status().code(), "chunk " + num(k) + ": " + len.status().message()};
     }
-    std::memcpy(out.data() + pos, frame.data(), *len);
     pos += *len;
   }
   out.resize(pos);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/detail/buffer.hpp"
 #include "commpress/codec.hpp"
 #include "commpress/comm.hpp"
 
@@ -59,13 +60,20 @@ class Wire {
 
   // (a) One frame for elems elements at data, written to buf[0, returned size). buf only
   // grows (to frame_capacity), so reusing it across calls allocates nothing.
-  Result<size_t> encode(const void* data, size_t elems, std::vector<std::byte>& buf) const;
+  template <class ByteVector>
+  Result<size_t> encode(const void* data, size_t elems, ByteVector& buf) const {
+    size_t cap = frame_capacity(elems);
+    if (buf.size() < cap) buf.resize(cap);
+    return encode_into(data, elems, std::span<std::byte>(buf.data(), cap));
+  }
+  // The same into buf of at least frame_capacity(elems) bytes.
+  Result<size_t> encode_into(const void* data, size_t elems, std::span<std::byte> buf) const;
   // Exactly elems elements out of one frame (raw: the byte count must match exactly).
   Status decode(std::span<const std::byte> frame, void* out, size_t elems) const;
 
   // All chunk frames of an n-array, back to back (out resized to the block). On a chunk
   // failure the block is left empty and the error returned.
-  Status encode_block(const void* data, size_t n, std::vector<std::byte>& out) const;
+  Status encode_block(const void* data, size_t n, Buffer& out) const;
   // Bytes the block of an n-array occupies at the start of bytes (frame lengths checked
   // against what is there and against each chunk's capacity).
   Result<size_t> block_extent(std::span<const std::byte> bytes, size_t n) const;
