@@ -390,6 +390,7 @@ def collect_meta(a):
         "mpi": sh("mpirun --version 2>&1 | head -1") or "?",
         "load": a.load or "?", "plan": a.plan,
         "burst": os.environ.get("NETSIM_BURST", "32kb"),
+        "mtu": os.environ.get("NETSIM_MTU", "9000"),
     }
 
 
@@ -410,7 +411,8 @@ def header_md(m, rows):
         f"- Networks measured: {', '.join(NETS.get(n, n) for n in nets)}. "
         f"*netsim*: `scripts/netsim run {m['ranks']} {m['rate']}`: {m['ranks']} network "
         f"namespaces on one bridge, every veth shaped by `tc tbf rate {m['rate']} burst "
-        f"{m['burst']} latency 50ms` in both directions, TSO/GSO/GRO off, Open MPI over TCP "
+        f"{m['burst']} latency 50ms` in both directions, MTU {m['mtu']}, TSO/GSO/GRO "
+        "off, the bridge's netfilter hook off, Open MPI over TCP "
         "(`btl tcp,self`), one rank per namespace (each its own node). *shared memory*: "
         f"`mpirun -np {m['ranks']} --oversubscribe --bind-to none --mca btl self,vader`; "
         "`hierarchical` groups ranks into pretend nodes of 2 (`--pretend-ranks-per-node 2`).",

@@ -450,7 +450,8 @@ def header_md(a, rows):
         "self,vader`; 4 ranks on 2 cores are oversubscribed. OpenBLAS threads per rank = cores / "
         "ranks on the node (one when oversubscribed); the 1-rank run gets both cores. "
         f"*netsim*: `scripts/netsim run 4 {a.rate}`: 4 network namespaces on one bridge, every "
-        f"link shaped by `tc tbf rate {a.rate}` both ways, Open MPI over TCP.",
+        f"link shaped by `tc tbf rate {a.rate}` both ways, MTU "
+        f"{os.environ.get('NETSIM_MTU', '9000')}, Open MPI over TCP.",
         "- Matrices: square, m = n = k = N, C = A B (alpha 1, beta 0, no transposition), "
         "block-distributed over the grid (the layout ScaLAPACK takes without copies: MB = "
         "ceil(N/pr)). A and B uniform in [-1, 1) from seeds (A seed 1, B seed 2), with the "
