@@ -37,7 +37,8 @@ void ring_exchange(size_t n, std::chrono::milliseconds drive) {
   const auto until = std::chrono::steady_clock::now() + drive;
   while (std::chrono::steady_clock::now() < until) EXPECT_TRUE(x.progress().ok());
   EXPECT_TRUE(x.finish().ok());
-  EXPECT_EQ(std::vector<std::byte>(in.begin(), in.end()), message(left, n)) << n << " bytes, driven for " << drive.count() << " ms";
+  EXPECT_EQ(std::vector<std::byte>(in.begin(), in.end()), message(left, n))
+      << n << " bytes, driven for " << drive.count() << " ms";
   EXPECT_EQ(traffic.bytes_sent, n);
 }
 

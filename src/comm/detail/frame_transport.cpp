@@ -141,8 +141,8 @@ Status recv_stream(const Wire& wire, void* out, size_t n, int src, std::span<con
 }
 
 Status PendingExchange::start(std::span<const std::byte> out, uint64_t raw_out, int dest,
-                              Buffer& in, size_t capacity, int src, int tag,
-                              MPI_Comm comm, Traffic& traffic) {
+                              Buffer& in, size_t capacity, int src, int tag, MPI_Comm comm,
+                              Traffic& traffic) {
   in_ = &in;
   in.resize(src == MPI_PROC_NULL ? 0 : capacity);
   if (src != MPI_PROC_NULL)
@@ -174,9 +174,8 @@ Status PendingExchange::finish() {
   return {};
 }
 
-Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest,
-                Buffer& in, size_t capacity, int src, int tag, MPI_Comm comm,
-                Traffic& traffic) {
+Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest, Buffer& in,
+                size_t capacity, int src, int tag, MPI_Comm comm, Traffic& traffic) {
   PendingExchange x;
   COMMPRESS_RETURN_IF_ERROR(x.start(out, raw_out, dest, in, capacity, src, tag, comm, traffic));
   return x.finish();

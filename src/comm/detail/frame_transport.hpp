@@ -54,17 +54,15 @@ Status recv_stream(const Wire& wire, void* out, size_t n, int src, std::span<con
 // (d) Sends `out` (standing for raw_out uncompressed bytes) to dest and receives one message
 // of at most capacity bytes from src into `in`, resized to what arrived. Either peer may be
 // MPI_PROC_NULL (then `in` is left empty).
-Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest,
-                Buffer& in, size_t capacity, int src, int tag, MPI_Comm comm,
-                Traffic& traffic);
+Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest, Buffer& in,
+                size_t capacity, int src, int tag, MPI_Comm comm, Traffic& traffic);
 
 // The nonblocking form of exchange: start posts both sides, finish waits and trims `in`.
 // The buffers must stay untouched until finish; a started exchange must be finished.
 class PendingExchange {
  public:
-  Status start(std::span<const std::byte> out, uint64_t raw_out, int dest,
-               Buffer& in, size_t capacity, int src, int tag, MPI_Comm comm,
-               Traffic& traffic);
+  Status start(std::span<const std::byte> out, uint64_t raw_out, int dest, Buffer& in,
+               size_t capacity, int src, int tag, MPI_Comm comm, Traffic& traffic);
   // Lets the exchange move while the caller computes between calls: without an asynchronous
   // progress thread a message above the eager size moves only inside MPI calls.
   Status progress();

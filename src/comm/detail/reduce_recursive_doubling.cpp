@@ -61,8 +61,7 @@ void decode_chunk(const ReduceContext& ctx, const Bytes& frame, size_t n, size_t
 
 // frame = frame + in (both szp frames); an empty frame marks an earlier failure.
 void combine_into(const ReduceContext& ctx, Bytes& frame, std::span<const std::byte> in,
-                  codec::Workspace& ws,
-                  const std::string& where) {
+                  codec::Workspace& ws, const std::string& where) {
   if (upstream_failed(frame) || upstream_failed(in)) {
     frame.clear();
     return;
