@@ -50,8 +50,9 @@ void check_lossless(cc::Algorithm alg, const Config& cfg, Dtype d, size_t n, boo
   EXPECT_TRUE(out == ref) << what << ": differs from MPI_Allgather";
   EXPECT_EQ(r->guaranteed_abs_bound, 0.0) << what;
   // Auto may decline compression (the cost model): then MPI's own allgather runs.
-  if (!(alg == cc::Algorithm::Auto && r->algorithm == cc::Algorithm::Mpi))
+  if (!(alg == cc::Algorithm::Auto && r->algorithm == cc::Algorithm::Mpi)) {
     EXPECT_EQ(r->algorithm, alg == cc::Algorithm::Auto ? cc::Algorithm::Ring : alg) << what;
+  }
   if (alg != cc::Algorithm::Mpi && p > 1 && n > 0) { EXPECT_GT(r->bytes_sent, 0u) << what; }
 }
 
