@@ -20,17 +20,17 @@ namespace commpress::comm {
 
 namespace {
 
-constexpr int kTag = 0x200;
+using detail::Buffer;
 
-using Bytes = detail::Buffer;
+constexpr int kTag = 0x200;
 
 std::string block_label(int owner) { return "block of rank " + std::to_string(owner) + ": "; }
 
-Status ring(const detail::Collective& c, Bytes mine, std::byte* recv, size_t n,
+Status ring(const detail::Collective& c, Buffer mine, std::byte* recv, size_t n,
             detail::Traffic& traffic, Status& first) {
   const int p = c.size, right = (c.rank + 1) % p, left = (c.rank + p - 1) % p;
   const size_t stride = n * c.wire.elem_size();
-  std::vector<Bytes> blocks(p);
+  std::vector<Buffer> blocks(p);
   blocks[c.rank] = std::move(mine);
   detail::PendingExchange x;
   Status moved;  // the first MPI error of driving x between chunks
@@ -53,11 +53,11 @@ Status ring(const detail::Collective& c, Bytes mine, std::byte* recv, size_t n,
   return {};
 }
 
-Status bruck(const detail::Collective& c, Bytes mine, std::byte* recv, size_t n,
+Status bruck(const detail::Collective& c, Buffer mine, std::byte* recv, size_t n,
              detail::Traffic& traffic, Status& first) {
   const int p = c.size;
   const size_t stride = n * c.wire.elem_size();
-  Bytes held = std::move(mine);      // blocks rank, rank+1, ... (mod p), back to back
+  Buffer held = std::move(mine);      // blocks rank, rank+1, ... (mod p), back to back
   std::vector<size_t> ends{held.size()};  // held block i spans [ends[i-1], ends[i])
   size_t decoded = 0;
   detail::PendingExchange x;
@@ -74,7 +74,7 @@ Status bruck(const detail::Collective& c, Bytes mine, std::byte* recv, size_t n,
                          block_label(owner));
     }
   };
-  Bytes incoming;
+  Buffer incoming;
   for (int d = 1; d < p; d *= 2) {
     const int cnt = std::min(d, p - d);
     COMMPRESS_RETURN_IF_ERROR(x.start(std::span<const std::byte>(held.data(), ends[cnt - 1]),
@@ -101,7 +101,7 @@ Status bruck(const detail::Collective& c, Bytes mine, std::byte* recv, size_t n,
 Status compressed(const detail::Collective& c, const void* own, std::byte* recv, size_t n,
                   detail::Traffic& traffic) {
   Status first;
-  Bytes mine;
+  Buffer mine;
   detail::keep_first(first, c.wire.encode_block(own, n, mine), "own block: ");
   Status st = c.algorithm == Algorithm::Ring ? ring(c, std::move(mine), recv, n, traffic, first)
                                              : bruck(c, std::move(mine), recv, n, traffic, first);

@@ -19,10 +19,10 @@ namespace commpress::comm {
 
 namespace {
 
+using detail::Buffer;
+
 constexpr int kScatterTag = 0x300;
 constexpr int kGatherTag = 0x301;
-
-using Bytes = detail::Buffer;
 
 std::string block_label(int owner) { return "block of rank " + std::to_string(owner) + ": "; }
 
@@ -37,9 +37,9 @@ Status scatter_tree(const detail::Collective& c, const std::byte* send, void* re
   detail::BinomialTree tree(c.rank, c.size, root);
   const int v = tree.vrank();
   Status first;
-  Bytes from_parent;
+  Buffer from_parent;
   std::vector<size_t> offsets;  // block i of our subtree (vrank v + i) spans offsets[i..i+1]
-  std::vector<Bytes> packs;     // at the root: one message per child
+  std::vector<Buffer> packs;     // at the root: one message per child
   if (v == 0) {
     if (recv != send) copy_block(recv, send + root * stride, stride);
   } else {
@@ -57,8 +57,8 @@ Status scatter_tree(const detail::Collective& c, const std::byte* send, void* re
     int sub = tree.subtree_size(child);
     std::span<const std::byte> msg;
     if (v == 0) {
-      Bytes& pack = packs.emplace_back();
-      Bytes block;
+      Buffer& pack = packs.emplace_back();
+      Buffer block;
       for (int u = child; u < child + sub; ++u) {
         detail::keep_first(first, w.encode_block(send + tree.rank_of(u) * stride, n, block),
                            block_label(tree.rank_of(u)));
@@ -89,7 +89,7 @@ Status gather_tree(const detail::Collective& c, const void* send, std::byte* rec
   detail::BinomialTree tree(c.rank, c.size, root);
   const int v = tree.vrank();
   auto children = tree.children();  // largest subtree first
-  std::vector<Bytes> from(children.size());
+  std::vector<Buffer> from(children.size());
   std::vector<MPI_Request> recvs(children.size(), MPI_REQUEST_NULL);
   for (size_t i = 0; i < children.size(); ++i) {
     from[i].resize(w.block_capacity(n) * tree.subtree_size(children[i]));
@@ -119,7 +119,7 @@ Status gather_tree(const detail::Collective& c, const void* send, std::byte* rec
     }
     return first;
   }
-  Bytes pack;  // our block, then each child's subtree in ascending vrank order
+  Buffer pack;  // our block, then each child's subtree in ascending vrank order
   detail::keep_first(first, w.encode_block(send, n, pack), "own block: ");
   std::vector<MPI_Status> st(recvs.size());
   COMMPRESS_MPI(MPI_Waitall(int(recvs.size()), recvs.data(), st.data()));
