@@ -310,26 +310,24 @@ def targets(rows, rate):
 # under a table whose target the run missed.
 WHY_SPEEDUP_MISSED = (
     "*Why*: a compressed collective cannot beat MPI's by more than its ratio unless it also "
-    "uses the link better, and here it uses it worse: MPI's own collectives use a fraction of the "
-    "shaped link (compare MPI with its wire time), and the compressed ones a smaller one, "
-    "because the four ranks' compression, reduction and the kernel's TCP work for the "
-    "namespaces share two cores. A reduction also quantizes every rank's input at bound / p "
-    "(error-bounds.md), so its ratio is lower than a bcast's at the same bound.")
+    "uses the link better, and here the compressed ones are CPU-bound while MPI's are not: "
+    "during a 64 MiB allreduce at 1 Gbit/s both cores were busy (perf: about 44% of the time "
+    "in the four ranks' codec work, 38% in the kernel's TCP and the simulated network's shaping "
+    "and bridge, 7% in MPI polling while waiting), while MPI's own collectives leave the link "
+    "underused (compare MPI with its wire time). A reduction also quantizes every rank's input "
+    "at bound / p (error-bounds.md), so its ratio is lower than a bcast's at the same bound.")
 WHY_AUTO_MISSED = (
     "*Why*: where Auto declines (Auto chose `mpi`) it still pays for what makes a collective "
-    "safe and its report true: the argument agreement (one small allreduce, which also carries "
-    "Auto's ratio samples, so mismatched ranks fail together instead of hanging) and, for "
-    "reductions, a pass over the input for the value range the reported rounding bound needs. "
-    "For an out-of-place allreduce that pass now writes the copy of the input MPI would make "
-    "first, and MPI runs in place, so it costs little; reduce_scatter (whose output is too "
-    "small to hold the input) still pays one more read of its input, 10-20% of MPI's own "
-    "reduction in shared memory. On 4 ranks oversubscribing 2 cores a small allreduce costs "
-    "tens of microseconds, a sizeable share of a 1-4 MiB collective in shared memory. From "
-    "16 MiB on the rounds of one measurement, MPI's own included, spread by far more than 5% "
-    "on this machine (4 ranks sharing 2 cores and their memory bandwidth), and 2-3 rounds per "
-    "size cannot average that out: at 256 MiB the first timed round of a launch can take 2-3x "
-    "the later ones, and the median of two rounds shows it (a direct A/B of `--algorithm "
-    "mpi,auto,fused_ring --count 67108864 --repeat 3` gave MPI 0.36 s, Auto 0.41 s).")
+    "safe and its report true: the argument agreement (one small allreduce per call, which also "
+    "carries Auto's ratio samples, so mismatched ranks fail together instead of hanging) and, "
+    "for reductions, a pass over the input for the value range the reported rounding bound "
+    "needs (an out-of-place allreduce's pass writes the copy MPI would make, and MPI runs in "
+    "place). Measured at 1 MiB per rank with 4 ranks on 2 cores (docs/algorithms.md, \"What "
+    "failing together costs\"): +22-45 us on a 240-310 us bcast, +110-130 us on a 550-650 us "
+    "allreduce, over 5% of MPI's time at that size. From 16 MiB on the rounds of one "
+    "measurement, MPI's own included, spread by far more than 5% on this machine (4 ranks "
+    "sharing 2 cores and their memory bandwidth), and 2-3 rounds per size cannot average that "
+    "out: at 256 MiB the first timed round of a launch can take 2-3x the later ones.")
 
 
 # --- plots -----------------------------------------------------------------------------------
