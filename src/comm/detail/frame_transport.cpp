@@ -151,14 +151,18 @@ Status PendingExchange::start(std::span<const std::byte> out, uint64_t raw_out, 
 }
 
 Status PendingExchange::progress() {
-  int done = 0;
-  if (reqs_[0] != MPI_REQUEST_NULL) {
-    MPI_Status st;
-    COMMPRESS_MPI(MPI_Test(&reqs_[0], &done, &st));
-    if (done) COMMPRESS_MPI(MPI_Get_count(&st, MPI_BYTE, &received_));
-  }
-  if (reqs_[1] != MPI_REQUEST_NULL) COMMPRESS_MPI(MPI_Test(&reqs_[1], &done, MPI_STATUS_IGNORE));
-  return {};
+  if (!progress_error_.ok()) return progress_error_;
+  progress_error_ = [this]() -> Status {
+    int done = 0;
+    if (reqs_[0] != MPI_REQUEST_NULL) {
+      MPI_Status st;
+      COMMPRESS_MPI(MPI_Test(&reqs_[0], &done, &st));
+      if (done) COMMPRESS_MPI(MPI_Get_count(&st, MPI_BYTE, &received_));
+    }
+    if (reqs_[1] != MPI_REQUEST_NULL) COMMPRESS_MPI(MPI_Test(&reqs_[1], &done, MPI_STATUS_IGNORE));
+    return {};
+  }();
+  return progress_error_;
 }
 
 Status PendingExchange::finish() {
@@ -171,7 +175,9 @@ Status PendingExchange::finish() {
   }
   in_ = nullptr;
   received_ = -1;
-  return {};
+  Status moved = progress_error_;
+  progress_error_ = {};
+  return moved;
 }
 
 Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest, Buffer& in,

@@ -64,7 +64,8 @@ class PendingExchange {
   Status start(std::span<const std::byte> out, uint64_t raw_out, int dest, Buffer& in,
                size_t capacity, int src, int tag, MPI_Comm comm, Traffic& traffic);
   // Lets the exchange move while the caller computes between calls: without an asynchronous
-  // progress thread a message above the eager size moves only inside MPI calls.
+  // progress thread a message above the eager size moves only inside MPI calls. After an MPI
+  // error it does nothing more; finish() returns that error, so callers may ignore this one.
   Status progress();
   Status finish();
 
@@ -72,6 +73,7 @@ class PendingExchange {
   MPI_Request reqs_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   Buffer* in_ = nullptr;
   int received_ = -1;  // the receive's length when progress() completed it
+  Status progress_error_;
 };
 
 // MPI_Isend of one message through the transport (counted in traffic; subject to the
