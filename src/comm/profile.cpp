@@ -382,7 +382,7 @@ Status measure_codecs(MPI_Comm comm, int rank, const ProfileOptions& o, ProfileR
 // runs of each (a preemption only ever adds); the slowest rank's.
 Result<double> measure_step_wait(MPI_Comm comm, int rank, int size, double alpha) {
   const codec::Codec* szp = codec::find_codec("szp");
-  if (!szp) return 0.0;
+  if (!szp) return -1.0;  // not measured: the model falls back to a scheduler slice
   constexpr size_t n = size_t{64} << 10;
   constexpr int kRounds = 30;
   const auto data = random_walk<float>(n, 21);
@@ -497,8 +497,10 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   auto wait = measure_step_wait(comm, rank, size, link.eager.alpha);
   if (!wait.ok()) return wait.status();
   rep.profile.oversubscribed_wait = *wait;
-  say(opts, rank, "  " + std::to_string(*wait * 1e6) + " us per step at " + std::to_string(over) +
-                      " ranks per core");
+  if (*wait >= 0)
+    say(opts, rank,
+        "  " + std::to_string(*wait * 1e6) + " us per step at " + std::to_string(over) +
+            " ranks per core");
   COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, rank, opts, rep));
   rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
                        " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +
