@@ -323,7 +323,7 @@ WHY_AUTO_MISSED = (
     "for reductions, a pass over the input for the value range the reported rounding bound "
     "needs (an out-of-place allreduce's pass writes the copy MPI would make, and MPI runs in "
     "place). Measured at 1 MiB per rank with 4 ranks on 2 cores (docs/algorithms.md, \"What "
-    "failing together costs\"): +22-45 us on a 240-310 us bcast, +110-140 us on a 550-650 us "
+    "failing together costs\"): +22-45 us on a 240-310 us bcast, +110-140 us on a 540-680 us "
     "allreduce, over 5% of MPI's time at that size. From 16 MiB on the rounds of one "
     "measurement, MPI's own included, spread by far more than 5% on this machine (4 ranks "
     "sharing 2 cores and their memory bandwidth), and 2-3 rounds per size cannot average that "
