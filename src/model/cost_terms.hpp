@@ -40,14 +40,19 @@ class Terms {
   // One message of `bytes` on the network / inside a node.
   double msg(double bytes) const { return m_.network.time(bytes) + wait(); }
   double node_msg(double bytes) const { return m_.node_link().time(bytes) + wait(); }
-  // `bytes` sent as chunk messages (one alpha each, beta of the chunk's size class). Chunks
-  // sent back to back cannot beat the link's sustained (large-message) rate, however fast one
-  // small message crosses it alone (a shaper's burst, a copy that stays in cache).
+  // One message of `wire_bytes`, alone or one of several sent back to back (one alpha each,
+  // beta of its size class). Messages back to back cannot beat the link's sustained
+  // (large-message) rate, however fast one small message crosses it alone (a shaper's burst,
+  // a copy that stays in cache).
+  double chunk_msg(double wire_bytes, bool back_to_back) const {
+    const double alone = m_.network.time(wire_bytes);
+    return (back_to_back ? std::max(alone, wire_bytes * m_.network.rendezvous.beta) : alone) +
+           wait();
+  }
+  // `bytes` sent as chunk messages, back to back with the other steps' (a ring's).
   double stream(double bytes, double wire_bytes) const {
     double k = chunks(bytes);
-    const double each =
-        std::max(m_.network.time(wire_bytes / k), wire_bytes / k * m_.network.rendezvous.beta);
-    return k * (each + wait());
+    return k * chunk_msg(wire_bytes / k, true);
   }
 
   // `steps` rounds that each compute for `compute` seconds and move `transfer` seconds of

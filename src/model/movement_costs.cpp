@@ -23,7 +23,7 @@ double p2p(const Terms& t, Algorithm a) {
   if (a == Algorithm::Mpi) return t.msg(n);
   if (a != Algorithm::Direct) return INFINITY;
   const double k = t.chunks(n), x = n / k;
-  return t.msg(kP2pHeaderBytes) + pipeline(k, t.c(x), t.msg(t.wire(x)), t.d(x));
+  return t.msg(kP2pHeaderBytes) + pipeline(k, t.c(x), t.chunk_msg(t.wire(x), k > 1), t.d(x));
 }
 
 // Binomial bcast: the root sends the message to its ceil(log2 p) children one after the
@@ -43,8 +43,8 @@ double bcast(const Terms& t, Algorithm a) {
   if (a != Algorithm::Binomial) return INFINITY;
   const double k = t.chunks(n), x = n / k;
   // The root's link carries every chunk `levels` times; deeper relays add one hop each.
-  const double root_link = levels * t.msg(t.wire(x));
-  return pipeline(k, t.c(x), root_link, t.d(x)) + (levels - 1) * t.msg(t.wire(x));
+  const double hop = t.chunk_msg(t.wire(x), k * levels > 1);
+  return pipeline(k, t.c(x), levels * hop, t.d(x)) + (levels - 1) * hop;
 }
 
 double bruck_messages(const Terms& t, double block_wire) {

@@ -119,6 +119,33 @@ TEST(ModelCost, BinomialBcastCompressesOnceDecodesOnce) {
               n / kC + 3 * hop + n / kD + 2 * hop, 1e-12);
 }
 
+// A shaped link passes one small message at burst speed (eager beta 10x the sustained
+// rate), but chunks streamed back to back move at the sustained rate: a pipelined bcast and
+// a chunked point-to-point pay the large-message beta per chunk, a lone message its own.
+TEST(ModelCost, ChunkStreamsMoveAtTheSustainedRate) {
+  MachineProfile m = plain();
+  const double alpha = kAlpha / 100, beta = kBeta / 10;  // small messages alone
+  m.network.eager = {alpha, beta};
+  m.network.switch_bytes = MiB;
+  const CodecRates* rates = m.rates("szp", commpress::codec::Dtype::f32);
+  const double n = 4 * MiB, r = 8, x = 64 * 1024;  // 64 chunks of 8 KiB frames
+  Scenario s = scenario(Operation::bcast, n, 4, r);
+  s.chunk_bytes = x;
+  // Each chunk's latency overlaps the stream's transfer: the slower of the two counts.
+  const double hop = std::max(alpha + x / r * beta, x / r * kBeta);
+  ASSERT_GT(x / r * kBeta, 2 * (alpha + x / r * beta));  // the case this is about
+  const double c = x / kC, d = x / kD, root = 2 * hop;
+  EXPECT_NEAR(predict(m, rates, Algorithm::Binomial, s),
+              c + root + d + 63 * std::max({c, root, d}) + hop, 1e-12);
+  s.op = Operation::p2p;
+  const double header = alpha + 80 * beta;
+  EXPECT_NEAR(predict(m, rates, Algorithm::Direct, s),
+              header + c + hop + d + 63 * std::max({c, hop, d}), 1e-12);
+  s.bytes = s.chunk_bytes = x;  // one chunk alone: the burst applies
+  EXPECT_NEAR(predict(m, rates, Algorithm::Direct, s),
+              header + c + alpha + x / r * beta + d, 1e-12);
+}
+
 TEST(ModelCost, ScatterAndGather) {
   const double b = MiB, r = 4;
   const int p = 8;
