@@ -142,8 +142,8 @@ TEST(ModelCost, ChunkStreamsMoveAtTheSustainedRate) {
   EXPECT_NEAR(predict(m, rates, Algorithm::Direct, s),
               header + c + hop + d + 63 * std::max({c, hop, d}), 1e-12);
   s.bytes = s.chunk_bytes = x;  // one chunk alone: the burst applies
-  EXPECT_NEAR(predict(m, rates, Algorithm::Direct, s),
-              header + c + alpha + x / r * beta + d, 1e-12);
+  EXPECT_NEAR(predict(m, rates, Algorithm::Direct, s), header + c + alpha + x / r * beta + d,
+              1e-12);
 }
 
 TEST(ModelCost, ScatterAndGather) {
