@@ -375,16 +375,20 @@ WHY_SPEEDUP_MISSED = (
     "at bound / p (error-bounds.md), so its ratio is lower than a bcast's at the same bound.")
 WHY_AUTO_MISSED = (
     "*Why*: where Auto declines (Auto chose `mpi`) it still pays for what makes a collective "
-    "safe and its report true: the argument agreement (one small allreduce per call, which also "
-    "carries Auto's ratio samples, so mismatched ranks fail together instead of hanging) and, "
-    "for reductions, a pass over the input for the value range the reported rounding bound "
-    "needs (an out-of-place allreduce's pass writes the copy MPI would make, and MPI runs in "
-    "place). Measured at 1 MiB per rank with 4 ranks on 2 cores (docs/algorithms.md, \"What "
-    "failing together costs\"): +22-45 us on a 240-310 us bcast, +110-140 us on a 540-680 us "
-    "allreduce, over 5% of MPI's time at that size. From 16 MiB on the rounds of one "
-    "measurement, MPI's own included, spread by far more than 5% on this machine (4 ranks "
-    "sharing 2 cores and their memory bandwidth), and 2-3 rounds per size cannot average that "
-    "out: at 256 MiB the first timed round of a launch can take 2-3x the later ones.")
+    "safe and its report true. (1) The argument agreement, one small allreduce per call (it also "
+    "carries Auto's ratio samples), so mismatched ranks fail together instead of hanging: with 4 "
+    "ranks on 2 cores any extra synchronization costs about that much; a bare 40-value "
+    "MPI_Allreduce before MPI_Allgather of 4 MiB per rank made it 6.7% slower (290 interleaved "
+    "rounds), commpress's whole path 7-9%. bcast, which pays nothing else, lost 12-14% at 1 MiB "
+    "per rank in the pass below and at most 1.6% from 16 MiB. (2) Reductions read the input once for its value range: the bound "
+    "the caller asked for is only guaranteed (and reported) if the rounding of the sum fits in "
+    "it, which needs the largest magnitude. An allreduce's pass writes the copy MPI would make "
+    "(0-4.5% from 64 MiB); reduce_scatter's input is p times its output, so the pass is one more "
+    "read of all of it, which MPI then copies again: 11-20% at every size, memory bandwidth "
+    "being what 4 ranks on 2 cores share (a bare range pass before MPI_Reduce_scatter_block: "
+    "+14% at 64 MiB per rank). Tried and not kept: skipping the pass when MPI's own runs (the "
+    "Report could then state no bound within the request), and a pass that copies into a "
+    "scratch buffer for MPI to reduce in place (slower still: MPI copies internally either way).")
 
 
 AB_INTRO = (
