@@ -1,7 +1,18 @@
 #include "core/checksum.hpp"
 
-#define XXH_STATIC_LINKING_ONLY  // for XXH3_state_t on the stack
+// xxHash's own implementation compiled here rather than called in Debian's libxxhash: built
+// for this CPU it takes the AVX-512 path (35 GB/s against the library's 19.5 GB/s on a
+// cache-resident 2.8 MB frame), and every frame is hashed when written and when read.
+#define XXH_INLINE_ALL
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12 flags AVX-512 intrinsics' own temporaries here (a known false positive).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <xxhash.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #include "core/assert.hpp"
 
