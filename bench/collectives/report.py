@@ -40,8 +40,9 @@ MPI_NAMES = {"allreduce": "MPI_Allreduce", "reduce_scatter": "MPI_Reduce_scatter
 TARGET_OPS = ["allreduce", "bcast", "allgather"]
 TARGET_SPEEDUP = 6.0
 AUTO_SLACK = 1.05
-COLUMNS = ["net", "rate", "pass", "size_mib", "op", "data", "bound_mode", "bound", "algorithm_requested",
-           "algorithm", "codec", "ranks", "count", "bytes_per_rank", "repeats", "seconds_median",
+COLUMNS = ["net", "rate", "pass", "size_mib", "op", "data", "bound_mode", "bound",
+           "algorithm_requested", "algorithm", "codec", "ranks", "count", "bytes_per_rank",
+           "repeats", "seconds_median",
            "seconds_min", "mpi_seconds_median", "speedup", "bytes_sent", "raw_bytes", "ratio",
            "bytes_measured", "guaranteed_abs_bound", "max_abs_error", "within_bound",
            "predicted_seconds", "auto_over_mpi_paired", "error"]
