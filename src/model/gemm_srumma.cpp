@@ -75,7 +75,7 @@ SrummaCost srumma_cost(const GemmScenario& s) {
         const double w = seg.width;
         const int a_owner = i * pc + seg.a_col, b_owner = seg.b_row * pc + j;
         double fetch = 0, fetched = 0;
-        for (const auto [owner, bytes] : {std::pair{a_owner, mb * w * e}, {b_owner, w * nb * e}}) {
+        for (const auto& [owner, bytes] : {std::pair{a_owner, mb * w * e}, {b_owner, w * nb * e}}) {
           if (same_domain(owner)) continue;
           fetch += s.link.time(bytes);
           fetched += bytes;

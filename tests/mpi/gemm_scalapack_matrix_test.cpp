@@ -64,7 +64,9 @@ void multiply_in_every_layout() {
     ASSERT_TRUE(va.ok() && vb.ok() && vc.ok()) << label << ": " << va.status().to_string();
     const bool block_layout = l.mb == blocks_of(m, g.nprow) && l.nb == blocks_of(k, g.npcol);
     EXPECT_EQ(va->in_place(), block_layout) << label;
-    if (va->in_place()) EXPECT_EQ(va->matrix().data, a.local.data()) << label;
+    if (va->in_place()) {
+      EXPECT_EQ(va->matrix().data, a.local.data()) << label;
+    }
     EXPECT_EQ(wrong_elements(va->matrix(), va->grid(), 31), 0) << label;
     EXPECT_EQ(wrong_elements(vc->matrix(), vc->grid(), 33), 0) << label;
 

@@ -152,7 +152,9 @@ TEST_P(ZstdLevel, IsRecordedAndFrameIsZstd) {
   ASSERT_GE(f.payload.size(), 4u);
   EXPECT_EQ(commpress::core::load_le<uint32_t>(f.payload.data()), 0xFD2FB528u);  // zstd magic
   // Levels are not monotonic step by step, but 19 must beat 1 on this data.
-  if (level == 19) EXPECT_LT(frame->size(), fast->size());
+  if (level == 19) {
+    EXPECT_LT(frame->size(), fast->size());
+  }
   // Every level's frame decodes through any zstd codec.
   std::vector<int32_t> y(x.size());
   ASSERT_TRUE(codec("zstd-1").decompress(*frame, std::span<int32_t>(y)).ok());
@@ -322,7 +324,9 @@ TEST_P(RechecksummedDamage, PayloadOfAnotherCountIsRejected) {
     auto info = f.info;
     info.count = n;
     auto st = guarded_decode(c, ct::reframe(info, f.payload), n);
-    if (!zfp || n == 396 || n == 800) EXPECT_FALSE(st.ok()) << n;
+    if (!zfp || n == 396 || n == 800) {
+      EXPECT_FALSE(st.ok()) << n;
+    }
   }
 }
 

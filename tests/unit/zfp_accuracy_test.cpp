@@ -129,7 +129,9 @@ void tiny_case() {
     auto f = roundtrip(x, 1e-3);
     // Never larger than the raw fallback.
     EXPECT_LE(f.payload.size(), 8 + n * sizeof(T)) << n;
-    if (n == 0) EXPECT_EQ(parse(f.payload).mode, 1);
+    if (n == 0) {
+      EXPECT_EQ(parse(f.payload).mode, 1);
+    }
   }
 }
 

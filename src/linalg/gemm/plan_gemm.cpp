@@ -226,7 +226,8 @@ Result<GemmPlan> plan_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, 
   const Request r{ta, tb, m, n, k, dtype, &opts};
   COMMPRESS_RETURN_IF_ERROR(agree_request(grid.comm(), r));
   const md::GemmGrid g{grid.rows(), grid.cols(), grid.layers()};
-  const md::GemmScenario shape{.grid = g};
+  md::GemmScenario shape;
+  shape.grid = g;
   if (opts.algorithm != GemmAlgorithm::Auto &&
       !md::gemm_runs(to_model(opts.algorithm), shape))
     return Status{ErrorCode::invalid_argument,

@@ -134,9 +134,9 @@ Status read_pgemm_args(const char* transa, const char* transb, const int* m, con
 
 Status check_pgemm_args(const PgemmArgs& a, const Grid& g) {
   if (!valid_trans(a.transa))
-    return bad(1, "TRANSA", "'" + std::string(1, a.transa) + "' is not N, T or C");
+    return bad(1, "TRANSA", std::string{'\'', a.transa, '\''} + " is not N, T or C");
   if (!valid_trans(a.transb))
-    return bad(2, "TRANSB", "'" + std::string(1, a.transb) + "' is not N, T or C");
+    return bad(2, "TRANSB", std::string{'\'', a.transb, '\''} + " is not N, T or C");
   if (a.m < 0) return bad(3, "M", "M = " + str(a.m) + " must be at least 0");
   if (a.n < 0) return bad(4, "N", "N = " + str(a.n) + " must be at least 0");
   if (a.k < 0) return bad(5, "K", "K = " + str(a.k) + " must be at least 0");
