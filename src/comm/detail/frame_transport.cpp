@@ -150,18 +150,19 @@ Status PendingExchange::start(std::span<const std::byte> out, uint64_t raw_out, 
   return isend_message(out, raw_out, dest, tag, comm, &reqs_[1], traffic);
 }
 
+Status PendingExchange::test_both() {
+  int done = 0;
+  if (reqs_[0] != MPI_REQUEST_NULL) {
+    MPI_Status st;
+    COMMPRESS_MPI(MPI_Test(&reqs_[0], &done, &st));
+    if (done) COMMPRESS_MPI(MPI_Get_count(&st, MPI_BYTE, &received_));
+  }
+  if (reqs_[1] != MPI_REQUEST_NULL) COMMPRESS_MPI(MPI_Test(&reqs_[1], &done, MPI_STATUS_IGNORE));
+  return {};
+}
+
 Status PendingExchange::progress() {
-  if (!progress_error_.ok()) return progress_error_;
-  progress_error_ = [this]() -> Status {
-    int done = 0;
-    if (reqs_[0] != MPI_REQUEST_NULL) {
-      MPI_Status st;
-      COMMPRESS_MPI(MPI_Test(&reqs_[0], &done, &st));
-      if (done) COMMPRESS_MPI(MPI_Get_count(&st, MPI_BYTE, &received_));
-    }
-    if (reqs_[1] != MPI_REQUEST_NULL) COMMPRESS_MPI(MPI_Test(&reqs_[1], &done, MPI_STATUS_IGNORE));
-    return {};
-  }();
+  if (progress_error_.ok()) progress_error_ = test_both();
   return progress_error_;
 }
 

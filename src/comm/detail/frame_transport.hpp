@@ -70,6 +70,8 @@ class PendingExchange {
   Status finish();
 
  private:
+  Status test_both();  // MPI_Test on both requests (the receive's length when it completes)
+
   MPI_Request reqs_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   Buffer* in_ = nullptr;
   int received_ = -1;  // the receive's length when progress() completed it
