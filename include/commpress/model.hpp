@@ -60,6 +60,24 @@ struct CodecRates {
   double combine_raw_time(double bytes) const;
 };
 
+// MPI's own reduce_scatter_block against commpress's uncompressed ring (Algorithm::PlainRing),
+// timed side by side by `commpress profile` at one rank count: how many times the ring's time
+// MPI's took, per block size. Which algorithm an MPI library runs depends on the rank count
+// and the size (Open MPI 4.1 reduces the whole vector at one rank and scatters it for blocks
+// of 1 MiB and more at 4 to 7 ranks), so the model uses it at that rank count only.
+struct MpiAgainstRing {
+  int ranks = 0;  // 0 = not measured
+  struct Point {
+    double block_bytes;
+    double slowdown;  // MPI's time / the ring's
+  };
+  std::vector<Point> points;  // increasing block_bytes
+
+  // Log-linear in the block size between the points, the nearest end's beyond them;
+  // 0 = not measured at p ranks.
+  double at(int p, double block_bytes) const;
+};
+
 struct MachineProfile {
   std::string origin;              // how the numbers were obtained
   Link network;                    // between two ranks (ping-pong of ranks 0 and 1)
@@ -79,6 +97,7 @@ struct MachineProfile {
   // gives it (0 = not measured: the gemm models use their defaults).
   double gemm_flops_f64 = 0, gemm_flops_f32 = 0;
   std::vector<CodecRates> codecs;
+  MpiAgainstRing reduce_scatter_mpi;
 
   const CodecRates* rates(std::string_view codec, Dtype dtype) const;
   const Link& node_link() const { return intra_node ? *intra_node : network; }
@@ -114,6 +133,7 @@ enum class Algorithm : uint8_t {
   HomomorphicRecursiveDoubling = 9,
   Rabenseifner = 10,
   Hierarchical = 11,
+  PlainRing = 12,  // uncompressed: MPI's ring, run by commpress
 };
 const char* algorithm_name(Algorithm a);
 
@@ -153,10 +173,14 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
 
 // The algorithms of an operation besides Mpi (in the comm layer's order).
 std::vector<Algorithm> compressed_algorithms(Operation op);
+// Uncompressed algorithms commpress runs in place of MPI's own where that is measured slower.
+std::vector<Algorithm> uncompressed_algorithms(Operation op);
 
-// The best of the candidates against MPI's own operation. Compression is chosen only when
-// its prediction beats Mpi's by the margin (compressed < margin * mpi), so a close call
-// stays with MPI.
+// The best of the candidates against the best uncompressed way: MPI's own operation, or an
+// uncompressed_algorithms() one predicted faster by kUncompressedMargin (both are priced
+// from measurements of MPI itself, so a small margin suffices). Compression is chosen only
+// when its prediction beats that by the margin (compressed < margin * uncompressed), so a
+// close call stays uncompressed.
 struct Choice {
   Algorithm algorithm = Algorithm::Mpi;
   double predicted_seconds = 0;  // of the chosen algorithm
@@ -164,6 +188,8 @@ struct Choice {
   double chunk_bytes = 0;        // 0 = default
 };
 inline constexpr double kDefaultMargin = 0.9;
+inline constexpr double kUncompressedMargin = 0.95;
+bool is_compressed(Algorithm a);  // not Mpi, not an uncompressed_algorithms() one
 Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& s,
               std::span<const Algorithm> candidates, double margin = kDefaultMargin);
 

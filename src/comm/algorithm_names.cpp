@@ -7,7 +7,7 @@ namespace commpress::comm {
 
 namespace {
 
-constexpr std::array<std::pair<Algorithm, const char*>, 12> kNames = {{
+constexpr std::array<std::pair<Algorithm, const char*>, 13> kNames = {{
     {Algorithm::Auto, "auto"},
     {Algorithm::Mpi, "mpi"},
     {Algorithm::Direct, "direct"},
@@ -20,6 +20,7 @@ constexpr std::array<std::pair<Algorithm, const char*>, 12> kNames = {{
     {Algorithm::HomomorphicRecursiveDoubling, "homomorphic_recursive_doubling"},
     {Algorithm::Rabenseifner, "rabenseifner"},
     {Algorithm::Hierarchical, "hierarchical"},
+    {Algorithm::PlainRing, "plain_ring"},
 }};
 
 }  // namespace

@@ -63,6 +63,26 @@ struct Reader {
     if (j.contains("overlap_bytes")) l.overlap_bytes = num(j, "overlap_bytes", path);
     return l;
   }
+  model::MpiAgainstRing mpi_against_ring(const json& j, const std::string& path) {
+    model::MpiAgainstRing m;
+    m.ranks = int(num(j, "ranks", path));
+    const json& pts = field(j, "block_bytes_slowdown", path);
+    if (!error.empty()) return m;
+    if (!pts.is_array()) error = "field " + path + ".block_bytes_slowdown must be an array";
+    for (size_t i = 0; error.empty() && i < pts.size(); ++i) {
+      const std::string at = path + ".block_bytes_slowdown[" + std::to_string(i) + "]";
+      if (!pts[i].is_array() || pts[i].size() != 2) {
+        error = "field " + at + " must be [block bytes, slowdown]";
+        break;
+      }
+      const double b = number(pts[i][0], at), s = number(pts[i][1], at);
+      if (error.empty() &&
+          (b <= 0 || s <= 0 || (!m.points.empty() && b <= m.points.back().block_bytes)))
+        error = "field " + at + " must be positive, with block sizes increasing";
+      m.points.push_back({b, s});
+    }
+    return m;
+  }
 };
 
 }  // namespace
@@ -81,6 +101,13 @@ std::string profile_to_json(const model::MachineProfile& m, const ProfileReport*
   if (m.oversubscribed_wait >= 0) j["oversubscribed_wait"] = m.oversubscribed_wait;
   if (m.gemm_flops_f64 > 0) j["gemm_flops_f64"] = m.gemm_flops_f64;
   if (m.gemm_flops_f32 > 0) j["gemm_flops_f32"] = m.gemm_flops_f32;
+  if (m.reduce_scatter_mpi.ranks > 0) {
+    json& rs = j["reduce_scatter_mpi"];
+    rs["ranks"] = m.reduce_scatter_mpi.ranks;
+    rs["block_bytes_slowdown"] = json::array();
+    for (const auto& pt : m.reduce_scatter_mpi.points)
+      rs["block_bytes_slowdown"].push_back({pt.block_bytes, pt.slowdown});
+  }
   j["codecs"] = json::array();
   for (const auto& c : m.codecs)
     j["codecs"].push_back({{"codec", c.codec},
@@ -140,6 +167,9 @@ Result<model::MachineProfile> profile_from_json(std::string_view text) {
   // Local BLAS rates: absent in profiles measured before the multiply existed (0 = defaults).
   if (j.contains("gemm_flops_f64")) m.gemm_flops_f64 = rd.num(j, "gemm_flops_f64", "");
   if (j.contains("gemm_flops_f32")) m.gemm_flops_f32 = rd.num(j, "gemm_flops_f32", "");
+  // Older profiles lack it: MPI's reduce_scatter is then priced by its algorithms' formulas.
+  if (j.contains("reduce_scatter_mpi"))
+    m.reduce_scatter_mpi = rd.mpi_against_ring(j["reduce_scatter_mpi"], "reduce_scatter_mpi");
   const json& codecs = rd.field(j, "codecs", "");
   if (rd.error.empty() && !codecs.is_array()) rd.error = "field codecs must be an array";
   for (size_t i = 0; rd.error.empty() && i < codecs.size(); ++i) {

@@ -17,6 +17,7 @@
 #include "comm/detail/reduce_rabenseifner.hpp"
 #include "comm/detail/reduce_recursive_doubling.hpp"
 #include "comm/detail/ring_collectives.hpp"
+#include "comm/detail/ring_plain.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -41,6 +42,10 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algo
   const BlockLayout layout = BlockLayout::uniform(m, p);
   Algorithm alg = s.algorithm();
   ran = alg;
+  if (alg == Algorithm::PlainRing) {
+    COMMPRESS_RETURN_IF_ERROR(s.plan({}, p));  // nothing quantizes: MPI's rounding only
+    return detail::plain_ring_reduce_scatter(s.context(), in, m, out);
+  }
   if (detail::is_ring(alg)) {
     COMMPRESS_RETURN_IF_ERROR(s.plan(detail::ring_quantizations(alg, p, false), p));
     return detail::ring_reduce_scatter_values(s.context(), alg, in, layout, out);
@@ -82,8 +87,9 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
   const bool sizes_ok = m <= SIZE_MAX / 8 / size_t(p);
   auto session = ReduceSession::begin(
-      comm, {"reduce_scatter_block", m, dtype, op, 0, false, send, sizes_ok ? m * p : 0}, choice,
-      [&](const detail::Collective& c) -> Status {
+      comm,
+      {"reduce_scatter_block", m, dtype, op, 0, false, send, sizes_ok ? m * p : 0, nullptr, true},
+      choice, [&](const detail::Collective& c) -> Status {
         if (m > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument,
                   "reduce_scatter_block: null buffer with a non-zero count"};

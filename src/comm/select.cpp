@@ -30,6 +30,7 @@ COMMPRESS_SAME_ALGORITHM(FusedRing);
 COMMPRESS_SAME_ALGORITHM(HomomorphicRecursiveDoubling);
 COMMPRESS_SAME_ALGORITHM(Rabenseifner);
 COMMPRESS_SAME_ALGORITHM(Hierarchical);
+COMMPRESS_SAME_ALGORITHM(PlainRing);
 #undef COMMPRESS_SAME_ALGORITHM
 
 model::Algorithm to_model(Algorithm a) { return model::Algorithm(uint8_t(a)); }
@@ -118,7 +119,7 @@ struct Context {
   }
 
   double predict(Algorithm a, double at_bound, double at_fine) const {
-    if (a != Algorithm::Mpi && !rates) return 0;
+    if (model::is_compressed(to_model(a)) && !rates) return 0;
     const double t = model::predict(machine_profile(), rates, to_model(a), scenario(at_bound, at_fine));
     return std::isfinite(t) ? t : 0;
   }
@@ -143,8 +144,8 @@ Selection forced(const Context& ctx) {
   const double typical = ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio : 1;
   // Deterministic on every rank (the reductions agree on it): from the profile, not the data.
   s.break_even_bytes = ctx.break_even(typical);
-  if (s.algorithm == Algorithm::Mpi) {
-    s.predicted_seconds = ctx.predict(Algorithm::Mpi, 1, 0);
+  if (!model::is_compressed(to_model(s.algorithm))) {
+    s.predicted_seconds = ctx.predict(s.algorithm, 1, 0);
     return s;
   }
   RatioSample r = sample(ctx);
@@ -202,15 +203,24 @@ Selection select_forced(const SelectCall& call, const Options& opts, int ranks) 
   return forced(Context(call, opts, ranks));
 }
 
+Selection select_uncompressed(const SelectCall& call, const Options& opts, int ranks) {
+  const Context ctx(call, opts, ranks);
+  Options plain = opts;
+  plain.algorithm =
+      from_model(model::choose(machine_profile(), nullptr, ctx.scenario(1, 0), {}).algorithm);
+  return forced(Context(call, plain, ranks));
+}
+
 AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ranks)
     : call_(call), opts_(opts), ranks_(ranks) {
   const Context ctx(call_, opts_, ranks_);
   oversubscription_ = ctx.oversubscription;
   const auto cands = ctx.candidates();
   // Sample only when some ratio could make compression pay.
-  if (cands.empty() || model::choose(machine_profile(), ctx.rates,
-                                     ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands)
-                               .algorithm == model::Algorithm::Mpi)
+  if (cands.empty() ||
+      !model::is_compressed(model::choose(machine_profile(), ctx.rates,
+                                          ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands)
+                                .algorithm))
     return;
   const RatioSample mine = sample(ctx);
   if (!mine.sampled) return;
@@ -264,7 +274,7 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
     const model::Algorithm direct[] = {model::Algorithm::Direct};
     const model::Choice c =
         model::choose(machine_profile(), ctx.rates, ctx.scenario(typical, 0), direct);
-    s.compress = c.algorithm != model::Algorithm::Mpi;
+    s.compress = model::is_compressed(c.algorithm);
   }
   Options tuned = opts;
   if (s.chunk_bytes) tuned.chunk_bytes = s.chunk_bytes;

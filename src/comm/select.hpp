@@ -34,7 +34,7 @@ struct SelectCall {
   const void* data = nullptr;   // this rank's contribution, sampled for the ratio (may be null)
   size_t data_count = 0;
   // false: no compressed algorithm could honour the request (nothing to compress with, a
-  // dtype the codec lacks, a lossy prod), so Auto runs MPI's own without deciding anything.
+  // dtype the codec lacks, a lossy prod), so Auto runs uncompressed without sampling.
   bool compressible = true;
 };
 
@@ -47,6 +47,10 @@ void set_machine_profile(std::optional<model::MachineProfile> profile);
 // Collectives, a forced algorithm: passes through, predicted from this rank's own sample
 // (no communication).
 Selection select_forced(const SelectCall& call, const Options& opts, int ranks);
+
+// Collectives, Auto where nothing can be compressed: MPI's own, or the uncompressed algorithm
+// the profile measured faster (from the profile, the count and the rank count only).
+Selection select_uncompressed(const SelectCall& call, const Options& opts, int ranks);
 
 // Collectives, Auto: the decision in two halves around the argument agreement, so that it
 // costs no round trip of its own. The constructor does the local half (candidates, and this

@@ -104,6 +104,7 @@ class Terms {
 double movement_cost(const Terms& t, Algorithm a);
 double reduction_cost(const Terms& t, Algorithm a);
 double mpi_reduction_cost(const Terms& t);
+double plain_ring_cost(const Terms& t);  // Algorithm::PlainRing (reduce_scatter only)
 
 // Reduce-scatter of an n-byte vector over p ranks by each ring kind (thesis 5.4, 5.5, 6.2);
 // with_final_decode adds the owner's decode of its finished block.

@@ -24,6 +24,19 @@ double CodecRates::decompress_time(double b) const { return call(b, decompress, 
 double CodecRates::combine_time(double b) const { return call(b, combine, call_overhead); }
 double CodecRates::combine_raw_time(double b) const { return call(b, combine_raw, call_overhead); }
 
+double MpiAgainstRing::at(int p, double block_bytes) const {
+  if (p != ranks || points.empty()) return 0;
+  if (block_bytes <= points.front().block_bytes) return points.front().slowdown;
+  for (size_t i = 1; i < points.size(); ++i) {
+    const Point &a = points[i - 1], &b = points[i];
+    if (block_bytes > b.block_bytes) continue;
+    const double f =
+        std::log(block_bytes / a.block_bytes) / std::log(b.block_bytes / a.block_bytes);
+    return a.slowdown + f * (b.slowdown - a.slowdown);
+  }
+  return points.back().slowdown;
+}
+
 const CodecRates* MachineProfile::rates(std::string_view name, Dtype dtype) const {
   for (const CodecRates& c : codecs)
     if (c.codec == name && c.dtype == dtype) return &c;
@@ -64,6 +77,8 @@ const char* algorithm_name(Algorithm a) {
     case Algorithm::HomomorphicRecursiveDoubling: return "homomorphic_recursive_doubling";
     case Algorithm::Rabenseifner: return "rabenseifner";
     case Algorithm::Hierarchical: return "hierarchical";
+    case Algorithm::PlainRing:
+      return "plain_ring";
   }
   return "?";
 }

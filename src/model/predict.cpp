@@ -48,6 +48,7 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
     detail::Terms t(m, rates, s);
     return is_movement(s.op) ? detail::movement_cost(t, a) : detail::mpi_reduction_cost(t);
   }
+  if (a == Algorithm::PlainRing) return detail::plain_ring_cost(detail::Terms(m, rates, s));
   if (!rates) return INFINITY;
   detail::Terms t(m, rates, s, /*compressed=*/true);
   const double cost = is_movement(s.op) ? detail::movement_cost(t, a) : detail::reduction_cost(t, a);
@@ -71,6 +72,15 @@ std::vector<Algorithm> compressed_algorithms(Operation op) {
   return {};
 }
 
+std::vector<Algorithm> uncompressed_algorithms(Operation op) {
+  if (op == Operation::reduce_scatter) return {Algorithm::PlainRing};
+  return {};
+}
+
+bool is_compressed(Algorithm a) {
+  return a != Algorithm::Mpi && a != Algorithm::PlainRing;
+}
+
 double best_chunk_bytes(const MachineProfile& m, const CodecRates& rates, Algorithm a,
                         Scenario s) {
   s.chunk_bytes = kDefaultChunkBytes;
@@ -90,14 +100,21 @@ double best_chunk_bytes(const MachineProfile& m, const CodecRates& rates, Algori
 
 Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& s,
               std::span<const Algorithm> candidates, double margin) {
-  Choice mpi;
-  mpi.algorithm = Algorithm::Mpi;
-  mpi.mpi_seconds = mpi.predicted_seconds = predict(m, nullptr, Algorithm::Mpi, s);
-  if (!rates) return mpi;
-  Choice best = mpi;
+  Choice plain;
+  plain.algorithm = Algorithm::Mpi;
+  plain.mpi_seconds = plain.predicted_seconds = predict(m, nullptr, Algorithm::Mpi, s);
+  for (Algorithm a : uncompressed_algorithms(s.op)) {
+    const double time = predict(m, nullptr, a, s);
+    if (time < kUncompressedMargin * plain.predicted_seconds) {
+      plain.algorithm = a;
+      plain.predicted_seconds = time;
+    }
+  }
+  if (!rates) return plain;
+  Choice best = plain;
   best.predicted_seconds = INFINITY;
   for (Algorithm a : candidates) {
-    if (a == Algorithm::Mpi) continue;
+    if (!is_compressed(a)) continue;
     Scenario tuned = s;
     if (pipelined(m, s.op) && s.chunk_bytes <= 0)
       tuned.chunk_bytes = best_chunk_bytes(m, *rates, a, s);
@@ -108,9 +125,10 @@ Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& 
       best.chunk_bytes = tuned.chunk_bytes != s.chunk_bytes ? tuned.chunk_bytes : 0;
     }
   }
-  return std::isfinite(best.predicted_seconds) && best.predicted_seconds < margin * mpi.mpi_seconds
+  return std::isfinite(best.predicted_seconds) &&
+                 best.predicted_seconds < margin * plain.predicted_seconds
              ? best
-             : mpi;
+             : plain;
 }
 
 }  // namespace commpress::model

@@ -160,12 +160,23 @@ double reduction_cost(const Terms& t, Algorithm a) {
   }
 }
 
+double plain_ring_cost(const Terms& t) {
+  const int p = t.p();
+  if (t.scenario().op != Operation::reduce_scatter) return INFINITY;
+  const double b = t.scenario().bytes;
+  return p <= 1 ? 0 : (p - 1) * (t.msg(b) + t.gamma(b));
+}
+
 // MPI's own reductions, uncompressed: the best of the algorithms Open MPI chooses among
-// (ring, Rabenseifner's reduce-scatter + allgather, recursive doubling, binomial reduce).
+// (ring, Rabenseifner's reduce-scatter + allgather, recursive doubling, binomial reduce),
+// unless the profile timed its reduce_scatter against the ring.
 double mpi_reduction_cost(const Terms& t) {
   const int p = t.p();
   if (p <= 1) return 0;
   const double n = vector_bytes(t), b = n / p;
+  if (t.scenario().op == Operation::reduce_scatter)
+    if (const double slowdown = t.machine().reduce_scatter_mpi.at(p, b); slowdown > 0)
+      return slowdown * plain_ring_cost(t);
   const int p2 = floor_pow2(p), steps = ceil_log2(p2);
   const double fold = p > p2 ? t.msg(n) + t.gamma(n) : 0;
   const double rs_ring = (p - 1) * (t.msg(b) + t.gamma(b));

@@ -153,6 +153,8 @@ static void argument_errors(void) {
         commpress_status_name((commpress_status)99));
   CHECK(strcmp(commpress_algorithm_name(COMMPRESS_ALG_FUSED_RING), "fused_ring") == 0, "%s",
         commpress_algorithm_name(COMMPRESS_ALG_FUSED_RING));
+  CHECK(strcmp(commpress_algorithm_name(COMMPRESS_ALG_PLAIN_RING), "plain_ring") == 0, "%s",
+        commpress_algorithm_name(COMMPRESS_ALG_PLAIN_RING));
 }
 
 int main(void) {

@@ -36,6 +36,31 @@ TEST(ReduceScatterBlock, RabenseifnerAllCompressedOrAllRaw) {
   }
 }
 
+// The uncompressed ring commpress runs in place of MPI's own: every op and dtype against MPI
+// (pieces smaller than a block with the 256 B and 4 KiB chunk sizes), a lossy codec asked
+// for but not used (the rounding bound still within the request), and in place.
+TEST(ReduceScatterBlock, PlainRingEqualsMpi) {
+  for (Op op : {Op::sum, Op::prod, Op::min, Op::max})
+    for (Dtype d : {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64})
+      for (Size s : kSizes)
+        check_case({Which::reduce_scatter, Algorithm::PlainRing, lossless_config_for(d), d, op, s.n,
+                    s.chunk_bytes});
+  for (Dtype d : {Dtype::f32, Dtype::f64})
+    for (Size s : kSizes)
+      check_case({Which::reduce_scatter, Algorithm::PlainRing, lossy_configs_for(d)[1], d, Op::sum,
+                  s.n, s.chunk_bytes});
+  check_case({Which::reduce_scatter,
+              Algorithm::PlainRing,
+              {"none", ErrorBound::lossless()},
+              Dtype::f64,
+              Op::sum,
+              501,
+              1024,
+              0,
+              0,
+              true});
+}
+
 TEST(ReduceScatterBlock, Refusals) { refusals(Which::reduce_scatter); }
 
 TEST(ReduceScatterBlock, MismatchedArgumentsFailEveryRank) { mismatches(Which::reduce_scatter); }

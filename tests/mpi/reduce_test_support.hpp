@@ -68,9 +68,10 @@ inline cc::Options options(const Case& c) {
   return o;
 }
 
+// Whether the case compresses lossily (the uncompressed algorithms ignore the codec).
 inline bool lossy(const Case& c) {
   const codec::Codec* k = codec::find_codec(c.cfg.codec);
-  return k && k->lossy() && c.alg != Algorithm::Mpi;
+  return k && k->lossy() && c.alg != Algorithm::Mpi && c.alg != Algorithm::PlainRing;
 }
 
 // Elements of each rank's input vector.
@@ -423,6 +424,10 @@ inline void refusals(Which w) {
   for (Algorithm a : {Algorithm::DocRing, Algorithm::Rabenseifner, Algorithm::Hierarchical})
     check_refused({w, a, {"szp", ErrorBound::absolute(1e-3)}, Dtype::f64, Op::prod, 100},
                   ErrorCode::unsupported);
+  if (w != Which::reduce_scatter)  // the plain ring is a reduce-scatter only
+    check_refused(
+        {w, Algorithm::PlainRing, {"none", ErrorBound::lossless()}, Dtype::f32, Op::sum, 100},
+        ErrorCode::invalid_argument);
   if (world_size() > 1)  // one rank has no arithmetic to round
     for (Algorithm a : {Algorithm::DocRing, Algorithm::HomomorphicRing, Algorithm::Rabenseifner})
       check_refused({w, a, {"szp", ErrorBound::absolute(1e-9)}, Dtype::f32, Op::sum, 100},

@@ -177,6 +177,40 @@ TEST(Select, RanksWithDifferentProfilesFailTogether) {
   EXPECT_TRUE(g.ok()) << g.status().to_string();
 }
 
+// Runs reduce_scatter_block with Auto under profile m; returns what ran (after checking the
+// result against MPI's own within twice the reported bound).
+cc::Algorithm reduce_scatter_under(const model::MachineProfile& m, const std::string& codec) {
+  ProfileScope scope(m);
+  const size_t n = 3000;
+  auto in = walk(n * size_t(world_size()), world_rank());
+  std::vector<float> out(n), ref(n);
+  auto r = cc::reduce_scatter_block(in.data(), out.data(), n, Dtype::f32, cc::Op::sum,
+                                    MPI_COMM_WORLD, {codec, ErrorBound::relative(1e-4)});
+  EXPECT_TRUE(r.ok()) << r.status().to_string();
+  if (!r.ok()) return cc::Algorithm::Auto;
+  EXPECT_TRUE(same_algorithm_everywhere(r->algorithm));
+  MPI_Reduce_scatter_block(in.data(), ref.data(), int(n), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  for (size_t i = 0; i < n; ++i)
+    EXPECT_LE(std::abs(double(out[i]) - ref[i]), 2 * r->guaranteed_abs_bound) << i;
+  return r->algorithm;
+}
+
+TEST(Select, ReduceScatterRunsThePlainRingWhereMpiIsMeasuredSlower) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank moves nothing";
+  const int p = world_size();
+  model::MachineProfile m = machine(0.5e-6, 0.05e-9);  // compression does not pay
+  m.reduce_scatter_mpi = {p, {{1024, 2.0}, {1 << 20, 3.0}}};
+  EXPECT_EQ(reduce_scatter_under(m, "szp"), cc::Algorithm::PlainRing);
+  EXPECT_EQ(reduce_scatter_under(m, "none"), cc::Algorithm::PlainRing);  // nothing to compress
+  // No faster measured, measured at another rank count, or not at all: MPI's own.
+  m.reduce_scatter_mpi = {p, {{1024, 1.0}, {1 << 20, 1.02}}};
+  EXPECT_EQ(reduce_scatter_under(m, "szp"), cc::Algorithm::Mpi);
+  m.reduce_scatter_mpi = {p + 1, {{1024, 2.0}, {1 << 20, 3.0}}};
+  EXPECT_EQ(reduce_scatter_under(m, "szp"), cc::Algorithm::Mpi);
+  m.reduce_scatter_mpi = {};
+  EXPECT_EQ(reduce_scatter_under(m, "none"), cc::Algorithm::Mpi);
+}
+
 TEST(Select, PointToPointKeepsTheCheckedProtocol) {
   if (world_size() == 1) GTEST_SKIP() << "needs two ranks";
   ProfileScope scope(machine(50e-6, 8e-9));

@@ -104,6 +104,39 @@ TEST(ModelChoice, AutoDeclinesOnSharedMemory) {
   }
 }
 
+// Where the profile timed MPI's reduce_scatter_block against the plain ring, Auto runs the
+// ring when MPI's is measured at least 1/kUncompressedMargin slower at that block size and
+// rank count, and MPI's own otherwise; compressed candidates must then beat the ring.
+TEST(ModelChoice, ReduceScatterTakesThePlainRingWhereMpiIsMeasuredSlower) {
+  MachineProfile m = shared_memory();
+  m.reduce_scatter_mpi = {4, {{64 * 1024, 1.0}, {MiB, 1.6}, {8 * MiB, 2.6}}};
+  const CodecRates* r = m.rates("szp", Dtype::f32);
+  Scenario s = allreduce(4 * MiB, 4, 8);
+  s.op = Operation::reduce_scatter;
+  Choice c = choose(m, r, s, compressed_algorithms(s.op));
+  EXPECT_EQ(c.algorithm, Algorithm::PlainRing);
+  EXPECT_NEAR(c.mpi_seconds / c.predicted_seconds, 1.6 + 1.0 * 2 / 3, 1e-9);  // log-linear
+  EXPECT_EQ(choose(m, nullptr, s, {}).algorithm, Algorithm::PlainRing);       // nothing to compress
+  s.bytes = 64 * 1024;                                                        // measured no slower
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+  s.bytes = 16 * 1024;  // below the smallest point: the nearest end's
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+  s.bytes = 4 * MiB;
+  s.ranks = 5;  // measured at 4 ranks only
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+  s.ranks = 4;
+  s.op = Operation::allreduce;  // MPI's allreduce was not measured, and has no plain ring
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+  // On a slow network compression beats the ring it would otherwise take.
+  MachineProfile slow = gigabit();
+  slow.reduce_scatter_mpi = m.reduce_scatter_mpi;
+  s.op = Operation::reduce_scatter;
+  s.bytes = 16 * MiB;
+  c = choose(slow, slow.rates("szp", Dtype::f32), s, compressed_algorithms(s.op));
+  EXPECT_TRUE(is_compressed(c.algorithm)) << algorithm_name(c.algorithm);
+  EXPECT_LT(c.predicted_seconds, 0.9 * predict(slow, nullptr, Algorithm::PlainRing, s));
+}
+
 TEST(ModelChoice, AutoCompressesLargeMessagesAtOneGigabit) {
   const MachineProfile m = gigabit();
   const CodecRates* r = m.rates("szp", Dtype::f32);

@@ -26,6 +26,7 @@ model::MachineProfile sample_profile() {
   m.oversubscribed_wait = 5e-5;
   m.codecs = {{"szp", codec::Dtype::f32, 4e9, 5e9, 6e9, 4.5e9, 2e-6, 7.5},
               {"zstd-1", codec::Dtype::f64, 4e8, 9e8, 0, 0, 1e-5, 1.2}};
+  m.reduce_scatter_mpi = {4, {{65536, 1.25}, {1048576, 1.5}, {8388608, 2.5}}};
   return m;
 }
 
@@ -50,6 +51,10 @@ TEST(ModelProfileIo, RoundTrip) {
   EXPECT_DOUBLE_EQ(z->decompress, 9e8);
   EXPECT_DOUBLE_EQ(z->typical_ratio, 1.2);
   EXPECT_EQ(back->rates("zstd-1", codec::Dtype::f32), nullptr);
+  EXPECT_EQ(back->reduce_scatter_mpi.ranks, 4);
+  ASSERT_EQ(back->reduce_scatter_mpi.points.size(), 3u);
+  EXPECT_DOUBLE_EQ(back->reduce_scatter_mpi.points[2].block_bytes, 8388608);
+  EXPECT_DOUBLE_EQ(back->reduce_scatter_mpi.points[2].slowdown, 2.5);
 }
 
 std::string with(const std::string& text, const std::string& from, const std::string& to) {
@@ -77,6 +82,10 @@ TEST(ModelProfileIo, DamagedProfilesAreRefused) {
   expect_refused(with(good, "\"dtype\": \"f64\"", "\"dtype\": \"f16\""), "codecs[1]");
   expect_refused(with(good, "\"compress\": 4000000000.0", "\"compress\": \"fast\""),
                  "codecs[0].compress");
+  // Block sizes must increase (the model interpolates between them).
+  expect_refused(with(good, "1048576.0", "8388608.0"),
+                 "reduce_scatter_mpi.block_bytes_slowdown[2]");
+  expect_refused(with(good, "1.25", "-1.25"), "reduce_scatter_mpi.block_bytes_slowdown[0]");
 }
 
 TEST(ModelProfileIo, ProfilesBeforeTheOverlapProbeAssumeNone) {
@@ -95,6 +104,12 @@ TEST(ModelProfileIo, ProfilesBeforeTheOverlapProbeAssumeNone) {
   auto old = comm::profile_from_json(without);
   ASSERT_TRUE(old.ok()) << old.status().to_string();
   EXPECT_LT(old->oversubscribed_wait, 0);
+  // Nor MPI's reduce_scatter against the plain ring.
+  unmeasured.reduce_scatter_mpi = {};
+  auto before = comm::profile_from_json(comm::profile_to_json(unmeasured));
+  ASSERT_TRUE(before.ok()) << before.status().to_string();
+  EXPECT_EQ(before->reduce_scatter_mpi.ranks, 0);
+  EXPECT_EQ(before->reduce_scatter_mpi.at(4, 1e6), 0);
   expect_refused(with(comm::profile_to_json(sample_profile()), "\"overlap_bytes\": 32768.0",
                       "\"overlap_bytes\": -2"),
                  "overlap_bytes");

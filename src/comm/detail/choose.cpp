@@ -52,12 +52,12 @@ Choice choose_collective(const SelectCall& call, const Options& opts, int ranks)
     c.settle(select_forced(call, opts, ranks));
   } else if (!call.compressible) {
     // Nothing to compress with, or no compressed algorithm could honour the request (all
-    // of which the ranks agree on): MPI's own, as the model would say, without sampling.
-    Options plain = opts;
-    plain.algorithm = Algorithm::Mpi;
-    c.settle(select_forced(call, plain, ranks));
+    // of which the ranks agree on): uncompressed, as the model says, without sampling.
+    c.settle(select_uncompressed(call, opts, ranks));
+    c.modelled = true;
   } else {
     c.pending = std::make_shared<const AutoSelection>(call, opts, ranks);
+    c.modelled = true;
   }
   return c;
 }

@@ -30,11 +30,12 @@ Status local_verdict(Collective& c, const CollectiveCall& call, const Options& o
     return {ErrorCode::invalid_argument, "root " + std::to_string(call.root) +
                                              " is not a rank of this " +
                                              std::to_string(c.size) + "-rank communicator"};
-  if (c.algorithm == Algorithm::Mpi) {
+  // The uncompressed algorithms: MPI's own, and the ring commpress runs in its stead.
+  if (c.algorithm == Algorithm::Mpi || c.algorithm == Algorithm::PlainRing) {
     c.wire = Wire::uncompressed(call.dtype, opts.chunk_bytes);
     if (codec::dtype_size(call.dtype) == 0)
       return {ErrorCode::invalid_argument, "unknown dtype " + std::to_string(int(call.dtype))};
-    if (call.count > size_t(INT32_MAX))
+    if (c.algorithm == Algorithm::Mpi && call.count > size_t(INT32_MAX))
       return {ErrorCode::unsupported, std::string(call.op) +
                                           " with Algorithm::Mpi takes at most 2^31-1 elements"};
   } else {
@@ -74,7 +75,7 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
       {"algorithm", int64_t(choice.algorithm)},
       {"chunk_bytes", int64_t(opts.chunk_bytes)},
       // Auto decides from the profile on every rank: the same decision needs the same one.
-      {"machine profile (fingerprint)", choice.pending ? machine_profile_fingerprint() : 0}};
+      {"machine profile (fingerprint)", choice.modelled ? machine_profile_fingerprint() : 0}};
   // An operation's own fields are judged after the local verdicts, as they were when they
   // had a round trip of their own.
   const size_t own = fields.size();
@@ -104,7 +105,7 @@ Status resolve_bound(Collective& c, const void* data, size_t n) {
 }
 
 Result<Report> end_collective(const Collective& c, const Status& local, const Traffic& traffic) {
-  if (c.algorithm == Algorithm::Mpi) {
+  if (c.algorithm == Algorithm::Mpi || c.algorithm == Algorithm::PlainRing) {
     COMMPRESS_RETURN_IF_ERROR(local);
   } else {
     COMMPRESS_RETURN_IF_ERROR(agree_outcome(c.comm, local));

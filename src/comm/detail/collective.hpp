@@ -57,8 +57,9 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
 Status resolve_bound(Collective& c, const void* data, size_t n);
 
 // Collective: agrees on the outcome, then reports what ran, the traffic and the bound. After
-// MPI's own operation (Algorithm::Mpi) there is nothing of commpress's left to fail, so no
-// round trip is spent: MPI's result stands as MPI reports it on each rank.
+// MPI's own operation (Algorithm::Mpi), or the plain ring that only calls MPI and adds,
+// there is nothing of commpress's left to fail, so no round trip is spent: the result stands
+// as MPI reports it on each rank.
 Result<Report> end_collective(const Collective& c, const Status& local, const Traffic& traffic);
 
 }  // namespace commpress::comm::detail

@@ -66,8 +66,10 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
        {"break-even bytes", int64_t(std::min<size_t>(s->break_even_, size_t{1} << 52))},
        {"pretend ranks per node", int64_t(s->pretend_)}},
       {mine.lo, -mine.hi}};
+  std::vector<Algorithm> offered = kOffered;
+  if (call.offers_plain_ring) offered.push_back(Algorithm::PlainRing);
   auto c = begin_collective(
-      comm, {call.name, call.count, call.dtype, call.root, call.has_root, kOffered}, choice,
+      comm, {call.name, call.count, call.dtype, call.root, call.has_root, offered}, choice,
       [&](const Collective& c) -> Status {
         COMMPRESS_RETURN_IF_ERROR(shared_checks(c, call));
         return local_checks ? local_checks(c) : Status{};

@@ -25,6 +25,7 @@ struct ReduceCall {
   // An out-of-place output MPI's own operation would first copy the input into (allreduce):
   // when that is the likely path, the range pass makes the copy and MPI runs in place.
   void* output = nullptr;
+  bool offers_plain_ring = false;  // reduce_scatter_block runs Algorithm::PlainRing
 };
 
 class ReduceSession {

@@ -26,32 +26,46 @@ T combine(Op op, T a, T b) {
 }
 
 template <class T>
-void apply(Op op, T* acc, const T* x, size_t n) {
+void apply(Op op, T* out, const T* a, const T* x, size_t n) {
   switch (op) {
     case Op::sum:
-      for (size_t i = 0; i < n; ++i) acc[i] = combine(Op::sum, acc[i], x[i]);
+      for (size_t i = 0; i < n; ++i) out[i] = combine(Op::sum, a[i], x[i]);
       break;
     case Op::prod:
-      for (size_t i = 0; i < n; ++i) acc[i] = combine(Op::prod, acc[i], x[i]);
+      for (size_t i = 0; i < n; ++i) out[i] = combine(Op::prod, a[i], x[i]);
       break;
     case Op::min:
-      for (size_t i = 0; i < n; ++i) acc[i] = combine(Op::min, acc[i], x[i]);
+      for (size_t i = 0; i < n; ++i) out[i] = combine(Op::min, a[i], x[i]);
       break;
     case Op::max:
-      for (size_t i = 0; i < n; ++i) acc[i] = combine(Op::max, acc[i], x[i]);
+      for (size_t i = 0; i < n; ++i) out[i] = combine(Op::max, a[i], x[i]);
       break;
   }
+}
+
+template <class T>
+void apply(Op op, void* out, const void* a, const void* x, size_t n) {
+  apply(op, static_cast<T*>(out), static_cast<const T*>(a), static_cast<const T*>(x), n);
 }
 
 }  // namespace
 
 void apply_op(Op op, Dtype d, void* acc, const void* x, size_t n) {
+  apply_op_into(op, d, acc, acc, x, n);
+}
+
+void apply_op_into(Op op, Dtype d, void* out, const void* a, const void* x, size_t n) {
   switch (d) {
-    case Dtype::f32: return apply(op, static_cast<float*>(acc), static_cast<const float*>(x), n);
-    case Dtype::f64: return apply(op, static_cast<double*>(acc), static_cast<const double*>(x), n);
-    case Dtype::i32: return apply(op, static_cast<int32_t*>(acc), static_cast<const int32_t*>(x), n);
-    case Dtype::i64: return apply(op, static_cast<int64_t*>(acc), static_cast<const int64_t*>(x), n);
-    case Dtype::u8: return apply(op, static_cast<uint8_t*>(acc), static_cast<const uint8_t*>(x), n);
+    case Dtype::f32:
+      return apply<float>(op, out, a, x, n);
+    case Dtype::f64:
+      return apply<double>(op, out, a, x, n);
+    case Dtype::i32:
+      return apply<int32_t>(op, out, a, x, n);
+    case Dtype::i64:
+      return apply<int64_t>(op, out, a, x, n);
+    case Dtype::u8:
+      return apply<uint8_t>(op, out, a, x, n);
   }
 }
 
