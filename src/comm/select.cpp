@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "comm/detail/agreement.hpp"
+#include "comm/detail/environment.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/wire.hpp"
 #include "comm/profile_io.hpp"
@@ -187,12 +188,7 @@ void set_machine_profile(std::optional<model::MachineProfile> profile) {
 }
 
 double local_oversubscription() {
-  int local = 0;
-  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"})
-    if (const char* v = std::getenv(var); v && std::atoi(v) > 0) {
-      local = std::atoi(v);
-      break;
-    }
+  const int local = environment().local_ranks;
   // Read once: it opens a file under /sys, which costs microseconds per call.
   static const unsigned cores = std::thread::hardware_concurrency();
   if (local <= 0 || cores == 0) return 1;

@@ -3,6 +3,7 @@
 // equal to MPI_Allreduce (bit for bit where the order does not matter), in place, many-chunk
 // pipelines, Rabenseifner all-compressed and all-raw, refusals, mismatched arguments and a
 // damaged link failing every rank alike.
+#include "comm/detail/environment.hpp"
 #include "commpress/model.hpp"
 #include "mpi/reduce_test_support.hpp"
 
@@ -81,12 +82,14 @@ TEST(Allreduce, ReportsTheChunkItRanWith) {
 TEST(Allreduce, PretendNodesFromTheEnvironment) {
   // Every rank sets the same value; the option, when given, wins.
   setenv("COMMPRESS_PRETEND_RANKS_PER_NODE", "2", 1);
+  commpress::comm::detail::reread_environment_for_testing();  // read once per process
   for (Op op : {Op::sum, Op::min})
     check_case({Which::allreduce, Algorithm::Hierarchical, {"szp", ErrorBound::relative(1e-3)},
                 Dtype::f32, op, 3001, 2048});
   check_case({Which::allreduce, Algorithm::Hierarchical, {"szp", ErrorBound::relative(1e-3)},
               Dtype::f32, Op::sum, 3001, 2048, 3});
   unsetenv("COMMPRESS_PRETEND_RANKS_PER_NODE");
+  commpress::comm::detail::reread_environment_for_testing();
 }
 
 TEST(Allreduce, Refusals) { refusals(Which::allreduce); }

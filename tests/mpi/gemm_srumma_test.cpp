@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/detail/environment.hpp"
 #include "commpress/linalg.hpp"
 #include "gemm_test_support.hpp"
 #include "linalg/gemm/srumma_tasks.hpp"
@@ -43,8 +44,12 @@ class PretendNodes {
       setenv("COMMPRESS_PRETEND_RANKS_PER_NODE", std::to_string(n).c_str(), 1);
     else
       unsetenv("COMMPRESS_PRETEND_RANKS_PER_NODE");
+    commpress::comm::detail::reread_environment_for_testing();  // read once per process
   }
-  ~PretendNodes() { unsetenv("COMMPRESS_PRETEND_RANKS_PER_NODE"); }
+  ~PretendNodes() {
+    unsetenv("COMMPRESS_PRETEND_RANKS_PER_NODE");
+    commpress::comm::detail::reread_environment_for_testing();
+  }
 };
 
 struct Case {

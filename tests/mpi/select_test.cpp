@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "comm/detail/environment.hpp"
 #include "comm/select.hpp"
 #include "comm_test_support.hpp"
 
@@ -38,11 +39,13 @@ struct ProfileScope {
     cc::detail::set_machine_profile(std::move(m));
     if (const char* v = std::getenv(kVar)) saved_ = v;
     setenv(kVar, std::to_string(local_ranks).c_str(), 1);
+    cc::detail::reread_environment_for_testing();  // read once per process
   }
   ~ProfileScope() {
     cc::detail::set_machine_profile(std::nullopt);
     if (saved_.empty()) unsetenv(kVar);
     else setenv(kVar, saved_.c_str(), 1);
+    cc::detail::reread_environment_for_testing();
   }
   static constexpr const char* kVar = "OMPI_COMM_WORLD_LOCAL_SIZE";
   std::string saved_;

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "comm/detail/environment.hpp"
 #include "comm/detail/private_comm.hpp"
 
 namespace commpress::comm::detail {
@@ -31,11 +32,7 @@ int cache_keyval() {
 
 int pretend_ranks_per_node(const Options& opts) {
   if (opts.pretend_ranks_per_node > 0) return opts.pretend_ranks_per_node;
-  const char* env = std::getenv("COMMPRESS_PRETEND_RANKS_PER_NODE");
-  if (!env) return 0;
-  char* end = nullptr;
-  long k = std::strtol(env, &end, 10);
-  return end != env && *end == '\0' && k > 0 && k <= 1 << 20 ? int(k) : 0;
+  return environment().pretend_ranks_per_node;
 }
 
 Hierarchy& Hierarchy::operator=(Hierarchy&& o) noexcept {

@@ -1,0 +1,23 @@
+// The environment variables the collectives consult on every call, read once per process.
+// Walking the environment costs a cache miss per variable when it is cold, as it is between
+// an application's collectives: with the ~90 variables mpirun sets, two lookups made a
+// 16-element bcast take 12 us instead of under 2 us.
+#pragma once
+
+namespace commpress::comm::detail {
+
+struct Environment {
+  // COMMPRESS_PRETEND_RANKS_PER_NODE (0 = unset or not a positive count up to 2^20).
+  int pretend_ranks_per_node = 0;
+  // Ranks of this job on this node, as the launcher says (OMPI_COMM_WORLD_LOCAL_SIZE,
+  // MPI_LOCALNRANKS or PMI_LOCAL_SIZE; 0 = none says).
+  int local_ranks = 0;
+};
+
+const Environment& environment();
+
+// Tests that change those variables make the change seen (not thread-safe against calls
+// in flight).
+void reread_environment_for_testing();
+
+}  // namespace commpress::comm::detail
