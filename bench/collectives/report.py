@@ -376,22 +376,24 @@ WHY_SPEEDUP_MISSED = (
     "at bound / p (error-bounds.md), so its ratio is lower than a bcast's at the same bound.")
 WHY_AUTO_MISSED = (
     "*Why*: where Auto declines (Auto chose `mpi`) it still pays for what makes a collective "
-    "safe and its report true. (1) The argument agreement, one small allreduce per call (it also "
-    "carries Auto's ratio samples), so mismatched ranks fail together instead of hanging: with 4 "
-    "ranks on 2 cores any extra synchronization costs about that much; a bare 40-value "
-    "MPI_Allreduce before MPI_Allgather of 4 MiB per rank made it 6.7% slower (290 interleaved "
-    "rounds), commpress's whole path 7-9%. bcast, which pays nothing else, lost 11-17% at 1 MiB "
-    "per rank in the pass below and at most 2.3% from 16 MiB (two runs). (2) Reductions read the input "
-    "once for its value range: the bound "
-    "the caller asked for is only guaranteed (and reported) if the rounding of the sum fits in "
-    "it, which needs the largest magnitude. An allreduce's pass writes the copy MPI would make "
-    "(-1 to +14% from 64 MiB in two runs); reduce_scatter's input is p times its output, so "
-    "the pass is one more "
-    "read of all of it, which MPI then copies again: 11-20% at every size, memory bandwidth "
-    "being what 4 ranks on 2 cores share (a bare range pass before MPI_Reduce_scatter_block: "
-    "+14% at 64 MiB per rank). Tried and not kept: skipping the pass when MPI's own runs (the "
-    "Report could then state no bound within the request), and a pass that copies into a "
-    "scratch buffer for MPI to reduce in place (slower still: MPI copies internally either way).")
+    "safe and its report true, and with 4 ranks on 2 cores that shows at 1-4 MiB per rank. "
+    "(1) The argument agreement, one small allreduce per call (it also carries Auto's ratio "
+    "samples), so mismatched ranks fail together instead of hanging: any extra synchronization "
+    "costs about that much here (a bare 48-value MPI_Allreduce before a 1 MiB MPI_Bcast: +4%, "
+    "before MPI_Allgather or MPI_Allreduce: +7%, 150 interleaved rounds). (2) commpress's own "
+    "path, cold between calls: a 16-element bcast through it took 11-17 us at 2 ranks with the "
+    "caches evicted, against 4.5 us for the bare allreduce plus MPI_Bcast (0.6-1.5 us warm), "
+    "and 4 ranks share 2 cores. bcast, which pays nothing else, lost 10-11% at 1 MiB per rank "
+    "in the pass below and at most 5% from 4 MiB. (3) allreduce reads its input once for its "
+    "value range: the bound the caller asked for is only guaranteed (and reported) if the "
+    "rounding of the sum fits in it, which needs the largest magnitude; the pass writes the copy "
+    "MPI would make, so it costs its reading. reduce_scatter pays all three and is faster than "
+    "MPI's own regardless: Open MPI 4.1's MPI_Reduce_scatter_block reduces at one rank and "
+    "scatters (blocks of 1 MiB and more at 4-7 ranks), and Auto runs commpress's plain ring "
+    "instead where the profile measured MPI's slower. Tried and not kept: skipping the range "
+    "pass when MPI's own runs (the Report could then state no bound within the request), and a "
+    "pass that copies into a scratch buffer for MPI to reduce in place (slower still: MPI "
+    "copies internally either way).")
 
 
 AB_INTRO = (
