@@ -107,6 +107,7 @@ struct Context {
   std::vector<model::Algorithm> candidates() const {
     std::vector<model::Algorithm> out;
     if (!valid || !codec || !rates) return out;
+    out.reserve(8);
     if (is_reduction(call.op) && lossy() && call.reduce_op == Op::prod) return out;
     const bool homomorphic_ok = codec->id() == codec::CodecId::szp && call.reduce_op == Op::sum;
     for (model::Algorithm a : model::compressed_algorithms(call.op)) {

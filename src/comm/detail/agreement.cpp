@@ -46,6 +46,8 @@ Result<Verdict> reduce_verdict(MPI_Comm comm, const std::vector<int64_t>& values
   COMMPRESS_MPI(
       MPI_Allreduce(MPI_IN_PLACE, buf.data(), int(buf.size()), MPI_INT64_T, MPI_MIN, comm));
   Verdict v;
+  v.lo.reserve(k);
+  v.hi.reserve(k);
   for (size_t i = 0; i < k; ++i) {
     v.lo.push_back(buf[i]);
     v.hi.push_back(-buf[k + i]);
@@ -73,6 +75,7 @@ Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& loca
 Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& local,
              std::vector<double>& mins, size_t late) {
   std::vector<int64_t> values;
+  values.reserve(fields.size());
   for (const Field& f : fields) values.push_back(f.value);
   auto v = reduce_verdict(comm, values, local, mins);
   if (!v.ok()) return v.status();
