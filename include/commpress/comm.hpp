@@ -37,9 +37,10 @@ enum class Algorithm : uint8_t {
   HomomorphicRing = 7,    // compress all blocks once, combine(frame, frame) each hop
   FusedRing = 8,          // combine_raw(local block, received frame) each hop
   HomomorphicRecursiveDoubling = 9,
-  Rabenseifner = 10,  // recursive halving then doubling, raw below the break-even size
-  Hierarchical = 11,  // raw within a node, compressed allreduce across nodes
-  PlainRing = 12,     // reduce_scatter: MPI's ring, uncompressed, run by commpress
+  Rabenseifner = 10,   // recursive halving then doubling, raw below the break-even size
+  Hierarchical = 11,   // raw within a node, compressed allreduce across nodes
+  PlainRing = 12,      // reduce_scatter: MPI's ring, uncompressed, run by commpress
+  PlainBinomial = 13,  // bcast: a binomial tree, uncompressed and unsegmented
 };
 
 const char* algorithm_name(Algorithm a);

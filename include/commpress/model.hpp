@@ -60,16 +60,17 @@ struct CodecRates {
   double combine_raw_time(double bytes) const;
 };
 
-// MPI's own reduce_scatter_block against commpress's uncompressed ring (Algorithm::PlainRing),
-// timed side by side by `commpress profile` at one rank count: how many times the ring's time
-// MPI's took, per block size. Which algorithm an MPI library runs depends on the rank count
-// and the size (Open MPI 4.1 reduces the whole vector at one rank and scatters it for blocks
-// of 1 MiB and more at 4 to 7 ranks), so the model uses it at that rank count only.
-struct MpiAgainstRing {
+// One of MPI's own operations against the uncompressed algorithm commpress can run in its
+// stead (reduce_scatter_block: Algorithm::PlainRing; bcast: Algorithm::PlainBinomial), timed
+// side by side by `commpress profile` at one rank count: how many times the plain one's time
+// MPI's took, per size. Which algorithm an MPI library runs depends on the rank count and the
+// size (Open MPI 4.1 reduces a reduce_scatter's whole vector at one rank and scatters it for
+// blocks of 1 MiB and more at 4 to 7 ranks), so the model uses it at that rank count only.
+struct MpiAgainstPlain {
   int ranks = 0;  // 0 = not measured
   struct Point {
-    double block_bytes;
-    double slowdown;  // MPI's time / the ring's
+    double block_bytes;  // the operation's count in bytes (a block, a bcast's message)
+    double slowdown;     // MPI's time / the plain algorithm's
   };
   std::vector<Point> points;  // increasing block_bytes
 
@@ -97,7 +98,8 @@ struct MachineProfile {
   // gives it (0 = not measured: the gemm models use their defaults).
   double gemm_flops_f64 = 0, gemm_flops_f32 = 0;
   std::vector<CodecRates> codecs;
-  MpiAgainstRing reduce_scatter_mpi;
+  MpiAgainstPlain reduce_scatter_mpi;  // against PlainRing
+  MpiAgainstPlain bcast_mpi;           // against PlainBinomial
 
   const CodecRates* rates(std::string_view codec, Dtype dtype) const;
   const Link& node_link() const { return intra_node ? *intra_node : network; }
@@ -133,7 +135,8 @@ enum class Algorithm : uint8_t {
   HomomorphicRecursiveDoubling = 9,
   Rabenseifner = 10,
   Hierarchical = 11,
-  PlainRing = 12,  // uncompressed: MPI's ring, run by commpress
+  PlainRing = 12,      // uncompressed: MPI's ring, run by commpress
+  PlainBinomial = 13,  // uncompressed, unsegmented binomial bcast, run by commpress
 };
 const char* algorithm_name(Algorithm a);
 
@@ -189,7 +192,7 @@ struct Choice {
 };
 inline constexpr double kDefaultMargin = 0.9;
 inline constexpr double kUncompressedMargin = 0.95;
-bool is_compressed(Algorithm a);  // not Mpi, not an uncompressed_algorithms() one
+bool is_compressed(Algorithm a);  // not Mpi, not PlainRing, not PlainBinomial
 Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& s,
               std::span<const Algorithm> candidates, double margin = kDefaultMargin);
 

@@ -52,6 +52,7 @@ static_assert(int(COMMPRESS_ALG_HOMOMORPHIC_RECURSIVE_DOUBLING) ==
 static_assert(int(COMMPRESS_ALG_RABENSEIFNER) == int(Algorithm::Rabenseifner));
 static_assert(int(COMMPRESS_ALG_HIERARCHICAL) == int(Algorithm::Hierarchical));
 static_assert(int(COMMPRESS_ALG_PLAIN_RING) == int(Algorithm::PlainRing));
+static_assert(int(COMMPRESS_ALG_PLAIN_BINOMIAL) == int(Algorithm::PlainBinomial));
 
 thread_local std::string last_error;
 
@@ -144,7 +145,7 @@ const char* commpress_last_error(void) {
 
 const char* commpress_algorithm_name(commpress_algorithm algorithm) {
   const int v = int(algorithm);
-  if (v < COMMPRESS_ALG_AUTO || v > COMMPRESS_ALG_PLAIN_RING) return "?";
+  if (v < COMMPRESS_ALG_AUTO || v > COMMPRESS_ALG_PLAIN_BINOMIAL) return "?";
   return commpress::comm::algorithm_name(commpress::comm::Algorithm(v));
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "cli/commands.hpp"
 #include "comm/profile.hpp"
@@ -44,11 +45,13 @@ std::string summary(const model::MachineProfile& m) {
     if (c.combine_raw > 0) s << ", combine_raw " << c.combine_raw / 1e9 << " GB/s";
     s << ", per call " << c.call_overhead * 1e6 << " us, ratio at REL 1e-4 " << c.typical_ratio << "\n";
   }
-  if (m.reduce_scatter_mpi.ranks > 0) {
-    s << "MPI's reduce_scatter_block against the plain ring at " << m.reduce_scatter_mpi.ranks
-      << " ranks:";
-    for (const auto& pt : m.reduce_scatter_mpi.points)
-      s << " " << pt.block_bytes / 1024 << " KiB blocks " << pt.slowdown << "x;";
+  for (auto [what, measured] :
+       {std::pair{"reduce_scatter_block against the plain ring", &m.reduce_scatter_mpi},
+        std::pair{"bcast against the plain binomial tree", &m.bcast_mpi}}) {
+    if (measured->ranks <= 0) continue;
+    s << "MPI's " << what << " at " << measured->ranks << " ranks:";
+    for (const auto& pt : measured->points)
+      s << " " << pt.block_bytes / 1024 << " KiB " << pt.slowdown << "x;";
     s << "\n";
   }
   return s.str();

@@ -7,7 +7,7 @@ namespace commpress::comm {
 
 namespace {
 
-constexpr std::array<std::pair<Algorithm, const char*>, 13> kNames = {{
+constexpr std::array<std::pair<Algorithm, const char*>, 14> kNames = {{
     {Algorithm::Auto, "auto"},
     {Algorithm::Mpi, "mpi"},
     {Algorithm::Direct, "direct"},
@@ -21,6 +21,7 @@ constexpr std::array<std::pair<Algorithm, const char*>, 13> kNames = {{
     {Algorithm::Rabenseifner, "rabenseifner"},
     {Algorithm::Hierarchical, "hierarchical"},
     {Algorithm::PlainRing, "plain_ring"},
+    {Algorithm::PlainBinomial, "plain_binomial"},
 }};
 
 }  // namespace

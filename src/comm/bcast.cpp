@@ -2,7 +2,9 @@
 // forwards the frames it receives unchanged to its children before decoding them, and the
 // chunks pipeline down the tree (chunk k moves one level down while chunk k+1 arrives).
 // The root's buffer is never touched; every other rank holds the decoded data, within the
-// single compression's bound of the root's values.
+// single compression's bound of the root's values. Uncompressed: MPI's own, or the plain
+// tree (detail/binomial_plain.hpp) where the profile measured MPI's slower.
+#include "comm/detail/binomial_plain.hpp"
 #include "comm/detail/binomial_tree.hpp"
 #include "comm/detail/choose.hpp"
 #include "comm/detail/collective.hpp"
@@ -41,8 +43,8 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
                      const Options& opts) {
   auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
   auto c = detail::begin_collective(
-      comm, {"bcast", count, dtype, root, true, {Algorithm::Binomial}}, choice,
-      [&](const detail::Collective&) -> Status {
+      comm, {"bcast", count, dtype, root, true, {Algorithm::Binomial, Algorithm::PlainBinomial}},
+      choice, [&](const detail::Collective&) -> Status {
         if (count > 0 && buf == nullptr)
           return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};
         return {};
@@ -51,8 +53,14 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
   bool is_root = c->rank == root;
   COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, is_root ? buf : nullptr, is_root ? count : 0));
   detail::Traffic traffic;
-  Status local = c->algorithm == Algorithm::Mpi ? via_mpi(*c, buf, count, root, traffic)
-                                                : binomial(*c, buf, count, root, traffic);
+  Status local;
+  if (c->algorithm == Algorithm::Mpi)
+    local = via_mpi(*c, buf, count, root, traffic);
+  else if (c->algorithm == Algorithm::PlainBinomial)
+    local = detail::plain_binomial_bcast(c->comm, c->rank, c->size, root, buf, count,
+                                         c->wire.dtype(), traffic);
+  else
+    local = binomial(*c, buf, count, root, traffic);
   return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
 }
 

@@ -8,7 +8,7 @@
 #include <ctime>
 #include <random>
 
-#include "comm/profile_mpi_against_ring.hpp"
+#include "comm/profile_mpi_against_plain.hpp"
 #include "comm/select.hpp"
 #include "commpress/homomorphic.hpp"
 #include "linalg/gemm/local_blas.hpp"
@@ -503,14 +503,13 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
         "  " + std::to_string(*wait * 1e6) + " us per step at " + std::to_string(over) +
             " ranks per core");
   COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, rank, opts, rep));
-  say(opts, rank, "MPI's reduce_scatter_block against commpress's plain ring");
+  say(opts, rank, "MPI's reduce_scatter_block and bcast against commpress's plain ones");
   auto rs = measure_reduce_scatter_mpi(comm, opts.max_message_bytes);
   if (!rs.ok()) return rs.status();
   rep.profile.reduce_scatter_mpi = *rs;
-  for (const auto& pt : rs->points)
-    say(opts, rank,
-        "  " + std::to_string(size_t(pt.block_bytes)) + " B blocks: MPI's took " +
-            std::to_string(pt.slowdown) + "x the ring's time");
+  auto bc = measure_bcast_mpi(comm, opts.max_message_bytes);
+  if (!bc.ok()) return bc.status();
+  rep.profile.bcast_mpi = *bc;
   rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
                        " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +
                        rep.host + "), " + std::to_string(rep.profile.threads_per_rank) +

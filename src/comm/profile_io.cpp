@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -63,8 +64,8 @@ struct Reader {
     if (j.contains("overlap_bytes")) l.overlap_bytes = num(j, "overlap_bytes", path);
     return l;
   }
-  model::MpiAgainstRing mpi_against_ring(const json& j, const std::string& path) {
-    model::MpiAgainstRing m;
+  model::MpiAgainstPlain mpi_against_plain(const json& j, const std::string& path) {
+    model::MpiAgainstPlain m;
     m.ranks = int(num(j, "ranks", path));
     const json& pts = field(j, "block_bytes_slowdown", path);
     if (!error.empty()) return m;
@@ -101,12 +102,14 @@ std::string profile_to_json(const model::MachineProfile& m, const ProfileReport*
   if (m.oversubscribed_wait >= 0) j["oversubscribed_wait"] = m.oversubscribed_wait;
   if (m.gemm_flops_f64 > 0) j["gemm_flops_f64"] = m.gemm_flops_f64;
   if (m.gemm_flops_f32 > 0) j["gemm_flops_f32"] = m.gemm_flops_f32;
-  if (m.reduce_scatter_mpi.ranks > 0) {
-    json& rs = j["reduce_scatter_mpi"];
-    rs["ranks"] = m.reduce_scatter_mpi.ranks;
-    rs["block_bytes_slowdown"] = json::array();
-    for (const auto& pt : m.reduce_scatter_mpi.points)
-      rs["block_bytes_slowdown"].push_back({pt.block_bytes, pt.slowdown});
+  for (auto [key, measured] : {std::pair{"reduce_scatter_mpi", &m.reduce_scatter_mpi},
+                               std::pair{"bcast_mpi", &m.bcast_mpi}}) {
+    if (measured->ranks <= 0) continue;
+    json& out = j[key];
+    out["ranks"] = measured->ranks;
+    out["block_bytes_slowdown"] = json::array();
+    for (const auto& pt : measured->points)
+      out["block_bytes_slowdown"].push_back({pt.block_bytes, pt.slowdown});
   }
   j["codecs"] = json::array();
   for (const auto& c : m.codecs)
@@ -167,9 +170,10 @@ Result<model::MachineProfile> profile_from_json(std::string_view text) {
   // Local BLAS rates: absent in profiles measured before the multiply existed (0 = defaults).
   if (j.contains("gemm_flops_f64")) m.gemm_flops_f64 = rd.num(j, "gemm_flops_f64", "");
   if (j.contains("gemm_flops_f32")) m.gemm_flops_f32 = rd.num(j, "gemm_flops_f32", "");
-  // Older profiles lack it: MPI's reduce_scatter is then priced by its algorithms' formulas.
-  if (j.contains("reduce_scatter_mpi"))
-    m.reduce_scatter_mpi = rd.mpi_against_ring(j["reduce_scatter_mpi"], "reduce_scatter_mpi");
+  // Older profiles lack them: MPI's operations are then priced by their algorithms' formulas.
+  for (auto [key, measured] : {std::pair{"reduce_scatter_mpi", &m.reduce_scatter_mpi},
+                               std::pair{"bcast_mpi", &m.bcast_mpi}})
+    if (j.contains(key)) *measured = rd.mpi_against_plain(j[key], key);
   const json& codecs = rd.field(j, "codecs", "");
   if (rd.error.empty() && !codecs.is_array()) rd.error = "field codecs must be an array";
   for (size_t i = 0; rd.error.empty() && i < codecs.size(); ++i) {

@@ -32,6 +32,7 @@ COMMPRESS_SAME_ALGORITHM(HomomorphicRecursiveDoubling);
 COMMPRESS_SAME_ALGORITHM(Rabenseifner);
 COMMPRESS_SAME_ALGORITHM(Hierarchical);
 COMMPRESS_SAME_ALGORITHM(PlainRing);
+COMMPRESS_SAME_ALGORITHM(PlainBinomial);
 #undef COMMPRESS_SAME_ALGORITHM
 
 model::Algorithm to_model(Algorithm a) { return model::Algorithm(uint8_t(a)); }

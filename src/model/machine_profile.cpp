@@ -24,7 +24,7 @@ double CodecRates::decompress_time(double b) const { return call(b, decompress, 
 double CodecRates::combine_time(double b) const { return call(b, combine, call_overhead); }
 double CodecRates::combine_raw_time(double b) const { return call(b, combine_raw, call_overhead); }
 
-double MpiAgainstRing::at(int p, double block_bytes) const {
+double MpiAgainstPlain::at(int p, double block_bytes) const {
   if (p != ranks || points.empty()) return 0;
   if (block_bytes <= points.front().block_bytes) return points.front().slowdown;
   for (size_t i = 1; i < points.size(); ++i) {
@@ -79,6 +79,8 @@ const char* algorithm_name(Algorithm a) {
     case Algorithm::Hierarchical: return "hierarchical";
     case Algorithm::PlainRing:
       return "plain_ring";
+    case Algorithm::PlainBinomial:
+      return "plain_binomial";
   }
   return "?";
 }

@@ -32,8 +32,12 @@ double bcast(const Terms& t, Algorithm a) {
   const double n = t.scenario().bytes;
   const int p = t.p(), levels = ceil_log2(p);
   if (p == 1) return 0;
+  const double binomial = levels * t.msg(n);  // PlainBinomial: whole messages
+  if (a == Algorithm::PlainBinomial) return binomial;
   if (a == Algorithm::Mpi) {
-    const double binomial = levels * t.msg(n);
+    // Measured against the plain tree, where the profile did.
+    if (const double slowdown = t.machine().bcast_mpi.at(p, n); slowdown > 0)
+      return slowdown * binomial;
     // Scatter by halves, then a ring allgather (van de Geijn), MPI's large-message bcast.
     double scatter = 0;
     for (int j = 1; j <= levels; ++j) scatter += t.msg(n / double(1 << j));

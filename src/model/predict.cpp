@@ -49,6 +49,10 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
     return is_movement(s.op) ? detail::movement_cost(t, a) : detail::mpi_reduction_cost(t);
   }
   if (a == Algorithm::PlainRing) return detail::plain_ring_cost(detail::Terms(m, rates, s));
+  if (a == Algorithm::PlainBinomial) {
+    detail::Terms t(m, rates, s);
+    return s.op == Operation::bcast ? detail::movement_cost(t, a) : INFINITY;
+  }
   if (!rates) return INFINITY;
   detail::Terms t(m, rates, s, /*compressed=*/true);
   const double cost = is_movement(s.op) ? detail::movement_cost(t, a) : detail::reduction_cost(t, a);
@@ -74,11 +78,12 @@ std::vector<Algorithm> compressed_algorithms(Operation op) {
 
 std::vector<Algorithm> uncompressed_algorithms(Operation op) {
   if (op == Operation::reduce_scatter) return {Algorithm::PlainRing};
+  if (op == Operation::bcast) return {Algorithm::PlainBinomial};
   return {};
 }
 
 bool is_compressed(Algorithm a) {
-  return a != Algorithm::Mpi && a != Algorithm::PlainRing;
+  return a != Algorithm::Mpi && a != Algorithm::PlainRing && a != Algorithm::PlainBinomial;
 }
 
 double best_chunk_bytes(const MachineProfile& m, const CodecRates& rates, Algorithm a,

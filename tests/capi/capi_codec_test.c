@@ -155,6 +155,8 @@ static void argument_errors(void) {
         commpress_algorithm_name(COMMPRESS_ALG_FUSED_RING));
   CHECK(strcmp(commpress_algorithm_name(COMMPRESS_ALG_PLAIN_RING), "plain_ring") == 0, "%s",
         commpress_algorithm_name(COMMPRESS_ALG_PLAIN_RING));
+  CHECK(strcmp(commpress_algorithm_name(COMMPRESS_ALG_PLAIN_BINOMIAL), "plain_binomial") == 0, "%s",
+        commpress_algorithm_name(COMMPRESS_ALG_PLAIN_BINOMIAL));
 }
 
 int main(void) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of `commpress profile` at 2 ranks (small sweep, small codec arrays): the
 # profile it writes is complete and consistent (links, overlap limit, gamma, codec rates, MPI's
-# reduce_scatter against the plain ring, the raw measurements), Auto can decide with it, and bad requests end with a non-zero status and
+# reduce_scatter and bcast against the plain ones, the raw measurements), Auto can decide with it, and bad requests end with a non-zero status and
 # one error line. No measured value is compared with a speed.
 # Usage: profile_test.sh PATH_TO_COMMPRESS MPIEXEC WORK_DIR
 set -uo pipefail
@@ -35,11 +35,12 @@ for name in ("network", "intra_node"):  # 2 ranks on this machine share a node
 need(p.get("gamma", 0) > 0, "gamma")
 need(p.get("codec_oversubscription", 0) >= 1, "codec_oversubscription")
 need(p.get("oversubscribed_wait", -1) >= 0, f"oversubscribed_wait {p.get('oversubscribed_wait')}")
-rs = p.get("reduce_scatter_mpi", {})
-pts = rs.get("block_bytes_slowdown", [])
-# MPI's reduce_scatter against the plain ring: the block sizes up to the sweep's largest.
-need(rs.get("ranks") == 2 and [b for b, _ in pts] == [65536] and all(s > 0 for _, s in pts),
-     f"reduce_scatter_mpi: {rs}")
+# MPI's reduce_scatter and bcast against the plain ones: the sizes up to the sweep's largest.
+for key in ("reduce_scatter_mpi", "bcast_mpi"):
+    rs = p.get(key, {})
+    pts = rs.get("block_bytes_slowdown", [])
+    need(rs.get("ranks") == 2 and [b for b, _ in pts] == [65536] and all(s > 0 for _, s in pts),
+         f"{key}: {rs}")
 szp = {c["dtype"]: c for c in p.get("codecs", []) if c.get("codec") == "szp"}
 need(set(szp) == {"f32", "f64"}, f"szp rates for f32 and f64: {sorted(szp)}")
 for dt, c in szp.items():

@@ -214,6 +214,29 @@ TEST(Select, ReduceScatterRunsThePlainRingWhereMpiIsMeasuredSlower) {
   EXPECT_EQ(reduce_scatter_under(m, "none"), cc::Algorithm::Mpi);
 }
 
+TEST(Select, BcastRunsThePlainTreeWhereMpiIsMeasuredSlower) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank moves nothing";
+  model::MachineProfile m = machine(0.5e-6, 0.05e-9);  // compression does not pay
+  auto run = [&](const model::MachineProfile& profile) {
+    ProfileScope scope(profile);
+    Bytes exact = make_bytes(Dtype::f32, 5000, 3);
+    Bytes buf = world_rank() == 0 ? exact : Bytes(exact.size(), std::byte{0});
+    auto r = cc::bcast(buf.data(), 5000, Dtype::f32, 0, MPI_COMM_WORLD,
+                       {"szp", ErrorBound::relative(1e-4)});
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_TRUE(buf == exact);
+    if (!r.ok()) return cc::Algorithm::Auto;
+    EXPECT_TRUE(same_algorithm_everywhere(r->algorithm));
+    return r->algorithm;
+  };
+  m.bcast_mpi = {world_size(), {{1024, 1.5}, {1 << 20, 1.5}}};
+  EXPECT_EQ(run(m), cc::Algorithm::PlainBinomial);
+  m.bcast_mpi = {world_size(), {{1024, 0.9}, {1 << 20, 0.9}}};  // MPI's measured faster
+  EXPECT_EQ(run(m), cc::Algorithm::Mpi);
+  m.bcast_mpi = {};
+  EXPECT_EQ(run(m), cc::Algorithm::Mpi);
+}
+
 TEST(Select, PointToPointKeepsTheCheckedProtocol) {
   if (world_size() == 1) GTEST_SKIP() << "needs two ranks";
   ProfileScope scope(machine(50e-6, 8e-9));

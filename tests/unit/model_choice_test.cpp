@@ -137,6 +137,22 @@ TEST(ModelChoice, ReduceScatterTakesThePlainRingWhereMpiIsMeasuredSlower) {
   EXPECT_LT(c.predicted_seconds, 0.9 * predict(slow, nullptr, Algorithm::PlainRing, s));
 }
 
+// Likewise a bcast takes the plain binomial tree where MPI's bcast was measured slower.
+TEST(ModelChoice, BcastTakesThePlainTreeWhereMpiIsMeasuredSlower) {
+  MachineProfile m = shared_memory();
+  const CodecRates* r = m.rates("szp", Dtype::f32);
+  Scenario s = allreduce(4 * MiB, 4, 8);
+  s.op = Operation::bcast;
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+  m.bcast_mpi = {4, {{64 * 1024, 0.9}, {MiB, 1.4}}};
+  Choice c = choose(m, r, s, compressed_algorithms(s.op));
+  EXPECT_EQ(c.algorithm, Algorithm::PlainBinomial);
+  EXPECT_NEAR(c.mpi_seconds / c.predicted_seconds, 1.4, 1e-9);  // beyond the last point
+  s.bytes = 64 * 1024;
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+  EXPECT_EQ(predict(m, nullptr, Algorithm::PlainBinomial, allreduce(MiB, 4, 1)), INFINITY);
+}
+
 TEST(ModelChoice, AutoCompressesLargeMessagesAtOneGigabit) {
   const MachineProfile m = gigabit();
   const CodecRates* r = m.rates("szp", Dtype::f32);

@@ -27,6 +27,7 @@ model::MachineProfile sample_profile() {
   m.codecs = {{"szp", codec::Dtype::f32, 4e9, 5e9, 6e9, 4.5e9, 2e-6, 7.5},
               {"zstd-1", codec::Dtype::f64, 4e8, 9e8, 0, 0, 1e-5, 1.2}};
   m.reduce_scatter_mpi = {4, {{65536, 1.25}, {1048576, 1.5}, {8388608, 2.5}}};
+  m.bcast_mpi = {3, {{65536, 0.75}}};
   return m;
 }
 
@@ -55,6 +56,9 @@ TEST(ModelProfileIo, RoundTrip) {
   ASSERT_EQ(back->reduce_scatter_mpi.points.size(), 3u);
   EXPECT_DOUBLE_EQ(back->reduce_scatter_mpi.points[2].block_bytes, 8388608);
   EXPECT_DOUBLE_EQ(back->reduce_scatter_mpi.points[2].slowdown, 2.5);
+  EXPECT_EQ(back->bcast_mpi.ranks, 3);
+  ASSERT_EQ(back->bcast_mpi.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(back->bcast_mpi.points[0].slowdown, 0.75);
 }
 
 std::string with(const std::string& text, const std::string& from, const std::string& to) {
@@ -106,10 +110,12 @@ TEST(ModelProfileIo, ProfilesBeforeTheOverlapProbeAssumeNone) {
   EXPECT_LT(old->oversubscribed_wait, 0);
   // Nor MPI's reduce_scatter against the plain ring.
   unmeasured.reduce_scatter_mpi = {};
+  unmeasured.bcast_mpi = {};
   auto before = comm::profile_from_json(comm::profile_to_json(unmeasured));
   ASSERT_TRUE(before.ok()) << before.status().to_string();
   EXPECT_EQ(before->reduce_scatter_mpi.ranks, 0);
   EXPECT_EQ(before->reduce_scatter_mpi.at(4, 1e6), 0);
+  EXPECT_EQ(before->bcast_mpi.ranks, 0);
   expect_refused(with(comm::profile_to_json(sample_profile()), "\"overlap_bytes\": 32768.0",
                       "\"overlap_bytes\": -2"),
                  "overlap_bytes");

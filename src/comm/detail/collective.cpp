@@ -30,8 +30,7 @@ Status local_verdict(Collective& c, const CollectiveCall& call, const Options& o
     return {ErrorCode::invalid_argument, "root " + std::to_string(call.root) +
                                              " is not a rank of this " +
                                              std::to_string(c.size) + "-rank communicator"};
-  // The uncompressed algorithms: MPI's own, and the ring commpress runs in its stead.
-  if (c.algorithm == Algorithm::Mpi || c.algorithm == Algorithm::PlainRing) {
+  if (runs_uncompressed(c.algorithm)) {
     c.wire = Wire::uncompressed(call.dtype, opts.chunk_bytes);
     if (codec::dtype_size(call.dtype) == 0)
       return {ErrorCode::invalid_argument, "unknown dtype " + std::to_string(int(call.dtype))};
@@ -105,7 +104,7 @@ Status resolve_bound(Collective& c, const void* data, size_t n) {
 }
 
 Result<Report> end_collective(const Collective& c, const Status& local, const Traffic& traffic) {
-  if (c.algorithm == Algorithm::Mpi || c.algorithm == Algorithm::PlainRing) {
+  if (runs_uncompressed(c.algorithm)) {
     COMMPRESS_RETURN_IF_ERROR(local);
   } else {
     COMMPRESS_RETURN_IF_ERROR(agree_outcome(c.comm, local));
@@ -115,7 +114,8 @@ Result<Report> end_collective(const Collective& c, const Status& local, const Tr
   r.codec = c.wire.codec_name();
   traffic.add_to(r);
   r.guaranteed_abs_bound = c.wire.abs_bound();
-  if (c.algorithm != Algorithm::Mpi) r.chunk_bytes = c.wire.chunk_bytes();
+  if (c.algorithm != Algorithm::Mpi && c.algorithm != Algorithm::PlainBinomial)
+    r.chunk_bytes = c.wire.chunk_bytes();
   return r;
 }
 

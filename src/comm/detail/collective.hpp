@@ -27,6 +27,12 @@ struct Collective {
   Wire wire;  // uncompressed for Algorithm::Mpi
 };
 
+// The uncompressed algorithms: MPI's own, and those commpress runs in its stead where MPI's is
+// measured slower (they only call MPI and add: nothing of commpress's can fail in them).
+inline bool runs_uncompressed(Algorithm a) {
+  return a == Algorithm::Mpi || a == Algorithm::PlainRing || a == Algorithm::PlainBinomial;
+}
+
 struct CollectiveCall {
   const char* op;  // "bcast", ... (for messages)
   size_t count;    // per-rank count as the caller passed it
@@ -57,9 +63,8 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
 Status resolve_bound(Collective& c, const void* data, size_t n);
 
 // Collective: agrees on the outcome, then reports what ran, the traffic and the bound. After
-// MPI's own operation (Algorithm::Mpi), or the plain ring that only calls MPI and adds,
-// there is nothing of commpress's left to fail, so no round trip is spent: the result stands
-// as MPI reports it on each rank.
+// an uncompressed algorithm (runs_uncompressed) there is nothing of commpress's left to fail,
+// so no round trip is spent: the result stands as MPI reports it on each rank.
 Result<Report> end_collective(const Collective& c, const Status& local, const Traffic& traffic);
 
 }  // namespace commpress::comm::detail

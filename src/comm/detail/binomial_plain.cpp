@@ -1,0 +1,38 @@
+#include "comm/detail/binomial_plain.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "comm/detail/binomial_tree.hpp"
+#include "comm/detail/mpi_dtype.hpp"
+#include "comm/detail/private_comm.hpp"
+
+namespace commpress::comm::detail {
+
+namespace {
+
+constexpr int kTag = 0x140;
+
+}  // namespace
+
+Status plain_binomial_bcast(MPI_Comm comm, int rank, int size, int root, void* buf, size_t n,
+                            Dtype dtype, Traffic& traffic) {
+  const BinomialTree tree(rank, size, root);
+  const auto children = tree.children_ranks();
+  const MPI_Datatype type = mpi_datatype(dtype);
+  const size_t es = codec::dtype_size(dtype);
+  auto* bytes = static_cast<std::byte*>(buf);
+  // One message unless the count exceeds what one MPI call can carry.
+  for (size_t at = 0; at < n; at += size_t(INT_MAX)) {
+    const int m = int(std::min(n - at, size_t(INT_MAX)));
+    if (rank != root)
+      COMMPRESS_MPI(
+          MPI_Recv(bytes + at * es, m, type, tree.parent_rank(), kTag, comm, MPI_STATUS_IGNORE));
+    for (int child : children) COMMPRESS_MPI(MPI_Send(bytes + at * es, m, type, child, kTag, comm));
+  }
+  const uint64_t sent = uint64_t(n) * es * children.size();
+  traffic.add(sent, sent);
+  return {};
+}
+
+}  // namespace commpress::comm::detail
