@@ -1,7 +1,7 @@
 // MachineProfile::reduce_scatter_mpi and bcast_mpi: MPI's own operation and the plain one
 // commpress can run in its stead (PlainRing, PlainBinomial), both called as Auto would call
 // them (through commpress::comm, so each pays the argument agreement alike), in alternation
-// on every rank at once.
+// on every rank at once; the slowdown is the median of the rounds' paired ratios.
 #pragma once
 
 #include <mpi.h>
