@@ -16,6 +16,7 @@
 #include "comm/detail/choose.hpp"
 #include "comm/detail/frame_transport.hpp"
 #include "commpress/comm.hpp"
+#include "commpress/model.hpp"
 
 namespace commpress::comm::detail {
 
@@ -29,8 +30,9 @@ struct Collective {
 
 // The uncompressed algorithms: MPI's own, and those commpress runs in its stead where MPI's is
 // measured slower (they only call MPI and add: nothing of commpress's can fail in them).
+// The model keeps the list (the enums' values match, select.cpp checks).
 inline bool runs_uncompressed(Algorithm a) {
-  return a == Algorithm::Mpi || a == Algorithm::PlainRing || a == Algorithm::PlainBinomial;
+  return a != Algorithm::Auto && !model::is_compressed(model::Algorithm(uint8_t(a)));
 }
 
 struct CollectiveCall {
