@@ -168,6 +168,12 @@ TEST(Select, RanksWithDifferentProfilesFailTogether) {
   expect_failed_alike(r.status(), "machine profile", ErrorCode::mismatch);
   EXPECT_NE(r.status().message().find("machine profile"), std::string::npos)
       << r.status().to_string();
+  // Without a codec Auto still decides from the profile (MPI's own or the plain ring).
+  std::vector<float> block(in.size() / size_t(world_size()) + 1);
+  std::vector<float> all_in(block.size() * size_t(world_size()), 1.0f);
+  auto n = cc::reduce_scatter_block(all_in.data(), block.data(), block.size(), Dtype::f32,
+                                    cc::Op::sum, MPI_COMM_WORLD, {"none", ErrorBound::lossless()});
+  expect_failed_alike(n.status(), "no codec", ErrorCode::mismatch);
   // A forced reduction still takes its break-even size from the profile: agreed, and here
   // different. A forced allgather takes nothing from it: it runs.
   auto f = cc::allreduce(in.data(), out.data(), in.size(), Dtype::f32, cc::Op::sum,

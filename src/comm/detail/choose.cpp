@@ -54,10 +54,8 @@ Choice choose_collective(const SelectCall& call, const Options& opts, int ranks)
     // Nothing to compress with, or no compressed algorithm could honour the request (all
     // of which the ranks agree on): uncompressed, as the model says, without sampling.
     c.settle(select_uncompressed(call, opts, ranks));
-    c.modelled = true;
   } else {
     c.pending = std::make_shared<const AutoSelection>(call, opts, ranks);
-    c.modelled = true;
   }
   return c;
 }

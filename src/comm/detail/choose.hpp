@@ -23,8 +23,6 @@ struct Choice {
   size_t break_even_bytes = 0;            // reductions: the model's (0 = no finite value)
   // Auto's second half: begin_collective settles it from the values the ranks agree on.
   std::shared_ptr<const AutoSelection> pending;
-  // Auto chose (or will) from the machine profile: every rank must hold the same one.
-  bool modelled = false;
 
   void settle(const Selection& s);
 };

@@ -73,8 +73,10 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
       {"error bound value (bits)", std::bit_cast<int64_t>(opts.bound.value)},
       {"algorithm", int64_t(choice.algorithm)},
       {"chunk_bytes", int64_t(opts.chunk_bytes)},
-      // Auto decides from the profile on every rank: the same decision needs the same one.
-      {"machine profile (fingerprint)", choice.modelled ? machine_profile_fingerprint() : 0}};
+      // Auto decides from the profile on every rank (with or without a codec to weigh): the
+      // same decision needs the same one.
+      {"machine profile (fingerprint)",
+       opts.algorithm == Algorithm::Auto ? machine_profile_fingerprint() : 0}};
   // An operation's own fields are judged after the local verdicts, as they were when they
   // had a round trip of their own.
   const size_t own = fields.size();
