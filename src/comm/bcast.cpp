@@ -57,8 +57,7 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
   if (c->algorithm == Algorithm::Mpi)
     local = via_mpi(*c, buf, count, root, traffic);
   else if (c->algorithm == Algorithm::PlainBinomial)
-    local = detail::plain_binomial_bcast(c->comm, c->rank, c->size, root, buf, count,
-                                         c->wire.dtype(), traffic);
+    local = detail::plain_binomial_bcast(*c, buf, count, root, traffic);
   else
     local = binomial(*c, buf, count, root, traffic);
   return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);

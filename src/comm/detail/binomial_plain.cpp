@@ -15,20 +15,20 @@ constexpr int kTag = 0x140;
 
 }  // namespace
 
-Status plain_binomial_bcast(MPI_Comm comm, int rank, int size, int root, void* buf, size_t n,
-                            Dtype dtype, Traffic& traffic) {
-  const BinomialTree tree(rank, size, root);
+Status plain_binomial_bcast(const Collective& c, void* buf, size_t n, int root, Traffic& traffic) {
+  const BinomialTree tree(c.rank, c.size, root);
   const auto children = tree.children_ranks();
-  const MPI_Datatype type = mpi_datatype(dtype);
-  const size_t es = codec::dtype_size(dtype);
+  const MPI_Datatype type = mpi_datatype(c.wire.dtype());
+  const size_t es = c.wire.elem_size();
   auto* bytes = static_cast<std::byte*>(buf);
   // One message unless the count exceeds what one MPI call can carry.
   for (size_t at = 0; at < n; at += size_t(INT_MAX)) {
     const int m = int(std::min(n - at, size_t(INT_MAX)));
-    if (rank != root)
+    if (c.rank != root)
       COMMPRESS_MPI(
-          MPI_Recv(bytes + at * es, m, type, tree.parent_rank(), kTag, comm, MPI_STATUS_IGNORE));
-    for (int child : children) COMMPRESS_MPI(MPI_Send(bytes + at * es, m, type, child, kTag, comm));
+          MPI_Recv(bytes + at * es, m, type, tree.parent_rank(), kTag, c.comm, MPI_STATUS_IGNORE));
+    for (int child : children)
+      COMMPRESS_MPI(MPI_Send(bytes + at * es, m, type, child, kTag, c.comm));
   }
   const uint64_t sent = uint64_t(n) * es * children.size();
   traffic.add(sent, sent);

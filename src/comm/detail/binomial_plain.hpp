@@ -10,14 +10,12 @@
 
 #include <cstddef>
 
-#include "comm/detail/frame_transport.hpp"
-#include "commpress/comm.hpp"
+#include "comm/detail/collective.hpp"
 
 namespace commpress::comm::detail {
 
-// Collective over comm; buf holds n elements of dtype (the root's are sent, the others'
-// overwritten).
-Status plain_binomial_bcast(MPI_Comm comm, int rank, int size, int root, void* buf, size_t n,
-                            Dtype dtype, Traffic& traffic);
+// Collective over c.comm; buf holds n elements of c.wire's dtype (the root's are sent, the
+// others' overwritten).
+Status plain_binomial_bcast(const Collective& c, void* buf, size_t n, int root, Traffic& traffic);
 
 }  // namespace commpress::comm::detail
