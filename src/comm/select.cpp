@@ -202,11 +202,12 @@ Selection select_forced(const SelectCall& call, const Options& opts, int ranks) 
 }
 
 Selection select_uncompressed(const SelectCall& call, const Options& opts, int ranks) {
-  const Context ctx(call, opts, ranks);
   Options plain = opts;
+  // One context for both halves: it reads the options' algorithm only in forced().
+  const Context ctx(call, plain, ranks);
   plain.algorithm =
       from_model(model::choose(machine_profile(), nullptr, ctx.scenario(1, 0), {}).algorithm);
-  return forced(Context(call, plain, ranks));
+  return forced(ctx);
 }
 
 AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ranks)
