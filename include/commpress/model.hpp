@@ -120,6 +120,7 @@ struct RatioCurve {
 
   static RatioCurve constant(double r, int elem_size = 4);
   double at(double k) const;  // >= 1/(1 + frame overhead) never above at_bound for k >= 1
+  bool operator==(const RatioCurve&) const = default;
 };
 
 // Values mirror commpress::comm::Algorithm (the comm layer checks they match).
@@ -160,6 +161,8 @@ struct Scenario {
   // codec work shares cores and every message step waits for a peer to be scheduled
   // (kOversubscribedWait each); MPI's own operations block in MPI and pay neither.
   double oversubscription = 1;
+
+  bool operator==(const Scenario&) const = default;
 };
 
 // What one message step of a compressed algorithm waits per extra rank on a core when the

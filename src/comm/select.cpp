@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "comm/detail/agreement.hpp"
+#include "comm/detail/choice_cache.hpp"
 #include "comm/detail/environment.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/wire.hpp"
@@ -127,6 +128,12 @@ struct Context {
     return std::isfinite(t) ? t : 0;
   }
 
+  model::Choice choose(const model::Scenario& s,
+                       std::span<const model::Algorithm> candidates) const {
+    return remembered_choice(machine_profile(), machine_profile_fingerprint(), rates, s,
+                             candidates);
+  }
+
   // 0 when unknown or infinite (compression never pays at this ratio).
   size_t break_even(double ratio) const {
     if (!rates) return 0;
@@ -205,8 +212,9 @@ Selection select_uncompressed(const SelectCall& call, const Options& opts, int r
   Options plain = opts;
   // One context for both halves: it reads the options' algorithm only in forced().
   const Context ctx(call, plain, ranks);
-  plain.algorithm =
-      from_model(model::choose(machine_profile(), nullptr, ctx.scenario(1, 0), {}).algorithm);
+  plain.algorithm = from_model(remembered_choice(machine_profile(), machine_profile_fingerprint(),
+                                                 nullptr, ctx.scenario(1, 0), {})
+                                   .algorithm);
   return forced(ctx);
 }
 
@@ -217,9 +225,8 @@ AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ra
   const auto cands = ctx.candidates();
   // Sample only when some ratio could make compression pay.
   if (cands.empty() ||
-      !model::is_compressed(model::choose(machine_profile(), ctx.rates,
-                                          ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands)
-                                .algorithm))
+      !model::is_compressed(
+          ctx.choose(ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands).algorithm))
     return;
   const RatioSample mine = sample(ctx);
   if (!mine.sampled) return;
@@ -248,8 +255,7 @@ Selection AutoSelection::decide(const double* agreed) const {
   const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 1.0;
   const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
   // An invalid request never gets here: its wire failed the agreement on every rank.
-  const model::Choice c = model::choose(machine_profile(), ctx.rates,
-                                        ctx.scenario(at_bound, at_fine), ctx.candidates());
+  const model::Choice c = ctx.choose(ctx.scenario(at_bound, at_fine), ctx.candidates());
   Selection s;
   s.algorithm = from_model(c.algorithm);
   s.chunk_bytes = size_t(c.chunk_bytes);
@@ -271,8 +277,7 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
   if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
       count > 0) {
     const model::Algorithm direct[] = {model::Algorithm::Direct};
-    const model::Choice c =
-        model::choose(machine_profile(), ctx.rates, ctx.scenario(typical, 0), direct);
+    const model::Choice c = ctx.choose(ctx.scenario(typical, 0), direct);
     s.compress = model::is_compressed(c.algorithm);
   }
   Options tuned = opts;
