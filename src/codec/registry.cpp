@@ -11,9 +11,15 @@ namespace commpress::codec {
 
 namespace {
 
+// Names and ids are kept beside the codecs, contiguous, because every operation looks a codec
+// up by name and every decoded frame by id: asking each codec object (virtual calls into a
+// dozen separate allocations) cost a cold collective call microseconds in cache misses.
+// A codec's name() views its own storage, which lives as long as the codec.
 struct Registry {
   std::mutex mu;
   std::vector<std::unique_ptr<Codec>> codecs;
+  std::vector<std::string_view> names;
+  std::vector<CodecId> ids;
 };
 
 Registry& registry() {
@@ -29,6 +35,8 @@ bool register_codec(std::unique_ptr<Codec> codec) {
   Registry& r = registry();
   std::lock_guard lock(r.mu);
   for (const auto& c : r.codecs) COMMPRESS_ASSERT(c->name() != codec->name());
+  r.names.push_back(codec->name());
+  r.ids.push_back(codec->id());
   r.codecs.push_back(std::move(codec));
   return true;
 }
@@ -50,8 +58,8 @@ std::vector<const Codec*> list_codecs() {
 const Codec* find_codec(std::string_view name) {
   Registry& r = registry();
   std::lock_guard lock(r.mu);
-  for (const auto& c : r.codecs)
-    if (c->name() == name) return c.get();
+  for (size_t i = 0; i < r.names.size(); ++i)
+    if (r.names[i] == name) return r.codecs[i].get();
   return nullptr;
 }
 
@@ -70,8 +78,11 @@ Result<const Codec*> codec_for_id(CodecId id) {
   {
     Registry& r = registry();
     std::lock_guard lock(r.mu);
-    for (const auto& c : r.codecs)
-      if (c->id() == id && (!first || c->name() < first->name())) first = c.get();
+    const size_t none = r.ids.size();
+    size_t best = none;
+    for (size_t i = 0; i < r.ids.size(); ++i)
+      if (r.ids[i] == id && (best == none || r.names[i] < r.names[best])) best = i;
+    if (best != none) first = r.codecs[best].get();
   }
   if (first) return first;
   return Status{ErrorCode::unsupported,
