@@ -2,7 +2,6 @@
 // duplicate: these are not collective). The transfer protocol lives in
 // detail/p2p_transfer.hpp: a header, then the chunk frames, pipelined so compressing chunk
 // k+1 overlaps sending chunk k, and decoding chunk k overlaps receiving chunk k+1.
-#include <cstring>
 
 #include "comm/detail/p2p_transfer.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -53,7 +52,6 @@ class SendState final : public Request::State {
     // Uncompressed chunks leave straight from the caller's buffer.
     const detail::Wire& w = e_.wire;
     if (w.compressed()) frames_.resize(w.block_capacity(count));
-    std::vector<std::byte> frame;
     const auto* src = static_cast<const std::byte*>(buf);
     size_t pos = 0;
     for (size_t k = 0; k < w.num_chunks(count); ++k) {
@@ -61,10 +59,10 @@ class SendState final : public Request::State {
       const std::byte* chunk = src + k * w.chunk_elems() * w.elem_size();
       std::span<const std::byte> msg(chunk, w.raw_bytes(m));  // uncompressed: sent in place
       if (w.compressed()) {
-        auto len = w.encode(chunk, m, frame);
+        auto len = w.encode_into(chunk, m,
+                                 std::span<std::byte>(frames_).subspan(pos, w.frame_capacity(m)));
         detail::keep_first(error_, len.status(), "chunk " + std::to_string(k) + ": ");
         size_t bytes = len.ok() ? *len : 0;
-        if (bytes) std::memcpy(frames_.data() + pos, frame.data(), bytes);
         msg = std::span<const std::byte>(frames_.data() + pos, bytes);
         pos += bytes;
       }
@@ -90,7 +88,7 @@ class SendState final : public Request::State {
  private:
   Endpoint e_;
   std::array<std::byte, detail::kMessageHeaderSize> header_{};
-  std::vector<std::byte> frames_;
+  detail::Buffer frames_;  // uninitialised: only the frames written are sent
   std::vector<MPI_Request> reqs_;
   Traffic traffic_;
   Status error_;
@@ -183,7 +181,7 @@ class RecvState final : public Request::State {
   MPI_Comm comm_;
   Stage stage_ = Stage::opening;
   detail::Opening opening_;
-  std::vector<std::vector<std::byte>> frames_;
+  std::vector<detail::Buffer> frames_;  // posted at capacity, uninitialised
   std::vector<MPI_Request> reqs_;
   std::vector<MPI_Status> statuses_;
   Traffic traffic_;

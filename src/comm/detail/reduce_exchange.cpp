@@ -67,10 +67,9 @@ OwnedBlock encode_owned(const ReduceContext& ctx, const Wire& wire, const std::b
                         size_t begin, size_t n) {
   OwnedBlock own{wire, begin, n, std::vector<Bytes>(wire.num_chunks(n))};
   for (size_t j = 0; j < own.chunks.size(); ++j) {
-    auto len = wire.encode(data + j * wire.chunk_elems() * wire.elem_size(), wire.chunk_size(n, j),
-                           own.chunks[j]);
-    ctx.fail(len.status(), "own block chunk " + std::to_string(j) + ": ");
-    own.chunks[j].resize(len.ok() ? *len : 0);
+    ctx.fail(wire.encode_exact(data + j * wire.chunk_elems() * wire.elem_size(),
+                               wire.chunk_size(n, j), own.chunks[j]),
+             "own block chunk " + std::to_string(j) + ": ");
   }
   return own;
 }

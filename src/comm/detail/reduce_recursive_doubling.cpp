@@ -44,9 +44,8 @@ std::vector<Bytes> encode_all(const ReduceContext& ctx, const std::byte* input, 
   const Wire& w = ctx.wire;
   std::vector<Bytes> f(w.num_chunks(n));
   for (size_t j = 0; j < f.size(); ++j) {
-    auto len = w.encode(input + j * w.chunk_elems() * w.elem_size(), w.chunk_size(n, j), f[j]);
-    ctx.fail(len.status(), "chunk " + std::to_string(j) + ": ");
-    f[j].resize(len.ok() ? *len : 0);
+    ctx.fail(w.encode_exact(input + j * w.chunk_elems() * w.elem_size(), w.chunk_size(n, j), f[j]),
+             "chunk " + std::to_string(j) + ": ");
   }
   return f;
 }

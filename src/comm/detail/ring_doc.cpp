@@ -42,10 +42,7 @@ class DocStepper final : public RingStepper {
     return input_ + chunk_offset(ctx_.wire, layout_, b, j) * ctx_.wire.elem_size();
   }
   Status encode(const void* data, size_t m, Bytes& out) const {
-    auto len = ctx_.wire.encode(data, m, out);
-    if (!len.ok()) return len.status();
-    out.resize(*len);
-    return {};
+    return ctx_.wire.encode_exact(data, m, out);
   }
   Status reduce_into_tmp(int b, size_t j, std::span<const std::byte> in) {
     const size_t m = elems(b, j);

@@ -41,10 +41,7 @@ class HomomorphicBase : public RingStepper {
     return input_ + chunk_offset(ctx_.wire, layout_, b, j) * ctx_.wire.elem_size();
   }
   Status encode(int b, size_t j, Bytes& out) const {
-    auto len = ctx_.wire.encode(local(b, j), elems(b, j), out);
-    if (!len.ok()) return len.status();
-    out.resize(*len);
-    return {};
+    return ctx_.wire.encode_exact(local(b, j), elems(b, j), out);
   }
 
   const ReduceContext& ctx_;

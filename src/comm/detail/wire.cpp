@@ -133,6 +133,17 @@ Result<size_t> Wire::encode_into(const void* data, size_t elems, std::span<std::
   return codec_->compress_into(data, elems, dtype_, frame_bound(), buf.first(cap), workspace());
 }
 
+Status Wire::encode_exact(const void* data, size_t elems, std::vector<std::byte>& out) const {
+  thread_local Buffer scratch;
+  auto len = encode(data, elems, scratch);
+  if (!len.ok()) {
+    out.clear();
+    return len.status();
+  }
+  out.assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(*len));
+  return {};
+}
+
 Status Wire::decode(std::span<const std::byte> frame, void* out, size_t elems) const {
   if (codec_) return codec_->decompress(frame, out, elems, dtype_, workspace());
   if (frame.size() != elems * elem_size_)

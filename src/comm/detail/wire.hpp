@@ -68,6 +68,10 @@ class Wire {
   }
   // The same into buf of at least frame_capacity(elems) bytes.
   Result<size_t> encode_into(const void* data, size_t elems, std::span<std::byte> buf) const;
+  // The frame into out, sized to it (left empty on failure). Through a scratch buffer of
+  // this thread's: growing a std::vector to the frame capacity zeroes it, a megabyte per
+  // chunk for frames a few times smaller.
+  Status encode_exact(const void* data, size_t elems, std::vector<std::byte>& out) const;
   // Exactly elems elements out of one frame (raw: the byte count must match exactly).
   Status decode(std::span<const std::byte> frame, void* out, size_t elems) const;
 
