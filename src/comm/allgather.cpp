@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "comm/detail/choose.hpp"
+#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -122,6 +123,7 @@ size_t largest_message(const detail::Collective& c, size_t n) {
 
 Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dtype dtype,
                          MPI_Comm comm, const Options& opts) {
+  const detail::CodecThreads threads;
   auto choice = detail::choose_allgather(opts, send, recv, count_per_rank, dtype, comm);
   const size_t n = count_per_rank;
   auto c = detail::begin_collective(

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -73,6 +74,7 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algo
 
 Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype, Op op,
                          MPI_Comm comm, const Options& opts) {
+  const detail::CodecThreads threads;
   auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
   auto session = ReduceSession::begin(
       comm, {"allreduce", count, dtype, op, 0, false, send, count, recv}, choice,

@@ -7,6 +7,7 @@
 #include "comm/detail/binomial_plain.hpp"
 #include "comm/detail/binomial_tree.hpp"
 #include "comm/detail/choose.hpp"
+#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -41,6 +42,7 @@ Status via_mpi(const detail::Collective& c, void* buf, size_t n, int root,
 
 Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
                      const Options& opts) {
+  const detail::CodecThreads threads;
   auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
   auto c = detail::begin_collective(
       comm, {"bcast", count, dtype, root, true, {Algorithm::Binomial, Algorithm::PlainBinomial}},

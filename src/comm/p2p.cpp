@@ -3,6 +3,7 @@
 // detail/p2p_transfer.hpp: a header, then the chunk frames, pipelined so compressing chunk
 // k+1 overlaps sending chunk k, and decoding chunk k overlaps receiving chunk k+1.
 
+#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/p2p_transfer.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "commpress/comm.hpp"
@@ -205,6 +206,7 @@ Request& Request::operator=(Request&& other) noexcept {
 }
 
 Result<Report> Request::wait() {
+  const detail::CodecThreads threads;
   if (!state_) return Status{ErrorCode::invalid_argument, "wait() on an empty or finished request"};
   state_->progress(true);
   auto result = state_->result();
@@ -212,20 +214,26 @@ Result<Report> Request::wait() {
   return result;
 }
 
-bool Request::test() { return !state_ || state_->progress(false); }
+bool Request::test() {
+  const detail::CodecThreads threads;
+  return !state_ || state_->progress(false);
+}
 
 Request isend(const void* buf, size_t count, Dtype dtype, int dest, int tag, MPI_Comm comm,
               const Options& opts) {
+  const detail::CodecThreads threads;  // the frames are encoded here
   return Request(std::make_unique<SendState>(buf, count, dtype, dest, tag, comm, opts));
 }
 
 Request irecv(void* buf, size_t count, Dtype dtype, int source, int tag, MPI_Comm comm,
               const Options& opts) {
+  const detail::CodecThreads threads;
   return Request(std::make_unique<RecvState>(buf, count, dtype, source, tag, comm, opts));
 }
 
 Result<Report> send(const void* buf, size_t count, Dtype dtype, int dest, int tag, MPI_Comm comm,
                     const Options& opts) {
+  const detail::CodecThreads threads;
   Endpoint e = detail::make_endpoint(buf, count, dtype, opts);
   Traffic traffic;
   std::vector<MPI_Request> reqs;
@@ -246,6 +254,7 @@ Result<Report> send(const void* buf, size_t count, Dtype dtype, int dest, int ta
 
 Result<Report> recv(void* buf, size_t count, Dtype dtype, int source, int tag, MPI_Comm comm,
                     const Options& opts) {
+  const detail::CodecThreads threads;
   Endpoint me = detail::make_endpoint(buf, count, dtype, opts);
   MPI_Message msg;
   MPI_Status st;

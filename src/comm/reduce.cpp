@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -84,6 +85,7 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int 
 
 Result<Report> reduce(const void* send, void* recv, size_t count, Dtype dtype, Op op, int root,
                       MPI_Comm comm, const Options& opts) {
+  const detail::CodecThreads threads;
   auto choice = detail::choose_reduce(opts, send, count, dtype, op, root, comm);
   auto session = ReduceSession::begin(
       comm, {"reduce", count, dtype, op, root, true, send, count}, choice,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -81,6 +82,7 @@ Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algo
 
 Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
                                     Dtype dtype, Op op, MPI_Comm comm, const Options& opts) {
+  const detail::CodecThreads threads;
   auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
   const size_t m = count_per_rank;
   int p = 1;  // for the size checks only; a bad comm is reported by the agreement

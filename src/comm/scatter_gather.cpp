@@ -10,6 +10,7 @@
 
 #include "comm/detail/binomial_tree.hpp"
 #include "comm/detail/choose.hpp"
+#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -207,6 +208,7 @@ Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_C
 
 Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
                        MPI_Comm comm, const Options& opts) {
+  const detail::CodecThreads threads;
   Call call{"scatter", send, recv, count_per_rank, dtype, root};
   auto choice = detail::choose_scatter(opts, send, count_per_rank, dtype, root, comm);
   auto c = begin(call, choice, comm);
@@ -224,6 +226,7 @@ Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtyp
 
 Result<Report> gather(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
                       MPI_Comm comm, const Options& opts) {
+  const detail::CodecThreads threads;
   Call call{"gather", send, recv, count_per_rank, dtype, root};
   auto choice = detail::choose_gather(opts, send, recv, count_per_rank, dtype, root, comm);
   auto c = begin(call, choice, comm);
