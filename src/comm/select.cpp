@@ -232,6 +232,8 @@ AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ra
   if (!mine.sampled) return;
   at_bound_ = mine.at_bound;
   at_fine_ = mine.at_fine;
+  expects_mpi_ =
+      ctx.choose(ctx.scenario(at_bound_, at_fine_), cands).algorithm == model::Algorithm::Mpi;
 }
 
 std::vector<double> AutoSelection::no_mins() {

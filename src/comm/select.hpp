@@ -68,9 +68,11 @@ class AutoSelection {
   static std::vector<double> no_mins();
   std::vector<double> mins() const;
   Selection decide(const double* agreed_mins) const;
-  // Whether this rank sampled: not when no ratio could make compression pay here (nor when
-  // there was nothing to sample), so this rank expects MPI's own operation.
-  bool sampled() const { return at_bound_ > 0; }
+  // Whether MPI's own operation will run, as far as this rank can tell alone: the model's
+  // choice with this rank's own sample (or with none, where no ratio could make compression
+  // pay). The agreed ratio is the ranks' worst and the agreed oversubscription their largest,
+  // so where this says MPI the agreed decision does too; where it does not, it may still.
+  bool expects_mpi() const { return expects_mpi_; }
 
  private:
   SelectCall call_;
@@ -78,6 +80,7 @@ class AutoSelection {
   int ranks_ = 1;
   double at_bound_ = 0, at_fine_ = 0;  // this rank's sample (0 = none)
   double oversubscription_ = 1;
+  bool expects_mpi_ = true;
 };
 
 // Ranks of this job on this node per core (>= 1), from the launcher's environment (Open MPI,

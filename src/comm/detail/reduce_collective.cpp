@@ -55,7 +55,7 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   // as it reads: that replaces the copy MPI would make, so the range costs no read of its
   // own. Should the agreement fail, only the output has been written.
   const bool expects_mpi =
-      pending ? !choice.pending->sampled() : choice.algorithm == Algorithm::Mpi;
+      pending ? choice.pending->expects_mpi() : choice.algorithm == Algorithm::Mpi;
   s->input_in_output_ =
       expects_mpi && call.output && call.output != call.input && call.input && call.input_count;
   const ValueRange mine =
