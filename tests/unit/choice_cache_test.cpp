@@ -5,24 +5,16 @@
 #include <vector>
 
 #include "comm/detail/choice_cache.hpp"
+#include "support/model_machines.hpp"
 
 namespace {
 
 using namespace commpress::model;
 using commpress::codec::Dtype;
 using commpress::comm::detail::remembered_choice;
+using commpress::testing::machine;
 
 constexpr double MiB = 1 << 20;
-
-MachineProfile machine(double alpha, double beta) {
-  MachineProfile m;
-  m.network.eager = {alpha, beta * 1.5};
-  m.network.rendezvous = {4 * alpha, beta};
-  m.network.switch_bytes = 65537;
-  m.gamma = 1.5e-10;
-  m.codecs = {{"szp", Dtype::f32, 4e9, 5e9, 6e9, 4.5e9, 4e-6, 8}};
-  return m;
-}
 
 Scenario allreduce(double bytes, double ratio) {
   Scenario s;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "commpress/model.hpp"
+#include "support/model_machines.hpp"
 
 namespace {
 
@@ -13,18 +14,9 @@ using commpress::codec::Dtype;
 
 constexpr double MiB = 1 << 20;
 
-// szp-like codec speeds (bytes/s of raw data) and a fixed cost per call.
-MachineProfile machine(double alpha, double beta) {
-  MachineProfile m;
-  m.network.eager = {alpha, beta * 1.5};
-  m.network.rendezvous = {4 * alpha, beta};
-  m.network.switch_bytes = 65537;
-  m.gamma = 1.5e-10;
-  m.codecs = {{"szp", Dtype::f32, 4e9, 5e9, 6e9, 4.5e9, 4e-6, 8}};
-  return m;
-}
-MachineProfile shared_memory() { return machine(0.5e-6, 0.1e-9); }  // ~10 GB/s
-MachineProfile gigabit() { return machine(40e-6, 8e-9); }           // 125 MB/s
+using commpress::testing::gigabit;
+using commpress::testing::machine;
+using commpress::testing::shared_memory;
 
 Scenario allreduce(double bytes, int p, double ratio) {
   Scenario s;
