@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "comm/detail/environment.hpp"
@@ -15,7 +16,7 @@ int thread_share(bool omp_num_threads_set, int local_ranks, long allowed_cores, 
   // A process bound to fewer cores than the node has was placed by its launcher, and OpenMP
   // already sizes its team to that binding.
   if (allowed_cores < online_cores) return 0;
-  return int(allowed_cores / local_ranks > 1 ? allowed_cores / local_ranks : 1);
+  return int(std::max(1L, allowed_cores / local_ranks));
 }
 
 int codec_thread_share() {
@@ -28,8 +29,9 @@ int codec_thread_share() {
   return share;
 }
 
-CodecThreads::CodecThreads() {
-  const int cap = codec_thread_share();
+CodecThreads::CodecThreads() : CodecThreads(codec_thread_share()) {}
+
+CodecThreads::CodecThreads(int cap) {
   if (cap <= 0) return;
   const int current = omp_get_max_threads();
   if (current <= cap) return;

@@ -15,10 +15,13 @@ int thread_share(bool omp_num_threads_set, int local_ranks, long allowed_cores, 
 // This process's, read once.
 int codec_thread_share();
 
-// Caps OpenMP's thread count to the share for its lifetime (restoring the caller's after).
+// Caps OpenMP's thread count for its lifetime, restoring the caller's after.
 class CodecThreads {
  public:
+  // To the rank's share (codec_thread_share()); no cap where that is 0.
   CodecThreads();
+  // To at most cap threads (cap <= 0: no cap).
+  explicit CodecThreads(int cap);
   ~CodecThreads();
   CodecThreads(const CodecThreads&) = delete;
   CodecThreads& operator=(const CodecThreads&) = delete;

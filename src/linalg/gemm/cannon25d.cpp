@@ -4,11 +4,11 @@
 // layer 0. Layer 0 accumulates straight into C with beta on its first product, so beta applies
 // exactly once and one layer reproduces Cannon exactly.
 #include <cblas.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <vector>
 
+#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "linalg/gemm/cannon_steps.hpp"
@@ -55,23 +55,6 @@ Status reduce_layers(const Grid& g, int64_t mi, int64_t nj, T* c, int64_t ld,
   return {};
 }
 
-// The codecs' OpenMP teams get the same share of the node's cores as the local products
-// (the dispatcher sized OpenBLAS for the ranks on this node): a full team per rank on an
-// oversubscribed node spends its time spinning, not compressing. The caller's setting returns
-// afterwards.
-class CodecThreadsLikeBlas {
- public:
-  CodecThreadsLikeBlas() : saved_(omp_get_max_threads()) {
-    omp_set_num_threads(std::max(1, std::min(saved_, openblas_get_num_threads())));
-  }
-  ~CodecThreadsLikeBlas() { omp_set_num_threads(saved_); }
-  CodecThreadsLikeBlas(const CodecThreadsLikeBlas&) = delete;
-  CodecThreadsLikeBlas& operator=(const CodecThreadsLikeBlas&) = delete;
-
- private:
-  int saved_;
-};
-
 }  // namespace
 
 template <class T>
@@ -84,7 +67,10 @@ Status run_cannon25d(const GemmCall<T>& call, GemmReport& report) {
   if (layers > 1)  // the sum travels as one message; same verdict everywhere
     COMMPRESS_RETURN_IF_ERROR(
         check_message_capacity(size_t(ms.block() * ns.block()) * sizeof(T), "C"));
-  const CodecThreadsLikeBlas codec_threads;
+  // The codecs' OpenMP teams get the same share of the node's cores as the local products
+  // (the dispatcher sized OpenBLAS for the ranks on this node): a full team per rank on an
+  // oversubscribed node spends its time spinning, not compressing.
+  const comm::detail::CodecThreads codec_threads(openblas_get_num_threads());
   auto steps = CannonSteps<T>::create(call);
   if (!steps.ok()) return steps.status();
   if (l == 0) steps->encode_local();
