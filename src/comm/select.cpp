@@ -61,8 +61,30 @@ bool is_homomorphic(model::Algorithm a) {
          a == model::Algorithm::HomomorphicRecursiveDoubling;
 }
 
+struct Profiled {
+  model::MachineProfile value;
+  int64_t fingerprint = 0;
+  explicit Profiled(model::MachineProfile m)
+      : value(std::move(m)), fingerprint(detail::fingerprint(profile_to_json(value))) {}
+};
+
+const Profiled& environment_profile() {
+  static const Profiled from_environment{load_from_environment()};
+  return from_environment;
+}
+
+std::mutex g_override_mutex;
+std::optional<Profiled> g_override;
+
+const Profiled& profile_in_force() {
+  std::lock_guard<std::mutex> lock(g_override_mutex);
+  return g_override ? *g_override : environment_profile();
+}
+
 // Everything about the call except the ratio.
 struct Context {
+  // One look at the profile in force per call: its values and its fingerprint agree.
+  const Profiled& profile = profile_in_force();
   const SelectCall& call;
   const Options& opts;
   int p = 1;
@@ -76,11 +98,11 @@ struct Context {
     auto wire = Wire::make(o, c.dtype);
     valid = wire.ok();
     if (valid) codec = wire->codec();
-    if (codec) rates = machine_profile().rates(codec->name(), c.dtype);
+    if (codec) rates = profile.value.rates(codec->name(), c.dtype);
     // Pretend nodes when asked for; else the node size of the profiling run, when that run
     // measured a link between nodes (a profile of one node says nothing about nodes).
     const int pretend = pretend_ranks_per_node(o);
-    const model::MachineProfile& m = machine_profile();
+    const model::MachineProfile& m = profile.value;
     ranks_per_node = pretend > 0 ? pretend : m.intra_node ? 0 : m.ranks_per_node;
   }
 
@@ -124,20 +146,19 @@ struct Context {
 
   double predict(Algorithm a, double at_bound, double at_fine) const {
     if (model::is_compressed(to_model(a)) && !rates) return 0;
-    const double t = model::predict(machine_profile(), rates, to_model(a), scenario(at_bound, at_fine));
+    const double t = model::predict(profile.value, rates, to_model(a), scenario(at_bound, at_fine));
     return std::isfinite(t) ? t : 0;
   }
 
   model::Choice choose(const model::Scenario& s,
                        std::span<const model::Algorithm> candidates) const {
-    return remembered_choice(machine_profile(), machine_profile_fingerprint(), rates, s,
-                             candidates);
+    return remembered_choice(profile.value, profile.fingerprint, rates, s, candidates);
   }
 
   // 0 when unknown or infinite (compression never pays at this ratio).
   size_t break_even(double ratio) const {
     if (!rates) return 0;
-    const double be = model::break_even_bytes(machine_profile(), *rates, ratio);
+    const double be = model::break_even_bytes(profile.value, *rates, ratio);
     return std::isfinite(be) && be < 1e18 ? size_t(be) : 0;
   }
 };
@@ -162,26 +183,6 @@ Selection forced(const Context& ctx) {
   if (!r.sampled) return s;
   s.predicted_seconds = ctx.predict(s.algorithm, r.at_bound, r.at_fine);
   return s;
-}
-
-struct Profiled {
-  model::MachineProfile value;
-  int64_t fingerprint = 0;
-  explicit Profiled(model::MachineProfile m)
-      : value(std::move(m)), fingerprint(detail::fingerprint(profile_to_json(value))) {}
-};
-
-const Profiled& environment_profile() {
-  static const Profiled from_environment{load_from_environment()};
-  return from_environment;
-}
-
-std::mutex g_override_mutex;
-std::optional<Profiled> g_override;
-
-const Profiled& profile_in_force() {
-  std::lock_guard<std::mutex> lock(g_override_mutex);
-  return g_override ? *g_override : environment_profile();
 }
 
 }  // namespace
@@ -212,8 +213,8 @@ Selection select_uncompressed(const SelectCall& call, const Options& opts, int r
   Options plain = opts;
   // One context for both halves: it reads the options' algorithm only in forced().
   const Context ctx(call, plain, ranks);
-  plain.algorithm = from_model(remembered_choice(machine_profile(), machine_profile_fingerprint(),
-                                                 nullptr, ctx.scenario(1, 0), {})
+  plain.algorithm = from_model(remembered_choice(ctx.profile.value, ctx.profile.fingerprint, nullptr,
+                                                 ctx.scenario(1, 0), {})
                                    .algorithm);
   return forced(ctx);
 }
@@ -275,7 +276,7 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
   if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
       opts.chunk_bytes == 0 && count > 0)
     s.chunk_bytes = size_t(model::best_chunk_bytes(
-        machine_profile(), *ctx.rates, model::Algorithm::Direct, ctx.scenario(typical, 0)));
+        ctx.profile.value, *ctx.rates, model::Algorithm::Direct, ctx.scenario(typical, 0)));
   if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
       count > 0) {
     const model::Algorithm direct[] = {model::Algorithm::Direct};
