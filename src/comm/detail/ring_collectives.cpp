@@ -1,5 +1,6 @@
 #include "comm/detail/ring_collectives.hpp"
 
+#include "comm/detail/kept_frames.hpp"
 #include "comm/detail/ring_allgather.hpp"
 #include "comm/detail/ring_reduce_scatter.hpp"
 #include "comm/detail/ring_steppers.hpp"
@@ -56,9 +57,14 @@ Status ring_owned_block(const ReduceContext& ctx, Algorithm kind, const std::byt
 Status ring_allreduce(const ReduceContext& ctx, Algorithm kind, const std::byte* input,
                       const BlockLayout& layout, std::byte* out) {
   COMMPRESS_ASSERT(ctx.size >= 2);
+  thread_local std::vector<Bytes> kept_own;
+  KeptFrames frames(kept_own);
   OwnedBlock own;
-  COMMPRESS_RETURN_IF_ERROR(ring_owned_block(ctx, kind, input, layout, own));
-  return ring_allgather(ctx, layout, own, out);
+  own.chunks.swap(frames.frames);
+  Status st = ring_owned_block(ctx, kind, input, layout, own);
+  if (st.ok()) st = ring_allgather(ctx, layout, own, out);
+  own.chunks.swap(frames.frames);
+  return st;
 }
 
 }  // namespace commpress::comm::detail

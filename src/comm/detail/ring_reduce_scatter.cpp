@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "comm/detail/kept_frames.hpp"
 #include "core/assert.hpp"
 
 namespace commpress::comm::detail {
@@ -34,10 +35,15 @@ Status ring_reduce_scatter(const ReduceContext& ctx, const BlockLayout& layout, 
   };
   size_t most = 0;
   for (int b = 0; b < p; ++b) most = std::max(most, chunks(b));
-  std::vector<Bytes> out(most);
+  thread_local std::vector<Bytes> kept_partials;
+  KeptFrames partials(kept_partials);
+  std::vector<Bytes>& out = partials.at_least(most);
   std::vector<Buffer> in(most);
   std::vector<PendingExchange> x(most);
-  if (own_frames) own_frames->assign(chunks(r), {});
+  if (own_frames) {
+    own_frames->resize(chunks(r));
+    for (Bytes& f : *own_frames) f.clear();
+  }
 
   auto start = [&](int s, size_t j) -> Status {
     int sb = send_block(s), rb = recv_block(s);
