@@ -158,7 +158,7 @@ struct Context {
   // 0 when unknown or infinite (compression never pays at this ratio).
   size_t break_even(double ratio) const {
     if (!rates) return 0;
-    const double be = model::break_even_bytes(profile.value, *rates, ratio);
+    const double be = remembered_break_even(profile.value, profile.fingerprint, *rates, ratio);
     return std::isfinite(be) && be < 1e18 ? size_t(be) : 0;
   }
 };

@@ -11,6 +11,7 @@ namespace {
 
 using namespace commpress::model;
 using commpress::codec::Dtype;
+using commpress::comm::detail::remembered_break_even;
 using commpress::comm::detail::remembered_choice;
 using commpress::testing::machine;
 
@@ -72,6 +73,19 @@ TEST(ChoiceCache, CandidatesAndScenarioFieldsAreTheKey) {
   oversubscribed.oversubscription = 2;
   expect_same(remembered_choice(m, 3, r, oversubscribed, all), choose(m, r, oversubscribed, all));
   EXPECT_EQ(remembered_choice(m, 3, nullptr, s, {}).algorithm, choose(m, nullptr, s, {}).algorithm);
+}
+
+TEST(ChoiceCache, BreakEvenIsRememberedPerProfileAndRatio) {
+  MachineProfile m = machine(40e-6, 8e-9);
+  const CodecRates* r = m.rates("szp", Dtype::f32);
+  for (int pass = 0; pass < 2; ++pass)
+    for (double ratio : {2.0, 4.0, 8.0, 16.0, 32.0})  // more than it keeps: some entries go
+      EXPECT_EQ(remembered_break_even(m, 5, *r, ratio), break_even_bytes(m, *r, ratio)) << ratio;
+  const double slow = remembered_break_even(m, 5, *r, 8);
+  m.network.eager = {0.5e-6, 0.15e-9};  // the same object, now shared memory
+  m.network.rendezvous = {2e-6, 0.1e-9};
+  EXPECT_NE(remembered_break_even(m, 6, *r, 8), slow);
+  EXPECT_EQ(remembered_break_even(m, 6, *r, 8), break_even_bytes(m, *r, 8));
 }
 
 }  // namespace

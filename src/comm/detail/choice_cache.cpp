@@ -48,4 +48,23 @@ model::Choice remembered_choice(const model::MachineProfile& m, int64_t profile_
   return e.choice;
 }
 
+double remembered_break_even(const model::MachineProfile& m, int64_t profile_fingerprint,
+                             const model::CodecRates& rates, double ratio) {
+  struct Kept {
+    int64_t fingerprint;
+    const model::CodecRates* rates;
+    double ratio;
+    double bytes;
+  };
+  thread_local std::array<Kept, 4> kept{};
+  thread_local size_t next = 0;
+  for (const Kept& k : kept)
+    if (k.rates == &rates && k.fingerprint == profile_fingerprint && k.ratio == ratio)
+      return k.bytes;
+  const double bytes = model::break_even_bytes(m, rates, ratio);
+  kept[next] = {profile_fingerprint, &rates, ratio, bytes};
+  next = (next + 1) % kept.size();
+  return bytes;
+}
+
 }  // namespace commpress::comm::detail
