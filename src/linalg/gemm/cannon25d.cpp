@@ -3,12 +3,9 @@
 // layer runs its contiguous share of the steps, and the partial C blocks are summed onto
 // layer 0. Layer 0 accumulates straight into C with beta on its first product, so beta applies
 // exactly once and one layer reproduces Cannon exactly.
-#include <cblas.h>
-
 #include <algorithm>
 #include <vector>
 
-#include "comm/detail/codec_threads.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "linalg/gemm/cannon_steps.hpp"
@@ -67,10 +64,6 @@ Status run_cannon25d(const GemmCall<T>& call, GemmReport& report) {
   if (layers > 1)  // the sum travels as one message; same verdict everywhere
     COMMPRESS_RETURN_IF_ERROR(
         check_message_capacity(size_t(ms.block() * ns.block()) * sizeof(T), "C"));
-  // The codecs' OpenMP teams get the same share of the node's cores as the local products
-  // (the dispatcher sized OpenBLAS for the ranks on this node): a full team per rank on an
-  // oversubscribed node spends its time spinning, not compressing.
-  const comm::detail::CodecThreads codec_threads(openblas_get_num_threads());
   auto steps = CannonSteps<T>::create(call);
   if (!steps.ok()) return steps.status();
   if (l == 0) steps->encode_local();

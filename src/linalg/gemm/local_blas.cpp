@@ -62,7 +62,7 @@ template void local_gemm<double>(Trans, Trans, int64_t, int64_t, int64_t, double
 template void scale_block<float>(int64_t, int64_t, float, float*, int64_t);
 template void scale_block<double>(int64_t, int64_t, double, double*, int64_t);
 
-void set_blas_threads_for(MPI_Comm comm) {
+int set_blas_threads_for(MPI_Comm comm) {
   MPI_Comm node = MPI_COMM_NULL;
   int on_node = 1;
   if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
@@ -70,7 +70,9 @@ void set_blas_threads_for(MPI_Comm comm) {
     MPI_Comm_free(&node);
   }
   const long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-  openblas_set_num_threads(int(std::max(1L, cores / std::max(1, on_node))));
+  const int threads = int(std::max(1L, cores / std::max(1, on_node)));
+  openblas_set_num_threads(threads);
+  return threads;
 }
 
 }  // namespace commpress::linalg::detail

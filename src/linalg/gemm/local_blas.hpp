@@ -20,6 +20,7 @@ void scale_block(int64_t m, int64_t n, T beta, T* c, int64_t ldc);
 
 // Threads for OpenBLAS in this process: the cores of this node divided by the ranks on it
 // (oversubscribed ranks get one). Collective over comm (counts the node's ranks once).
-void set_blas_threads_for(MPI_Comm comm);
+// Returns that count.
+int set_blas_threads_for(MPI_Comm comm);
 
 }  // namespace commpress::linalg::detail
