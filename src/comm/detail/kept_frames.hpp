@@ -1,35 +1,41 @@
 // Frames a collective writes on every call, kept on the thread for the next one. Encoders
 // write a frame whole into its vector, so a fresh vector faults in every page of it; a kept
-// one already has them (the receive buffers get the same from buffer_cache.hpp). A nested
-// borrow of the same home, should there ever be one, finds it empty and starts fresh.
+// one already has them (the receive buffers get the same from buffer_cache.hpp).
 #pragma once
 
 #include <utility>
 #include <vector>
 
+#include "comm/detail/buffer_cache.hpp"
 #include "comm/detail/reduce_context.hpp"
 
 namespace commpress::comm::detail {
 
+// Lends `into` the frames kept in `home` (a thread_local of the borrowing function) for its
+// lifetime, then keeps them there again unless they hold more than kKeptBytes. A nested
+// borrow of the same home, should there ever be one, finds it empty and starts fresh.
 class KeptFrames {
  public:
-  // home: a thread_local vector owned by the borrowing function.
-  explicit KeptFrames(std::vector<Bytes>& home) : home_(home) { frames.swap(home_); }
-  ~KeptFrames() { frames.swap(home_); }
+  KeptFrames(std::vector<Bytes>& home, std::vector<Bytes>& into) : home_(home), into_(into) {
+    into_.swap(home_);
+  }
+  ~KeptFrames() {
+    size_t held = 0;
+    for (const Bytes& f : into_) held += f.capacity();
+    if (held <= kKeptBytes) into_.swap(home_);
+  }
   KeptFrames(const KeptFrames&) = delete;
   KeptFrames& operator=(const KeptFrames&) = delete;
 
-  // At least n frames, all empty (their storage kept).
-  std::vector<Bytes>& at_least(size_t n) {
-    if (frames.size() < n) frames.resize(n);
-    for (Bytes& f : frames) f.clear();
-    return frames;
-  }
-
-  std::vector<Bytes> frames;
-
  private:
   std::vector<Bytes>& home_;
+  std::vector<Bytes>& into_;
 };
+
+// n empty frames, keeping the storage of those already there.
+inline void reset_frames(std::vector<Bytes>& frames, size_t n) {
+  frames.resize(n);
+  for (Bytes& f : frames) f.clear();
+}
 
 }  // namespace commpress::comm::detail

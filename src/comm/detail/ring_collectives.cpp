@@ -58,13 +58,10 @@ Status ring_allreduce(const ReduceContext& ctx, Algorithm kind, const std::byte*
                       const BlockLayout& layout, std::byte* out) {
   COMMPRESS_ASSERT(ctx.size >= 2);
   thread_local std::vector<Bytes> kept_own;
-  KeptFrames frames(kept_own);
   OwnedBlock own;
-  own.chunks.swap(frames.frames);
-  Status st = ring_owned_block(ctx, kind, input, layout, own);
-  if (st.ok()) st = ring_allgather(ctx, layout, own, out);
-  own.chunks.swap(frames.frames);
-  return st;
+  const KeptFrames kept(kept_own, own.chunks);
+  COMMPRESS_RETURN_IF_ERROR(ring_owned_block(ctx, kind, input, layout, own));
+  return ring_allgather(ctx, layout, own, out);
 }
 
 }  // namespace commpress::comm::detail

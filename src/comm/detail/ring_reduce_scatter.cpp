@@ -36,14 +36,12 @@ Status ring_reduce_scatter(const ReduceContext& ctx, const BlockLayout& layout, 
   size_t most = 0;
   for (int b = 0; b < p; ++b) most = std::max(most, chunks(b));
   thread_local std::vector<Bytes> kept_partials;
-  KeptFrames partials(kept_partials);
-  std::vector<Bytes>& out = partials.at_least(most);
+  std::vector<Bytes> out;
+  const KeptFrames kept(kept_partials, out);
+  reset_frames(out, most);
   std::vector<Buffer> in(most);
   std::vector<PendingExchange> x(most);
-  if (own_frames) {
-    own_frames->resize(chunks(r));
-    for (Bytes& f : *own_frames) f.clear();
-  }
+  if (own_frames) reset_frames(*own_frames, chunks(r));
 
   auto start = [&](int s, size_t j) -> Status {
     int sb = send_block(s), rb = recv_block(s);
