@@ -8,7 +8,29 @@ namespace commpress::comm::detail {
 
 namespace {
 
-struct Entry {
+// The last N entries one thread kept, the oldest replaced first.
+template <class Entry, size_t N>
+class Recent {
+ public:
+  template <class Match>
+  const Entry* find(const Match& match) const {
+    for (const Entry& e : entries_)
+      if (e.used && match(e)) return &e;
+    return nullptr;
+  }
+  Entry& replace_oldest() {
+    Entry& e = entries_[next_];
+    next_ = (next_ + 1) % N;
+    e.used = true;
+    return e;
+  }
+
+ private:
+  std::array<Entry, N> entries_{};
+  size_t next_ = 0;
+};
+
+struct ChoiceEntry {
   bool used = false;
   int64_t fingerprint = 0;
   const model::CodecRates* rates = nullptr;
@@ -16,30 +38,32 @@ struct Entry {
   std::vector<model::Algorithm> candidates;
   double margin = 0;
   model::Choice choice;
-
-  bool matches(int64_t f, const model::CodecRates* r, const model::Scenario& s,
-               std::span<const model::Algorithm> c, double mg) const {
-    return used && fingerprint == f && rates == r && margin == mg && scenario == s &&
-           std::equal(candidates.begin(), candidates.end(), c.begin(), c.end());
-  }
 };
 
-// A handful: the calls of one loop iteration (an allreduce and a bcast, each priced twice).
-constexpr size_t kEntries = 8;
+struct BreakEvenEntry {
+  bool used = false;
+  int64_t fingerprint = 0;
+  const model::CodecRates* rates = nullptr;
+  double ratio = 0;
+  double bytes = 0;
+};
 
 }  // namespace
 
 model::Choice remembered_choice(const model::MachineProfile& m, int64_t profile_fingerprint,
                                 const model::CodecRates* rates, const model::Scenario& s,
                                 std::span<const model::Algorithm> candidates, double margin) {
-  thread_local std::array<Entry, kEntries> entries;
-  thread_local size_t next = 0;
-  for (const Entry& e : entries)
-    if (e.matches(profile_fingerprint, rates, s, candidates, margin)) return e.choice;
-  Entry& e = entries[next];
-  next = (next + 1) % kEntries;
+  // A handful: the calls of one loop iteration (an allreduce and a bcast, each priced twice).
+  thread_local Recent<ChoiceEntry, 8> kept;
+  if (const ChoiceEntry* e = kept.find([&](const ChoiceEntry& k) {
+        return k.fingerprint == profile_fingerprint && k.rates == rates && k.margin == margin &&
+               k.scenario == s &&
+               std::equal(k.candidates.begin(), k.candidates.end(), candidates.begin(),
+                          candidates.end());
+      }))
+    return e->choice;
+  ChoiceEntry& e = kept.replace_oldest();
   e.choice = model::choose(m, rates, s, candidates, margin);
-  e.used = true;
   e.fingerprint = profile_fingerprint;
   e.rates = rates;
   e.scenario = s;
@@ -50,20 +74,13 @@ model::Choice remembered_choice(const model::MachineProfile& m, int64_t profile_
 
 double remembered_break_even(const model::MachineProfile& m, int64_t profile_fingerprint,
                              const model::CodecRates& rates, double ratio) {
-  struct Kept {
-    int64_t fingerprint;
-    const model::CodecRates* rates;
-    double ratio;
-    double bytes;
-  };
-  thread_local std::array<Kept, 4> kept{};
-  thread_local size_t next = 0;
-  for (const Kept& k : kept)
-    if (k.rates == &rates && k.fingerprint == profile_fingerprint && k.ratio == ratio)
-      return k.bytes;
+  thread_local Recent<BreakEvenEntry, 4> kept;
+  if (const BreakEvenEntry* e = kept.find([&](const BreakEvenEntry& k) {
+        return k.fingerprint == profile_fingerprint && k.rates == &rates && k.ratio == ratio;
+      }))
+    return e->bytes;
   const double bytes = model::break_even_bytes(m, rates, ratio);
-  kept[next] = {profile_fingerprint, &rates, ratio, bytes};
-  next = (next + 1) % kept.size();
+  kept.replace_oldest() = {true, profile_fingerprint, &rates, ratio, bytes};
   return bytes;
 }
 
