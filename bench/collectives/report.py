@@ -371,7 +371,7 @@ WHY_SPEEDUP_MISSED = (
     "uses the link better, and here the compressed allreduce is close to CPU-bound while "
     "MPI's is not: with the same 4 ranks and data (64 MiB random walk, REL 1e-4, fused ring) "
     "it took 0.19 s at 2 Gbit/s, 0.21 s at 1 Gbit/s and 0.33 s at 500 Mbit/s, where its wire "
-    "time is 0.064, 0.127 and 0.254 s, while MPI_Allreduce took 0.79, 1.3-1.4 and 2.5 s, "
+    "time is 0.064, 0.127 and 0.254 s, while MPI_Allreduce took 0.79, 1.27-1.40 and 2.5 s, "
     "1.6-2.0 times its wire time at every rate (2026-11-26). During it at 1 Gbit/s both cores"
     " were busy (perf: about 42% of the time in the four ranks' codec work, most of the rest "
     "in the kernel's TCP, the simulated network's shaping and bridge, and MPI's polling while"
