@@ -94,6 +94,7 @@ typedef enum commpress_algorithm {
   COMMPRESS_ALG_HIERARCHICAL = 11,
   COMMPRESS_ALG_PLAIN_RING = 12,
   COMMPRESS_ALG_PLAIN_BINOMIAL = 13,
+  COMMPRESS_ALG_SHARED_WINDOW = 14,
   COMMPRESS_ALG_ENUM_MIN = -0x7fffffff - 1,
   COMMPRESS_ALG_ENUM_MAX = 0x7fffffff
 } commpress_algorithm;

@@ -41,6 +41,7 @@ enum class Algorithm : uint8_t {
   Hierarchical = 11,   // raw within a node, compressed allreduce across nodes
   PlainRing = 12,      // reduce_scatter: MPI's ring, uncompressed, run by commpress
   PlainBinomial = 13,  // bcast: a binomial tree, uncompressed and unsegmented
+  SharedWindow = 14,   // allreduce, allgather: uncompressed through shared memory (one node)
 };
 
 const char* algorithm_name(Algorithm a);

@@ -100,10 +100,23 @@ struct MachineProfile {
   std::vector<CodecRates> codecs;
   MpiAgainstPlain reduce_scatter_mpi;  // against PlainRing
   MpiAgainstPlain bcast_mpi;           // against PlainBinomial
+  // Against SharedWindow, measured only where every rank of the profiling run shared a node
+  // (allreduce: the vector's bytes; allgather: a block's).
+  MpiAgainstPlain allreduce_mpi;
+  MpiAgainstPlain allgather_mpi;
 
   const CodecRates* rates(std::string_view codec, Dtype dtype) const;
   const Link& node_link() const { return intra_node ? *intra_node : network; }
 };
+
+// The MpiAgainstPlain members of MachineProfile, with the name each has in a profile's JSON
+// and the words `commpress profile` prints for it.
+struct MpiAgainstPlainField {
+  const char* key;
+  const char* what;
+  MpiAgainstPlain MachineProfile::*member;
+};
+std::span<const MpiAgainstPlainField> mpi_against_plain_fields();
 
 // What `commpress profile` measured on this machine (2 ranks, shared memory, Open MPI).
 MachineProfile default_profile();
@@ -138,6 +151,7 @@ enum class Algorithm : uint8_t {
   Hierarchical = 11,
   PlainRing = 12,      // uncompressed: MPI's ring, run by commpress
   PlainBinomial = 13,  // uncompressed, unsegmented binomial bcast, run by commpress
+  SharedWindow = 14,   // uncompressed allreduce/allgather through shared memory (one node)
 };
 const char* algorithm_name(Algorithm a);
 
@@ -161,6 +175,8 @@ struct Scenario {
   // codec work shares cores and every message step waits for a peer to be scheduled
   // (kOversubscribedWait each); MPI's own operations block in MPI and pay neither.
   double oversubscription = 1;
+  // Every rank runs on one node (agreed by the ranks), where SharedWindow can run.
+  bool one_node = false;
 
   bool operator==(const Scenario&) const = default;
 };
@@ -195,7 +211,7 @@ struct Choice {
 };
 inline constexpr double kDefaultMargin = 0.9;
 inline constexpr double kUncompressedMargin = 0.95;
-bool is_compressed(Algorithm a);  // not Mpi, not PlainRing, not PlainBinomial
+bool is_compressed(Algorithm a);  // not Mpi, PlainRing, PlainBinomial or SharedWindow
 Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& s,
               std::span<const Algorithm> candidates, double margin = kDefaultMargin);
 

@@ -53,6 +53,7 @@ static_assert(int(COMMPRESS_ALG_RABENSEIFNER) == int(Algorithm::Rabenseifner));
 static_assert(int(COMMPRESS_ALG_HIERARCHICAL) == int(Algorithm::Hierarchical));
 static_assert(int(COMMPRESS_ALG_PLAIN_RING) == int(Algorithm::PlainRing));
 static_assert(int(COMMPRESS_ALG_PLAIN_BINOMIAL) == int(Algorithm::PlainBinomial));
+static_assert(int(COMMPRESS_ALG_SHARED_WINDOW) == int(Algorithm::SharedWindow));
 
 thread_local std::string last_error;
 
@@ -145,7 +146,7 @@ const char* commpress_last_error(void) {
 
 const char* commpress_algorithm_name(commpress_algorithm algorithm) {
   const int v = int(algorithm);
-  if (v < COMMPRESS_ALG_AUTO || v > COMMPRESS_ALG_PLAIN_BINOMIAL) return "?";
+  if (v < COMMPRESS_ALG_AUTO || v > COMMPRESS_ALG_SHARED_WINDOW) return "?";
   return commpress::comm::algorithm_name(commpress::comm::Algorithm(v));
 }
 

@@ -45,11 +45,10 @@ std::string summary(const model::MachineProfile& m) {
     if (c.combine_raw > 0) s << ", combine_raw " << c.combine_raw / 1e9 << " GB/s";
     s << ", per call " << c.call_overhead * 1e6 << " us, ratio at REL 1e-4 " << c.typical_ratio << "\n";
   }
-  for (auto [what, measured] :
-       {std::pair{"reduce_scatter_block against the plain ring", &m.reduce_scatter_mpi},
-        std::pair{"bcast against the plain binomial tree", &m.bcast_mpi}}) {
+  for (const auto& f : model::mpi_against_plain_fields()) {
+    const model::MpiAgainstPlain* measured = &(m.*f.member);
     if (measured->ranks <= 0) continue;
-    s << "MPI's " << what << " at " << measured->ranks << " ranks:";
+    s << "MPI's " << f.what << " at " << measured->ranks << " ranks:";
     for (const auto& pt : measured->points)
       s << " " << pt.block_bytes / 1024 << " KiB " << pt.slowdown << "x;";
     s << "\n";

@@ -7,7 +7,7 @@ namespace commpress::comm {
 
 namespace {
 
-constexpr std::array<std::pair<Algorithm, const char*>, 14> kNames = {{
+constexpr std::array<std::pair<Algorithm, const char*>, 15> kNames = {{
     {Algorithm::Auto, "auto"},
     {Algorithm::Mpi, "mpi"},
     {Algorithm::Direct, "direct"},
@@ -22,6 +22,7 @@ constexpr std::array<std::pair<Algorithm, const char*>, 14> kNames = {{
     {Algorithm::Hierarchical, "hierarchical"},
     {Algorithm::PlainRing, "plain_ring"},
     {Algorithm::PlainBinomial, "plain_binomial"},
+    {Algorithm::SharedWindow, "shared_window"},
 }};
 
 }  // namespace

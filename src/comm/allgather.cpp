@@ -15,6 +15,7 @@
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
+#include "comm/detail/shared_window.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -127,7 +128,13 @@ Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dt
   auto choice = detail::choose_allgather(opts, send, recv, count_per_rank, dtype, comm);
   const size_t n = count_per_rank;
   auto c = detail::begin_collective(
-      comm, {"allgather", n, dtype, 0, false, {Algorithm::Ring, Algorithm::RecursiveDoubling}},
+      comm,
+      {"allgather",
+       n,
+       dtype,
+       0,
+       false,
+       {Algorithm::Ring, Algorithm::RecursiveDoubling, Algorithm::SharedWindow}},
       choice, [&](const detail::Collective& c) -> Status {
         if (n > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
@@ -141,8 +148,17 @@ Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dt
   const void* own = send == recv ? out + c->rank * n * c->wire.elem_size() : send;
   COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, own, n));
   detail::Traffic traffic;
-  Status local = c->algorithm == Algorithm::Mpi ? via_mpi(*c, send, recv, n, traffic)
-                                                : compressed(*c, own, out, n, traffic);
+  Status local;
+  if (c->algorithm == Algorithm::Mpi) {
+    local = via_mpi(*c, send, recv, n, traffic);
+  } else if (c->algorithm == Algorithm::SharedWindow) {
+    local = detail::shared_window_allgather(c->comm, c->wire.elem_size(),
+                                            static_cast<const std::byte*>(own), out, n);
+    // Each rank writes its block into shared memory once.
+    traffic.add(c->wire.raw_bytes(n), c->wire.raw_bytes(n));
+  } else {
+    local = compressed(*c, own, out, n, traffic);
+  }
   return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
 }
 

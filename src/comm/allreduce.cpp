@@ -17,6 +17,7 @@
 #include "comm/detail/reduce_rabenseifner.hpp"
 #include "comm/detail/reduce_recursive_doubling.hpp"
 #include "comm/detail/ring_collectives.hpp"
+#include "comm/detail/shared_window.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -29,10 +30,23 @@ using detail::ReduceSession;
 Status via_mpi(ReduceSession& s, const void* send, void* recv, size_t n) {
   MPI_Datatype t = detail::mpi_datatype(s.wire().dtype());
   const bool in_place = send == recv || s.input_in_output();
+  if (s.input_slot()) send = s.input_slot();
   COMMPRESS_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : send, recv, int(n), t,
                               detail::mpi_op(s.op()), s.comm()));
   // MPI's own traffic is not observable: count what a ring allreduce sends.
   uint64_t bytes = s.wire().raw_bytes(n) * 2 * uint64_t(s.size() - 1) / uint64_t(s.size());
+  s.traffic().add(bytes, bytes);
+  return {};
+}
+
+Status via_shared_window(ReduceSession& s, const std::byte* in, std::byte* out, size_t n) {
+  COMMPRESS_RETURN_IF_ERROR(detail::shared_window_allreduce(s.comm(), s.op(), s.wire().dtype(),
+                                                            s.input_slot()        ? s.input_slot()
+                                                            : s.input_in_output() ? out
+                                                                                  : in,
+                                                            out, n));
+  // Each rank writes its vector into shared memory once and reads the result once.
+  const uint64_t bytes = s.wire().raw_bytes(n);
   s.traffic().add(bytes, bytes);
   return {};
 }
@@ -77,8 +91,8 @@ Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype
   const detail::CodecThreads threads;
   auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
   auto session = ReduceSession::begin(
-      comm, {"allreduce", count, dtype, op, 0, false, send, count, recv}, choice,
-      [&](const detail::Collective& c) -> Status {
+      comm, {"allreduce", count, dtype, op, 0, false, send, count, recv, {Algorithm::SharedWindow}},
+      choice, [&](const detail::Collective& c) -> Status {
         if (count > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allreduce: null buffer with a non-zero count"};
         if (count > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)
@@ -94,6 +108,10 @@ Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype
   if (s.algorithm() == Algorithm::Mpi) {
     COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
     return s.end(via_mpi(s, send, recv, count), Algorithm::Mpi);
+  }
+  if (s.algorithm() == Algorithm::SharedWindow) {
+    COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
+    return s.end(via_shared_window(s, in, out, count), Algorithm::SharedWindow);
   }
   if (s.size() == 1) {  // nothing to reduce with: the input is the exact result
     COMMPRESS_RETURN_IF_ERROR(s.plan({}, 1));

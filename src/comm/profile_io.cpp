@@ -102,10 +102,10 @@ std::string profile_to_json(const model::MachineProfile& m, const ProfileReport*
   if (m.oversubscribed_wait >= 0) j["oversubscribed_wait"] = m.oversubscribed_wait;
   if (m.gemm_flops_f64 > 0) j["gemm_flops_f64"] = m.gemm_flops_f64;
   if (m.gemm_flops_f32 > 0) j["gemm_flops_f32"] = m.gemm_flops_f32;
-  for (auto [key, measured] : {std::pair{"reduce_scatter_mpi", &m.reduce_scatter_mpi},
-                               std::pair{"bcast_mpi", &m.bcast_mpi}}) {
+  for (const auto& f : model::mpi_against_plain_fields()) {
+    const model::MpiAgainstPlain* measured = &(m.*f.member);
     if (measured->ranks <= 0) continue;
-    json& out = j[key];
+    json& out = j[f.key];
     out["ranks"] = measured->ranks;
     out["block_bytes_slowdown"] = json::array();
     for (const auto& pt : measured->points)
@@ -171,9 +171,8 @@ Result<model::MachineProfile> profile_from_json(std::string_view text) {
   if (j.contains("gemm_flops_f64")) m.gemm_flops_f64 = rd.num(j, "gemm_flops_f64", "");
   if (j.contains("gemm_flops_f32")) m.gemm_flops_f32 = rd.num(j, "gemm_flops_f32", "");
   // Older profiles lack them: MPI's operations are then priced by their algorithms' formulas.
-  for (auto [key, measured] : {std::pair{"reduce_scatter_mpi", &m.reduce_scatter_mpi},
-                               std::pair{"bcast_mpi", &m.bcast_mpi}})
-    if (j.contains(key)) *measured = rd.mpi_against_plain(j[key], key);
+  for (const auto& f : model::mpi_against_plain_fields())
+    if (j.contains(f.key)) m.*f.member = rd.mpi_against_plain(j[f.key], f.key);
   const json& codecs = rd.field(j, "codecs", "");
   if (rd.error.empty() && !codecs.is_array()) rd.error = "field codecs must be an array";
   for (size_t i = 0; rd.error.empty() && i < codecs.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "comm/detail/node_key.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -73,7 +74,44 @@ std::vector<float> walk(size_t n, int rank) {
   return v;
 }
 
+// Whether every rank of comm runs on one node (SharedWindow is measured only there).
+Result<bool> one_node(MPI_Comm comm) {
+  double keys[2] = {detail::node_key(), -detail::node_key()};
+  if (MPI_Allreduce(MPI_IN_PLACE, keys, 2, MPI_DOUBLE, MPI_MIN, comm) != MPI_SUCCESS)
+    return Status{ErrorCode::mpi, "profile: MPI_Allreduce failed"};
+  return keys[0] == -keys[1];
+}
+
+Result<model::MpiAgainstPlain> against_shared_window(MPI_Comm comm, double max_bytes,
+                                                     const Call& call) {
+  auto here = one_node(comm);
+  if (!here.ok()) return here.status();
+  if (!*here) return model::MpiAgainstPlain{};
+  return measure(comm, max_bytes, Algorithm::SharedWindow, call);
+}
+
 }  // namespace
+
+Result<model::MpiAgainstPlain> measure_allreduce_mpi(MPI_Comm comm, double max_bytes) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> in, out;
+  return against_shared_window(comm, max_bytes, [&](Algorithm alg, size_t n) {
+    if (out.size() != n) in = walk(n, rank), out.assign(n, 0);
+    return allreduce(in.data(), out.data(), n, Dtype::f32, Op::sum, comm, lossless(alg));
+  });
+}
+
+Result<model::MpiAgainstPlain> measure_allgather_mpi(MPI_Comm comm, double max_bytes) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<float> in, out;
+  return against_shared_window(comm, max_bytes, [&](Algorithm alg, size_t n) {
+    if (in.size() != n) in = walk(n, rank), out.assign(n * size_t(size), 0);
+    return allgather(in.data(), out.data(), n, Dtype::f32, comm, lossless(alg));
+  });
+}
 
 Result<model::MpiAgainstPlain> measure_reduce_scatter_mpi(MPI_Comm comm, double max_bytes) {
   int rank = 0, size = 1;

@@ -90,7 +90,16 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
   const bool sizes_ok = m <= SIZE_MAX / 8 / size_t(p);
   auto session = ReduceSession::begin(
       comm,
-      {"reduce_scatter_block", m, dtype, op, 0, false, send, sizes_ok ? m * p : 0, nullptr, true},
+      {"reduce_scatter_block",
+       m,
+       dtype,
+       op,
+       0,
+       false,
+       send,
+       sizes_ok ? m * p : 0,
+       nullptr,
+       {Algorithm::PlainRing}},
       choice, [&](const detail::Collective& c) -> Status {
         if (m > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument,

@@ -34,6 +34,7 @@ COMMPRESS_SAME_ALGORITHM(Rabenseifner);
 COMMPRESS_SAME_ALGORITHM(Hierarchical);
 COMMPRESS_SAME_ALGORITHM(PlainRing);
 COMMPRESS_SAME_ALGORITHM(PlainBinomial);
+COMMPRESS_SAME_ALGORITHM(SharedWindow);
 #undef COMMPRESS_SAME_ALGORITHM
 
 model::Algorithm to_model(Algorithm a) { return model::Algorithm(uint8_t(a)); }
@@ -93,6 +94,7 @@ struct Context {
   bool valid = false;                   // the options make a wire for this dtype
   const model::CodecRates* rates = nullptr;
   double oversubscription = local_oversubscription();  // agreed on for collectives
+  bool one_node = false;                               // agreed on for collectives
 
   Context(const SelectCall& c, const Options& o, int size) : call(c), opts(o), p(size) {
     auto wire = Wire::make(o, c.dtype);
@@ -125,6 +127,7 @@ struct Context {
     s.ratio.lossless = !lossy();
     s.ratio.elem_size = int(codec::dtype_size(call.dtype));
     s.oversubscription = oversubscription;
+    s.one_node = one_node;
     return s;
   }
 
@@ -252,9 +255,10 @@ std::vector<double> AutoSelection::mins() const {
   return m;
 }
 
-Selection AutoSelection::decide(const double* agreed) const {
+Selection AutoSelection::decide(const double* agreed, bool one_node) const {
   Context ctx(call_, opts_, ranks_);
   ctx.oversubscription = std::max(1.0, -agreed[2]);
+  ctx.one_node = one_node;
   const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 1.0;
   const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
   // An invalid request never gets here: its wire failed the agreement on every rank.

@@ -67,7 +67,8 @@ class AutoSelection {
   // as many values as the others).
   static std::vector<double> no_mins();
   std::vector<double> mins() const;
-  Selection decide(const double* agreed_mins) const;
+  // one_node: every rank runs on one node (agreed).
+  Selection decide(const double* agreed_mins, bool one_node) const;
   // Whether MPI's own operation will run, as far as this rank can tell alone: the model's
   // choice with this rank's own sample (or with none, where no ratio could make compression
   // pay). The agreed ratio is the ranks' worst and the agreed oversubscription their largest,

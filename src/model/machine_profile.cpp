@@ -37,6 +37,16 @@ double MpiAgainstPlain::at(int p, double block_bytes) const {
   return points.back().slowdown;
 }
 
+std::span<const MpiAgainstPlainField> mpi_against_plain_fields() {
+  static constexpr MpiAgainstPlainField kFields[] = {
+      {"reduce_scatter_mpi", "reduce_scatter_block against the plain ring",
+       &MachineProfile::reduce_scatter_mpi},
+      {"bcast_mpi", "bcast against the plain binomial tree", &MachineProfile::bcast_mpi},
+      {"allreduce_mpi", "allreduce against the shared window", &MachineProfile::allreduce_mpi},
+      {"allgather_mpi", "allgather against the shared window", &MachineProfile::allgather_mpi}};
+  return kFields;
+}
+
 const CodecRates* MachineProfile::rates(std::string_view name, Dtype dtype) const {
   for (const CodecRates& c : codecs)
     if (c.codec == name && c.dtype == dtype) return &c;
@@ -81,6 +91,8 @@ const char* algorithm_name(Algorithm a) {
       return "plain_ring";
     case Algorithm::PlainBinomial:
       return "plain_binomial";
+    case Algorithm::SharedWindow:
+      return "shared_window";
   }
   return "?";
 }

@@ -49,6 +49,14 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
     return is_movement(s.op) ? detail::movement_cost(t, a) : detail::mpi_reduction_cost(t);
   }
   if (a == Algorithm::PlainRing) return detail::plain_ring_cost(detail::Terms(m, rates, s));
+  if (a == Algorithm::SharedWindow) {
+    // Only as measured: MPI's time over the measured slowdown, on one node.
+    const MpiAgainstPlain* measured = s.op == Operation::allreduce   ? &m.allreduce_mpi
+                                      : s.op == Operation::allgather ? &m.allgather_mpi
+                                                                     : nullptr;
+    const double slowdown = measured && s.one_node ? measured->at(s.ranks, s.bytes) : 0;
+    return slowdown > 0 ? predict(m, nullptr, Algorithm::Mpi, s) / slowdown : INFINITY;
+  }
   if (a == Algorithm::PlainBinomial) {
     detail::Terms t(m, rates, s);
     return s.op == Operation::bcast ? detail::movement_cost(t, a) : INFINITY;
@@ -79,11 +87,13 @@ std::vector<Algorithm> compressed_algorithms(Operation op) {
 std::vector<Algorithm> uncompressed_algorithms(Operation op) {
   if (op == Operation::reduce_scatter) return {Algorithm::PlainRing};
   if (op == Operation::bcast) return {Algorithm::PlainBinomial};
+  if (op == Operation::allreduce || op == Operation::allgather) return {Algorithm::SharedWindow};
   return {};
 }
 
 bool is_compressed(Algorithm a) {
-  return a != Algorithm::Mpi && a != Algorithm::PlainRing && a != Algorithm::PlainBinomial;
+  return a != Algorithm::Mpi && a != Algorithm::PlainRing && a != Algorithm::PlainBinomial &&
+         a != Algorithm::SharedWindow;
 }
 
 double best_chunk_bytes(const MachineProfile& m, const CodecRates& rates, Algorithm a,

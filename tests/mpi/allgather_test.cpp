@@ -76,6 +76,17 @@ TEST(Allgather, InPlace) {
       check_lossless(alg, {"zstd-1", ErrorBound::lossless()}, Dtype::f64, n, true);
 }
 
+TEST(Allgather, SharedWindowEqualsMpiAllgather) {
+  // 300000 doubles outgrow the segment's first 2 MiB; the size after it reuses the segment.
+  for (Dtype d : all_dtypes())
+    for (size_t n : {size_t{0}, size_t{1}, size_t{333}, size_t{300000}, size_t{2053}})
+      for (bool in_place : {false, true})
+        check_lossless(cc::Algorithm::SharedWindow, lossless_configs()[0], d, n, in_place);
+  // A lossy request runs uncompressed all the same.
+  check_lossless(cc::Algorithm::SharedWindow, {"szp", ErrorBound::relative(1e-3)}, Dtype::f32, 1001,
+                 false);
+}
+
 TEST(Allgather, BlocksOfManyChunks) {
   for (cc::Algorithm alg : kCompressed)
     for (const Config& cfg : {Config{"none", ErrorBound::lossless()},

@@ -3,6 +3,9 @@
 // equal to MPI_Allreduce (bit for bit where the order does not matter), in place, many-chunk
 // pipelines, Rabenseifner all-compressed and all-raw, refusals, mismatched arguments and a
 // damaged link failing every rank alike.
+#include <cmath>
+#include <cstring>
+
 #include "comm/detail/environment.hpp"
 #include "commpress/model.hpp"
 #include "mpi/reduce_test_support.hpp"
@@ -28,6 +31,46 @@ TEST(Allreduce, InPlace) {
       check_case({Which::allreduce, v.alg, {"zstd-1", ErrorBound::lossless()}, Dtype::f32, Op::max,
                   1001, 0, v.pretend, 0, true});
   }
+}
+
+TEST(Allreduce, SharedWindowEveryOpAndDtype) {
+  // The last size outgrows the segment's first 2 MiB at every rank count; the sizes after it
+  // reuse the grown segment.
+  std::vector<Size> sizes = kSizes;
+  sizes.push_back({600000, 0});
+  sizes.push_back({1000, 0});
+  for (Op op : {Op::sum, Op::prod, Op::min, Op::max})
+    for (Dtype d : {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64})
+      for (Size s : sizes)
+        for (bool in_place : {false, true})
+          check_case({Which::allreduce, Algorithm::SharedWindow, lossless_config_for(d), d, op, s.n,
+                      0, 0, 0, in_place});
+  // A lossy request runs uncompressed all the same: the bound it reports is the rounding's.
+  check_case({Which::allreduce,
+              Algorithm::SharedWindow,
+              {"szp", ErrorBound::relative(1e-4)},
+              Dtype::f32,
+              Op::sum,
+              30011});
+}
+
+TEST(Allreduce, SharedWindowSumsInRankOrder) {
+  // Every element is reduced once, over ranks 0..p-1 in order: bit for bit the sequential sum.
+  const size_t n = 20000;
+  auto input = [](int rank, size_t i) { return float(std::sin(0.37 * double(i) * (rank + 1))); };
+  std::vector<float> in(n), out(n);
+  for (size_t i = 0; i < n; ++i) in[i] = input(world_rank(), i);
+  auto r = cc::allreduce(in.data(), out.data(), n, Dtype::f32, Op::sum, MPI_COMM_WORLD,
+                         {"none", ErrorBound::lossless(), Algorithm::SharedWindow});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->algorithm, Algorithm::SharedWindow);
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i) {
+    float sum = input(0, i);
+    for (int q = 1; q < world_size(); ++q) sum += input(q, i);
+    wrong += std::memcmp(&sum, &out[i], sizeof sum) != 0;
+  }
+  EXPECT_EQ(wrong, 0u);
 }
 
 TEST(Allreduce, RabenseifnerAllCompressedOrAllRaw) {

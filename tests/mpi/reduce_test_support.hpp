@@ -428,6 +428,10 @@ inline void refusals(Which w) {
     check_refused(
         {w, Algorithm::PlainRing, {"none", ErrorBound::lossless()}, Dtype::f32, Op::sum, 100},
         ErrorCode::invalid_argument);
+  if (w != Which::allreduce)  // the shared window is an allreduce (and allgather) only
+    check_refused(
+        {w, Algorithm::SharedWindow, {"none", ErrorBound::lossless()}, Dtype::f32, Op::sum, 100},
+        ErrorCode::invalid_argument);
   if (world_size() > 1)  // one rank has no arithmetic to round
     for (Algorithm a : {Algorithm::DocRing, Algorithm::HomomorphicRing, Algorithm::Rabenseifner})
       check_refused({w, a, {"szp", ErrorBound::absolute(1e-9)}, Dtype::f32, Op::sum, 100},

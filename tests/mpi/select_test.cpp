@@ -243,6 +243,62 @@ TEST(Select, BcastRunsThePlainTreeWhereMpiIsMeasuredSlower) {
   EXPECT_EQ(run(m), cc::Algorithm::Mpi);
 }
 
+// Allreduce and allgather under profile m, twice on n floats then once on 16: what ran each
+// time, results checked against MPI's own. The second call finds the input slot of the first
+// (the range pass copies into it before the agreement), and so may the third if it fits,
+// whatever the third then runs.
+std::vector<cc::Algorithm> shared_window_under(const model::MachineProfile& m, size_t n) {
+  ProfileScope scope(m);
+  std::vector<cc::Algorithm> ran;
+  for (size_t count : {n, n, size_t{16}}) {
+    std::vector<float> in(count), out(count), ref(count);
+    for (size_t i = 0; i < count; ++i) in[i] = float(std::sin(0.01 * double(i) + world_rank()));
+    auto r = cc::allreduce(in.data(), out.data(), count, Dtype::f32, cc::Op::sum, MPI_COMM_WORLD,
+                           {"szp", ErrorBound::relative(1e-4)});
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    if (!r.ok()) return ran;
+    EXPECT_TRUE(same_algorithm_everywhere(r->algorithm));
+    MPI_Allreduce(in.data(), ref.data(), int(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    for (size_t i = 0; i < count; ++i)
+      EXPECT_LE(std::abs(double(out[i]) - ref[i]), 2 * r->guaranteed_abs_bound) << i;
+    ran.push_back(r->algorithm);
+    std::vector<float> all(count * size_t(world_size()));
+    auto g = cc::allgather(in.data(), all.data(), count, Dtype::f32, MPI_COMM_WORLD,
+                           {"szp", ErrorBound::relative(1e-4)});
+    EXPECT_TRUE(g.ok()) << g.status().to_string();
+    if (!g.ok()) return ran;
+    std::vector<float> exact(all.size());
+    MPI_Allgather(in.data(), int(count), MPI_FLOAT, exact.data(), int(count), MPI_FLOAT,
+                  MPI_COMM_WORLD);
+    if (g->algorithm != cc::Algorithm::Ring && g->algorithm != cc::Algorithm::RecursiveDoubling) {
+      EXPECT_TRUE(all == exact) << cc::algorithm_name(g->algorithm);
+    }
+    ran.push_back(g->algorithm);
+  }
+  return ran;
+}
+
+TEST(Select, SharedWindowRunsOnOneNodeWhereMpiIsMeasuredSlower) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank moves nothing";
+  using A = cc::Algorithm;
+  const int p = world_size();
+  model::MachineProfile m = machine(0.5e-6, 0.05e-9);  // compression does not pay
+  m.allreduce_mpi = m.allgather_mpi = {p, {{1024, 2.0}, {1 << 20, 2.0}}};
+  EXPECT_EQ(shared_window_under(m, 30011), std::vector<A>(6, A::SharedWindow));
+  // Faster only for large vectors: the small call runs MPI's own from the input slot.
+  m.allreduce_mpi = m.allgather_mpi = {p, {{1024, 0.5}, {1 << 20, 2.0}}};
+  EXPECT_EQ(shared_window_under(m, 1 << 18),
+            (std::vector<A>{A::SharedWindow, A::SharedWindow, A::SharedWindow, A::SharedWindow,
+                            A::Mpi, A::Mpi}));
+  // Measured slower, at another rank count, or not at all: MPI's own.
+  for (model::MpiAgainstPlain other :
+       {model::MpiAgainstPlain{p, {{1024, 0.9}}}, model::MpiAgainstPlain{p + 1, {{1024, 2.0}}},
+        model::MpiAgainstPlain{}}) {
+    m.allreduce_mpi = m.allgather_mpi = other;
+    EXPECT_EQ(shared_window_under(m, 30011), std::vector<A>(6, A::Mpi));
+  }
+}
+
 TEST(Select, PointToPointKeepsTheCheckedProtocol) {
   if (world_size() == 1) GTEST_SKIP() << "needs two ranks";
   ProfileScope scope(machine(50e-6, 8e-9));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "comm/detail/agreement.hpp"
+#include "comm/detail/node_key.hpp"
 #include "comm/detail/private_comm.hpp"
 
 namespace commpress::comm::detail {
@@ -85,16 +86,24 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
     fields.insert(fields.end(), extras->fields.begin(), extras->fields.end());
     mins = extras->mins;
   }
+  // The node each rank runs on, as its smallest and largest key: equal when all share one.
+  const size_t node_at = mins.size();
+  mins.insert(mins.end(), {node_key(), -node_key()});
   const size_t selection_at = mins.size();
   const auto selection = choice.pending ? choice.pending->mins() : AutoSelection::no_mins();
   mins.insert(mins.end(), selection.begin(), selection.end());
   COMMPRESS_RETURN_IF_ERROR(named(call, agree(c.comm, fields, local, mins, own)));
-  if (extras) std::copy_n(mins.begin(), selection_at, extras->mins.begin());
+  if (extras) std::copy_n(mins.begin(), node_at, extras->mins.begin());
+  c.one_node = mins[node_at] == -mins[node_at + 1];
   if (choice.pending) {
-    choice.settle(choice.pending->decide(mins.data() + selection_at));
+    choice.settle(choice.pending->decide(mins.data() + selection_at, c.one_node));
     c.algorithm = choice.algorithm;
     COMMPRESS_RETURN_IF_ERROR(named(call, local_verdict(c, call, choice.options, local_checks)));
   }
+  if (c.algorithm == Algorithm::SharedWindow && !c.one_node)
+    return Status{ErrorCode::unsupported,
+                  std::string(call.op) +
+                      ": shared_window needs every rank on one node (these ranks run on several)"};
   return c;
 }
 
@@ -116,7 +125,8 @@ Result<Report> end_collective(const Collective& c, const Status& local, const Tr
   r.codec = c.wire.codec_name();
   traffic.add_to(r);
   r.guaranteed_abs_bound = c.wire.abs_bound();
-  if (c.algorithm != Algorithm::Mpi && c.algorithm != Algorithm::PlainBinomial)
+  if (c.algorithm != Algorithm::Mpi && c.algorithm != Algorithm::PlainBinomial &&
+      c.algorithm != Algorithm::SharedWindow)
     r.chunk_bytes = c.wire.chunk_bytes();
   return r;
 }

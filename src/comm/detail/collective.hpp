@@ -25,7 +25,8 @@ struct Collective {
   int rank = 0;
   int size = 1;
   Algorithm algorithm = Algorithm::Auto;
-  Wire wire;  // uncompressed for Algorithm::Mpi
+  Wire wire;              // uncompressed for Algorithm::Mpi
+  bool one_node = false;  // every rank runs on one node (agreed): SharedWindow can run
 };
 
 // The uncompressed algorithms: MPI's own, and those commpress runs in its stead where MPI's is

@@ -6,8 +6,10 @@
 
 #include "comm/detail/choose_reduce.hpp"
 #include "comm/detail/hierarchy.hpp"
+#include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_ops.hpp"
 #include "comm/detail/ring_collectives.hpp"
+#include "comm/detail/shared_window.hpp"
 #include "comm/detail/value_range.hpp"
 
 namespace commpress::comm::detail {
@@ -54,20 +56,31 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   // Where MPI's own operation is the likely outcome, the pass copies the input to the output
   // as it reads: that replaces the copy MPI would make, so the range costs no read of its
   // own. Should the agreement fail, only the output has been written.
+  // Where SharedWindow has run on this communicator, its input slot takes that copy instead.
   const bool expects_mpi =
       pending ? choice.pending->expects_mpi() : choice.algorithm == Algorithm::Mpi;
+  const bool has_input = call.input && call.input_count;
+  const bool shared_window_offered = std::find(call.uncompressed.begin(), call.uncompressed.end(),
+                                               Algorithm::SharedWindow) != call.uncompressed.end();
+  if (has_input && shared_window_offered &&
+      (pending ? expects_mpi : choice.algorithm == Algorithm::SharedWindow))
+    if (auto pc = private_comm(comm); pc.ok())
+      s->input_slot_ =
+          shared_window_input_slot(*pc, call.input_count * codec::dtype_size(call.dtype));
   s->input_in_output_ =
-      expects_mpi && call.output && call.output != call.input && call.input && call.input_count;
-  const ValueRange mine =
-      s->input_in_output_ ? local_range_copy(call.dtype, call.input, call.input_count, call.output)
-                          : local_range(call.dtype, call.input, call.input_count);
+      !s->input_slot_ && expects_mpi && call.output && call.output != call.input && has_input;
+  void* copy = s->input_slot_        ? static_cast<void*>(s->input_slot_)
+               : s->input_in_output_ ? call.output
+                                     : nullptr;
+  const ValueRange mine = copy ? local_range_copy(call.dtype, call.input, call.input_count, copy)
+                               : local_range(call.dtype, call.input, call.input_count);
   AgreementExtras extras{
       {{"op", int64_t(call.op)},
        {"break-even bytes", int64_t(std::min<size_t>(s->break_even_, size_t{1} << 52))},
        {"pretend ranks per node", int64_t(s->pretend_)}},
       {mine.lo, -mine.hi}};
   std::vector<Algorithm> offered = kOffered;
-  if (call.offers_plain_ring) offered.push_back(Algorithm::PlainRing);
+  offered.insert(offered.end(), call.uncompressed.begin(), call.uncompressed.end());
   auto c = begin_collective(
       comm, {call.name, call.count, call.dtype, call.root, call.has_root, offered}, choice,
       [&](const Collective& c) -> Status {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "comm/detail/collective.hpp"
 #include "comm/detail/error_budget.hpp"
@@ -25,7 +26,9 @@ struct ReduceCall {
   // An out-of-place output MPI's own operation would first copy the input into (allreduce):
   // when that is the likely path, the range pass makes the copy and MPI runs in place.
   void* output = nullptr;
-  bool offers_plain_ring = false;  // reduce_scatter_block runs Algorithm::PlainRing
+  // Uncompressed algorithms the operation runs besides Mpi (reduce_scatter_block: PlainRing;
+  // allreduce: SharedWindow).
+  std::vector<Algorithm> uncompressed = {};
 };
 
 class ReduceSession {
@@ -45,6 +48,8 @@ class ReduceSession {
   int pretend_ranks_per_node() const { return pretend_; }
   // The input already sits in ReduceCall::output (MPI's own operation may run in place).
   bool input_in_output() const { return input_in_output_; }
+  // The input already sits in SharedWindow's input slot (null if not).
+  const std::byte* input_slot() const { return input_slot_; }
 
   // Plans the step bound for an algorithm whose result over `inputs` ranks quantizes as q;
   // the wire then carries it. Deterministic from agreed values, so every rank fails alike.
@@ -66,6 +71,7 @@ class ReduceSession {
   int pretend_ = 0;
   double predicted_ = 0;
   bool input_in_output_ = false;
+  std::byte* input_slot_ = nullptr;
   Budget budget_;
   Traffic traffic_;
   Status first_;

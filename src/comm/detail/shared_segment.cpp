@@ -1,0 +1,141 @@
+#include "comm/detail/shared_segment.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "comm/detail/private_comm.hpp"
+
+namespace commpress::comm::detail {
+
+namespace {
+
+int delete_segment(MPI_Comm, int, void* attr, void*) {
+  delete static_cast<SharedSegment*>(attr);
+  return MPI_SUCCESS;
+}
+
+int keyval(SegmentUse use) {
+  static const std::array<int, 2> keys = [] {
+    std::array<int, 2> k{MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID};
+    for (int& key : k) MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_segment, &key, nullptr);
+    return k;
+  }();
+  return keys[size_t(use)];
+}
+
+// Segments grow in steps of 2 MiB (a huge page), so nearby sizes share one.
+constexpr size_t kGrain = size_t{2} << 20;
+
+struct Created {
+  char name[64] = {};
+  int error = 0;  // errno of the creating rank's failure
+};
+
+// Rank 0's part: a new, uniquely named object with its pages reserved.
+Created create(size_t bytes) {
+  static std::atomic<unsigned> serial{0};
+  Created c;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    std::snprintf(c.name, sizeof c.name, "/commpress-%ld-%u", long(getpid()), serial++);
+    const int fd = shm_open(c.name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) {
+      c.error = errno;
+      return c;
+    }
+    c.error = posix_fallocate(fd, 0, off_t(bytes));
+    close(fd);
+    if (c.error) shm_unlink(c.name);
+    return c;
+  }
+  c.error = EEXIST;
+  return c;
+}
+
+}  // namespace
+
+SharedSegment::~SharedSegment() {
+  unmap();
+}
+
+void SharedSegment::unmap() {
+  if (data_) munmap(data_, size_);
+  data_ = nullptr;
+  size_ = 0;
+}
+
+Status SharedSegment::map(MPI_Comm comm, size_t bytes) {
+  int rank = 0;
+  COMMPRESS_MPI(MPI_Comm_rank(comm, &rank));
+  Created c;
+  if (rank == 0) c = create(bytes);
+  COMMPRESS_MPI(MPI_Bcast(&c, int(sizeof c), MPI_BYTE, 0, comm));
+  if (c.error)
+    return {ErrorCode::io, "shared_window: could not reserve " + std::to_string(bytes >> 20) +
+                               " MiB of shared memory: " + std::strerror(c.error)};
+  int error = 0;
+  void* p = MAP_FAILED;
+  if (const int fd = shm_open(c.name, O_RDWR, 0); fd >= 0) {
+    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) error = errno;
+    close(fd);
+  } else {
+    error = errno;
+  }
+  int worst = error;
+  // Every rank has it mapped (or failed) before the name goes: the mappings keep it alive.
+  COMMPRESS_MPI(MPI_Allreduce(&error, &worst, 1, MPI_INT, MPI_MAX, comm));
+  if (rank == 0) shm_unlink(c.name);
+  if (worst) {
+    if (p != MAP_FAILED) munmap(p, bytes);
+    return {ErrorCode::io, "shared_window: could not map the shared memory on every rank: " +
+                               std::string(std::strerror(worst))};
+  }
+  data_ = static_cast<std::byte*>(p);
+  size_ = bytes;
+  return {};
+}
+
+SharedSegment* SharedSegment::find(MPI_Comm comm, SegmentUse use) {
+  void* attr = nullptr;
+  int found = 0;
+  if (MPI_Comm_get_attr(comm, keyval(use), &attr, &found) != MPI_SUCCESS || !found) return nullptr;
+  auto* s = static_cast<SharedSegment*>(attr);
+  return s->data_ ? s : nullptr;
+}
+
+Result<SharedSegment*> SharedSegment::of(MPI_Comm comm, SegmentUse use, size_t bytes) {
+  void* attr = nullptr;
+  int found = 0;
+  COMMPRESS_MPI(MPI_Comm_get_attr(comm, keyval(use), &attr, &found));
+  auto* s = found ? static_cast<SharedSegment*>(attr) : new SharedSegment;
+  if (!found) {
+    if (const int rc = MPI_Comm_set_attr(comm, keyval(use), s); rc != MPI_SUCCESS) {
+      delete s;
+      return mpi_status(rc, "MPI_Comm_set_attr");
+    }
+  }
+  if (s->size_ >= bytes && s->data_) return s;
+  // Every rank sees the same size here (the sizes asked for are agreed), so all grow.
+  s->unmap();
+  COMMPRESS_RETURN_IF_ERROR(
+      s->map(comm, (std::max(bytes, size_t{1}) + kGrain - 1) / kGrain * kGrain));
+  return s;
+}
+
+Status segment_barrier(MPI_Comm comm) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  COMMPRESS_MPI(MPI_Barrier(comm));
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return {};
+}
+
+}  // namespace commpress::comm::detail

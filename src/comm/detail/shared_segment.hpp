@@ -1,0 +1,50 @@
+// One block of shared memory per communicator whose ranks all run on one node, mapped by
+// every rank and kept with the communicator (freed with it), for the algorithms that move
+// data through memory instead of messages (SharedWindow). POSIX shared memory rather than
+// an MPI window: freeing a window is collective, and the communicator's attribute is
+// deleted wherever MPI chooses, MPI_Finalize included; unmapping is local.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+#include "commpress/status.hpp"
+
+namespace commpress::comm::detail {
+
+// Each operation has a segment of its own, so one operation's writes never meet another's
+// reads: allreduce writes its input slot before the argument agreement (see shared_window.hpp).
+enum class SegmentUse { allreduce = 0, allgather = 1 };
+
+class SharedSegment {
+ public:
+  SharedSegment() = default;
+  SharedSegment(const SharedSegment&) = delete;
+  SharedSegment& operator=(const SharedSegment&) = delete;
+  ~SharedSegment();
+
+  // Collective over comm, whose ranks must share one node and ask for the same size (both
+  // agreed beforehand): comm's segment, grown to at least `bytes` when smaller. The pages
+  // are reserved up front, so a full /dev/shm fails here, on every rank alike, instead of
+  // faulting later. Callers may reuse it only after a synchronization of all ranks (the
+  // next call's argument agreement): a peer may still be reading the last call's data.
+  static Result<SharedSegment*> of(MPI_Comm comm, SegmentUse use, size_t bytes);
+  // comm's segment for `use` as it stands (null if none is mapped); local, no MPI call.
+  static SharedSegment* find(MPI_Comm comm, SegmentUse use);
+
+  std::byte* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  Status map(MPI_Comm comm, size_t bytes);
+  void unmap();
+
+  std::byte* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Collective: what each rank wrote to the segment before it is visible to every rank after.
+Status segment_barrier(MPI_Comm comm);
+
+}  // namespace commpress::comm::detail
