@@ -101,9 +101,10 @@ struct MachineProfile {
   MpiAgainstPlain reduce_scatter_mpi;  // against PlainRing
   MpiAgainstPlain bcast_mpi;           // against PlainBinomial
   // Against SharedWindow, measured only where every rank of the profiling run shared a node
-  // (allreduce: the vector's bytes; allgather: a block's).
+  // (allreduce: the vector's bytes; allgather: a block's; bcast: the message's).
   MpiAgainstPlain allreduce_mpi;
   MpiAgainstPlain allgather_mpi;
+  MpiAgainstPlain bcast_window_mpi;
 
   const CodecRates* rates(std::string_view codec, Dtype dtype) const;
   const Link& node_link() const { return intra_node ? *intra_node : network; }

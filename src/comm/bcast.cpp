@@ -11,6 +11,7 @@
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
+#include "comm/detail/shared_window.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -38,6 +39,14 @@ Status via_mpi(const detail::Collective& c, void* buf, size_t n, int root,
   return {};
 }
 
+Status via_shared_window(const detail::Collective& c, void* buf, size_t n, int root,
+                         detail::Traffic& traffic) {
+  const uint64_t bytes = c.wire.raw_bytes(n);
+  // The root writes the message into shared memory once.
+  if (c.rank == root) traffic.add(bytes, bytes);
+  return detail::shared_window_bcast(c.comm, root, static_cast<std::byte*>(buf), bytes);
+}
+
 }  // namespace
 
 Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
@@ -45,7 +54,13 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
   const detail::CodecThreads threads;
   auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
   auto c = detail::begin_collective(
-      comm, {"bcast", count, dtype, root, true, {Algorithm::Binomial, Algorithm::PlainBinomial}},
+      comm,
+      {"bcast",
+       count,
+       dtype,
+       root,
+       true,
+       {Algorithm::Binomial, Algorithm::PlainBinomial, Algorithm::SharedWindow}},
       choice, [&](const detail::Collective&) -> Status {
         if (count > 0 && buf == nullptr)
           return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};
@@ -60,6 +75,8 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
     local = via_mpi(*c, buf, count, root, traffic);
   else if (c->algorithm == Algorithm::PlainBinomial)
     local = detail::plain_binomial_bcast(*c, buf, count, root, traffic);
+  else if (c->algorithm == Algorithm::SharedWindow)
+    local = via_shared_window(*c, buf, count, root, traffic);
   else
     local = binomial(*c, buf, count, root, traffic);
   return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);

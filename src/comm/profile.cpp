@@ -524,13 +524,16 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   auto bc = measure_bcast_mpi(comm, opts.max_message_bytes);
   if (!bc.ok()) return bc.status();
   rep.profile.bcast_mpi = *bc;
-  say(opts, rank, "MPI's allreduce and allgather against the shared window (one node only)");
+  say(opts, rank, "MPI's allreduce, allgather and bcast against the shared window (one node only)");
   auto ar = measure_allreduce_mpi(comm, opts.max_message_bytes);
   if (!ar.ok()) return ar.status();
   rep.profile.allreduce_mpi = *ar;
   auto ag = measure_allgather_mpi(comm, opts.max_message_bytes);
   if (!ag.ok()) return ag.status();
   rep.profile.allgather_mpi = *ag;
+  auto bw = measure_bcast_window_mpi(comm, opts.max_message_bytes);
+  if (!bw.ok()) return bw.status();
+  rep.profile.bcast_window_mpi = *bw;
   rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
                        " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +
                        rep.host + "), " + std::to_string(rep.profile.threads_per_rank) +

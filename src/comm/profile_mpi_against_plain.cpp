@@ -113,6 +113,16 @@ Result<model::MpiAgainstPlain> measure_allgather_mpi(MPI_Comm comm, double max_b
   });
 }
 
+Result<model::MpiAgainstPlain> measure_bcast_window_mpi(MPI_Comm comm, double max_bytes) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> buf;
+  return against_shared_window(comm, max_bytes, [&](Algorithm alg, size_t n) {
+    if (buf.size() != n) buf = walk(n, rank);
+    return bcast(buf.data(), n, Dtype::f32, 0, comm, lossless(alg));
+  });
+}
+
 Result<model::MpiAgainstPlain> measure_reduce_scatter_mpi(MPI_Comm comm, double max_bytes) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);

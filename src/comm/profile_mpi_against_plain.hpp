@@ -1,8 +1,7 @@
-// MachineProfile::reduce_scatter_mpi, bcast_mpi, allreduce_mpi and allgather_mpi: MPI's own
-// operation and the plain one commpress can run in its stead (PlainRing, PlainBinomial,
-// SharedWindow), both called as Auto would call them (through commpress::comm, so each pays
-// the argument agreement alike), in alternation on every rank at once; the slowdown is the median
-// of the rounds' paired ratios.
+// MachineProfile's MpiAgainstPlain members: MPI's own operation and the plain one commpress
+// can run in its stead (PlainRing, PlainBinomial, SharedWindow), both called as Auto would
+// call them (through commpress::comm, so each pays the argument agreement alike), in
+// alternation on every rank at once; the slowdown is the median of the rounds' paired ratios.
 #pragma once
 
 #include <mpi.h>
@@ -16,9 +15,10 @@ namespace commpress::comm {
 // those up to max_bytes.
 Result<model::MpiAgainstPlain> measure_reduce_scatter_mpi(MPI_Comm comm, double max_bytes);
 Result<model::MpiAgainstPlain> measure_bcast_mpi(MPI_Comm comm, double max_bytes);
-// allreduce (the vector's bytes) and allgather (a block's) against SharedWindow; not measured
-// (ranks 0) unless every rank of comm runs on one node.
+// allreduce (the vector's bytes), allgather (a block's) and bcast against SharedWindow; not
+// measured (ranks 0) unless every rank of comm runs on one node.
 Result<model::MpiAgainstPlain> measure_allreduce_mpi(MPI_Comm comm, double max_bytes);
 Result<model::MpiAgainstPlain> measure_allgather_mpi(MPI_Comm comm, double max_bytes);
+Result<model::MpiAgainstPlain> measure_bcast_window_mpi(MPI_Comm comm, double max_bytes);
 
 }  // namespace commpress::comm

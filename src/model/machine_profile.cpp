@@ -43,7 +43,8 @@ std::span<const MpiAgainstPlainField> mpi_against_plain_fields() {
        &MachineProfile::reduce_scatter_mpi},
       {"bcast_mpi", "bcast against the plain binomial tree", &MachineProfile::bcast_mpi},
       {"allreduce_mpi", "allreduce against the shared window", &MachineProfile::allreduce_mpi},
-      {"allgather_mpi", "allgather against the shared window", &MachineProfile::allgather_mpi}};
+      {"allgather_mpi", "allgather against the shared window", &MachineProfile::allgather_mpi},
+      {"bcast_window_mpi", "bcast against the shared window", &MachineProfile::bcast_window_mpi}};
   return kFields;
 }
 

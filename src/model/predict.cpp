@@ -53,6 +53,7 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
     // Only as measured: MPI's time over the measured slowdown, on one node.
     const MpiAgainstPlain* measured = s.op == Operation::allreduce   ? &m.allreduce_mpi
                                       : s.op == Operation::allgather ? &m.allgather_mpi
+                                      : s.op == Operation::bcast     ? &m.bcast_window_mpi
                                                                      : nullptr;
     const double slowdown = measured && s.one_node ? measured->at(s.ranks, s.bytes) : 0;
     return slowdown > 0 ? predict(m, nullptr, Algorithm::Mpi, s) / slowdown : INFINITY;
@@ -86,7 +87,7 @@ std::vector<Algorithm> compressed_algorithms(Operation op) {
 
 std::vector<Algorithm> uncompressed_algorithms(Operation op) {
   if (op == Operation::reduce_scatter) return {Algorithm::PlainRing};
-  if (op == Operation::bcast) return {Algorithm::PlainBinomial};
+  if (op == Operation::bcast) return {Algorithm::PlainBinomial, Algorithm::SharedWindow};
   if (op == Operation::allreduce || op == Operation::allgather) return {Algorithm::SharedWindow};
   return {};
 }

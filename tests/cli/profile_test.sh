@@ -35,8 +35,9 @@ for name in ("network", "intra_node"):  # 2 ranks on this machine share a node
 need(p.get("gamma", 0) > 0, "gamma")
 need(p.get("codec_oversubscription", 0) >= 1, "codec_oversubscription")
 need(p.get("oversubscribed_wait", -1) >= 0, f"oversubscribed_wait {p.get('oversubscribed_wait')}")
-# MPI's reduce_scatter and bcast against the plain ones: the sizes up to the sweep's largest.
-for key in ("reduce_scatter_mpi", "bcast_mpi"):
+# MPI's operations against the plain ones: the sizes up to the sweep's largest (the shared
+# window's too: both ranks run on this node).
+for key in ("reduce_scatter_mpi", "bcast_mpi", "allreduce_mpi", "allgather_mpi", "bcast_window_mpi"):
     rs = p.get(key, {})
     pts = rs.get("block_bytes_slowdown", [])
     need(rs.get("ranks") == 2 and [b for b, _ in pts] == [65536] and all(s > 0 for _, s in pts),

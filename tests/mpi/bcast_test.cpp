@@ -63,6 +63,19 @@ TEST(Bcast, PlainBinomialEqualsMpiBcast) {
       }
 }
 
+// The shared window: MPI_Bcast's bytes for every dtype, count and root; the 600000-element
+// messages outgrow the segment's first 2 MiB, and the smaller ones after them reuse it.
+TEST(Bcast, SharedWindowEqualsMpiBcast) {
+  for (Dtype d : all_dtypes())
+    for (size_t n : {size_t{0}, size_t{1}, size_t{777}, size_t{600000}, size_t{100003}})
+      for (int root : roots()) {
+        check_lossless(cc::Algorithm::SharedWindow, lossless_configs()[1], d, n, root);
+        if (codec::is_float(d))
+          check_lossless(cc::Algorithm::SharedWindow, {"szp", ErrorBound::relative(1e-3)}, d, n,
+                         root);
+      }
+}
+
 TEST(Bcast, LossyWithinReportedBound) {
   const int me = world_rank();
   for (const Config& cfg : lossy_configs())

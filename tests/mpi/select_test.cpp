@@ -241,6 +241,14 @@ TEST(Select, BcastRunsThePlainTreeWhereMpiIsMeasuredSlower) {
   EXPECT_EQ(run(m), cc::Algorithm::Mpi);
   m.bcast_mpi = {};
   EXPECT_EQ(run(m), cc::Algorithm::Mpi);
+  // On one node, the shared window where MPI's is measured slower still than the tree.
+  m.bcast_mpi = {world_size(), {{1024, 1.5}, {1 << 20, 1.5}}};
+  m.bcast_window_mpi = {world_size(), {{1024, 2.0}, {1 << 20, 2.0}}};
+  EXPECT_EQ(run(m), cc::Algorithm::SharedWindow);
+  m.bcast_window_mpi = {world_size(), {{1024, 1.5}, {1 << 20, 1.5}}};  // no faster than the tree
+  EXPECT_EQ(run(m), cc::Algorithm::PlainBinomial);
+  m.bcast_mpi = {};
+  EXPECT_EQ(run(m), cc::Algorithm::SharedWindow);
 }
 
 // Allreduce and allgather under profile m, twice on n floats then once on 16: what ran each

@@ -145,6 +145,38 @@ TEST(ModelChoice, BcastTakesThePlainTreeWhereMpiIsMeasuredSlower) {
   EXPECT_EQ(predict(m, nullptr, Algorithm::PlainBinomial, allreduce(MiB, 4, 1)), INFINITY);
 }
 
+// The shared window only on one node, only as measured, only where it beats MPI's own (and
+// for bcast the plain tree) by the uncompressed margin.
+TEST(ModelChoice, SharedWindowOnlyOnOneNodeWhereMpiIsMeasuredSlower) {
+  MachineProfile m = shared_memory();
+  const CodecRates* r = m.rates("szp", Dtype::f32);
+  m.allreduce_mpi = {4, {{64 * 1024, 0.8}, {MiB, 1.5}}};
+  m.allgather_mpi = {4, {{64 * 1024, 1.2}}};
+  m.bcast_window_mpi = {4, {{64 * 1024, 2.0}}};
+  m.bcast_mpi = {4, {{64 * 1024, 1.5}}};
+  Scenario s = allreduce(4 * MiB, 4, 8);
+  s.one_node = true;
+  Choice c = choose(m, r, s, compressed_algorithms(s.op));
+  EXPECT_EQ(c.algorithm, Algorithm::SharedWindow);
+  EXPECT_NEAR(c.mpi_seconds / c.predicted_seconds, 1.5, 1e-9);  // beyond the last point
+  s.bytes = 64 * 1024;                                          // measured slower than MPI's
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+  s.op = Operation::allgather;
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::SharedWindow);
+  s.op = Operation::bcast;  // 2.0 against the tree's 1.5
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::SharedWindow);
+  m.bcast_window_mpi.points[0].slowdown = 1.55;  // within the margin of the tree
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::PlainBinomial);
+  s.op = Operation::reduce_scatter;  // no shared window
+  EXPECT_EQ(predict(m, nullptr, Algorithm::SharedWindow, s), INFINITY);
+  s.op = Operation::allgather;
+  s.one_node = false;  // ranks on several nodes
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+  s.one_node = true;
+  s.ranks = 5;  // measured at 4 ranks only
+  EXPECT_EQ(choose(m, r, s, compressed_algorithms(s.op)).algorithm, Algorithm::Mpi);
+}
+
 TEST(ModelChoice, AutoCompressesLargeMessagesAtOneGigabit) {
   const MachineProfile m = gigabit();
   const CodecRates* r = m.rates("szp", Dtype::f32);

@@ -23,8 +23,8 @@ int delete_segment(MPI_Comm, int, void* attr, void*) {
 }
 
 int keyval(SegmentUse use) {
-  static const std::array<int, 2> keys = [] {
-    std::array<int, 2> k{MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID};
+  static const std::array<int, 3> keys = [] {
+    std::array<int, 3> k{MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID};
     for (int& key : k) MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_segment, &key, nullptr);
     return k;
   }();

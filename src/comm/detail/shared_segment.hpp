@@ -15,7 +15,7 @@ namespace commpress::comm::detail {
 
 // Each operation has a segment of its own, so one operation's writes never meet another's
 // reads: allreduce writes its input slot before the argument agreement (see shared_window.hpp).
-enum class SegmentUse { allreduce = 0, allgather = 1 };
+enum class SegmentUse { allreduce = 0, allgather = 1, bcast = 2 };
 
 class SharedSegment {
  public:

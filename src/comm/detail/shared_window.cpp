@@ -85,4 +85,14 @@ Status shared_window_allgather(MPI_Comm comm, size_t elem_size, const std::byte*
   return {};
 }
 
+Status shared_window_bcast(MPI_Comm comm, int root, std::byte* buf, size_t bytes) {
+  auto seg = SharedSegment::of(comm, SegmentUse::bcast, bytes);
+  if (!seg.ok()) return seg.status();
+  const bool is_root = rank_of(comm) == root;
+  if (is_root && bytes) std::memcpy((*seg)->data(), buf, bytes);
+  COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
+  if (!is_root && bytes) std::memcpy(buf, (*seg)->data(), bytes);
+  return {};
+}
+
 }  // namespace commpress::comm::detail
