@@ -40,11 +40,9 @@ Status via_mpi(ReduceSession& s, const void* send, void* recv, size_t n) {
 }
 
 Status via_shared_window(ReduceSession& s, const std::byte* in, std::byte* out, size_t n) {
+  const std::byte* input = s.input_slot() ? s.input_slot() : s.input_in_output() ? out : in;
   COMMPRESS_RETURN_IF_ERROR(detail::shared_window_allreduce(s.comm(), s.op(), s.wire().dtype(),
-                                                            s.input_slot()        ? s.input_slot()
-                                                            : s.input_in_output() ? out
-                                                                                  : in,
-                                                            out, n));
+                                                            input, out, n, s.inputs_in_slots()));
   // Each rank writes its vector into shared memory once and reads the result once.
   const uint64_t bytes = s.wire().raw_bytes(n);
   s.traffic().add(bytes, bytes);

@@ -293,6 +293,16 @@ TEST(Select, SharedWindowRunsOnOneNodeWhereMpiIsMeasuredSlower) {
   model::MachineProfile m = machine(0.5e-6, 0.05e-9);  // compression does not pay
   m.allreduce_mpi = m.allgather_mpi = {p, {{1024, 2.0}, {1 << 20, 2.0}}};
   EXPECT_EQ(shared_window_under(m, 30011), std::vector<A>(6, A::SharedWindow));
+  {
+    // Nothing to compress with: the agreement still tells where the ranks run.
+    ProfileScope scope(m);
+    std::vector<double> in(5000, world_rank() + 0.5), out(5000);
+    auto r = cc::allreduce(in.data(), out.data(), in.size(), Dtype::f64, cc::Op::sum,
+                           MPI_COMM_WORLD, {"none", ErrorBound::lossless()});
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_EQ(r->algorithm, A::SharedWindow);
+    EXPECT_EQ(out[4999], 0.5 * world_size() * world_size());
+  }
   // Faster only for large vectors: the small call runs MPI's own from the input slot.
   m.allreduce_mpi = m.allgather_mpi = {p, {{1024, 0.5}, {1 << 20, 2.0}}};
   EXPECT_EQ(shared_window_under(m, 1 << 18),

@@ -1,5 +1,7 @@
 #include "comm/detail/choose.hpp"
 
+#include <algorithm>
+
 #include "comm/select.hpp"
 #include "commpress/codec.hpp"
 
@@ -34,6 +36,13 @@ Choice collective(model::Operation op, const Options& opts, const void* data, si
   return choose_collective(call, opts, size_of(comm));
 }
 
+// Whether the uncompressed way depends on where the ranks run (SharedWindow needs them all
+// on one node), which only the argument agreement tells.
+bool decided_in_agreement(model::Operation op) {
+  const auto plain = model::uncompressed_algorithms(op);
+  return std::find(plain.begin(), plain.end(), model::Algorithm::SharedWindow) != plain.end();
+}
+
 }  // namespace
 
 void Choice::settle(const Selection& s) {
@@ -50,9 +59,11 @@ Choice choose_collective(const SelectCall& call, const Options& opts, int ranks)
   c.options = opts;
   if (opts.algorithm != Algorithm::Auto) {
     c.settle(select_forced(call, opts, ranks));
-  } else if (!call.compressible) {
+  } else if (!call.compressible && !decided_in_agreement(call.op)) {
     // Nothing to compress with, or no compressed algorithm could honour the request (all
     // of which the ranks agree on): uncompressed, as the model says, without sampling.
+    // (Where the uncompressed way depends on the nodes, AutoSelection decides it after the
+    // agreement, likewise without sampling.)
     c.settle(select_uncompressed(call, opts, ranks));
   } else {
     c.pending = std::make_shared<const AutoSelection>(call, opts, ranks);

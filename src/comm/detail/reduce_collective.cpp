@@ -9,6 +9,7 @@
 #include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_ops.hpp"
 #include "comm/detail/ring_collectives.hpp"
+#include "comm/detail/shared_segment.hpp"
 #include "comm/detail/shared_window.hpp"
 #include "comm/detail/value_range.hpp"
 
@@ -74,11 +75,13 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
                                      : nullptr;
   const ValueRange mine = copy ? local_range_copy(call.dtype, call.input, call.input_count, copy)
                                : local_range(call.dtype, call.input, call.input_count);
+  if (s->input_slot_) segment_fence();
   AgreementExtras extras{
       {{"op", int64_t(call.op)},
        {"break-even bytes", int64_t(std::min<size_t>(s->break_even_, size_t{1} << 52))},
        {"pretend ranks per node", int64_t(s->pretend_)}},
-      {mine.lo, -mine.hi}};
+      // The last: 1 where this rank's input sits in its slot, so the minimum says all do.
+      {mine.lo, -mine.hi, s->input_slot_ ? 1.0 : 0.0}};
   std::vector<Algorithm> offered = kOffered;
   offered.insert(offered.end(), call.uncompressed.begin(), call.uncompressed.end());
   auto c = begin_collective(
@@ -98,6 +101,7 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   s->predicted_ = choice.predicted_seconds;
   s->lo_ = extras.mins[0];
   s->hi_ = -extras.mins[1];
+  s->inputs_in_slots_ = extras.mins[2] == 1.0;
   const Wire& w = s->c_.wire;
   if (w.lossy()) {
     if (w.needs_range()) {

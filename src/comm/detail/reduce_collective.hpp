@@ -50,6 +50,8 @@ class ReduceSession {
   bool input_in_output() const { return input_in_output_; }
   // The input already sits in SharedWindow's input slot (null if not).
   const std::byte* input_slot() const { return input_slot_; }
+  // Every rank's input sits in its slot, written before the agreement.
+  bool inputs_in_slots() const { return inputs_in_slots_; }
 
   // Plans the step bound for an algorithm whose result over `inputs` ranks quantizes as q;
   // the wire then carries it. Deterministic from agreed values, so every rank fails alike.
@@ -72,6 +74,7 @@ class ReduceSession {
   double predicted_ = 0;
   bool input_in_output_ = false;
   std::byte* input_slot_ = nullptr;
+  bool inputs_in_slots_ = false;
   Budget budget_;
   Traffic traffic_;
   Status first_;

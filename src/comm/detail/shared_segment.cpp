@@ -70,6 +70,7 @@ void SharedSegment::unmap() {
   if (data_) munmap(data_, size_);
   data_ = nullptr;
   size_ = 0;
+  uses_ = 0;
 }
 
 Status SharedSegment::map(MPI_Comm comm, size_t bytes) {
@@ -129,6 +130,10 @@ Result<SharedSegment*> SharedSegment::of(MPI_Comm comm, SegmentUse use, size_t b
   COMMPRESS_RETURN_IF_ERROR(
       s->map(comm, (std::max(bytes, size_t{1}) + kGrain - 1) / kGrain * kGrain));
   return s;
+}
+
+void segment_fence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
 Status segment_barrier(MPI_Comm comm) {

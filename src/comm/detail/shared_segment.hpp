@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "commpress/status.hpp"
 
@@ -35,6 +36,9 @@ class SharedSegment {
 
   std::byte* data() const { return data_; }
   size_t size() const { return size_; }
+  // How many calls have used this mapping (every rank counts the same calls).
+  uint64_t uses() const { return uses_; }
+  void use() { ++uses_; }
 
  private:
   Status map(MPI_Comm comm, size_t bytes);
@@ -42,9 +46,14 @@ class SharedSegment {
 
   std::byte* data_ = nullptr;
   size_t size_ = 0;
+  uint64_t uses_ = 0;
 };
 
 // Collective: what each rank wrote to the segment before it is visible to every rank after.
 Status segment_barrier(MPI_Comm comm);
+// A full fence, where another collective (the argument agreement) synchronizes the ranks in
+// place of segment_barrier: after writing a slot before it, and after it before reading
+// the others' slots.
+void segment_fence();
 
 }  // namespace commpress::comm::detail

@@ -11,16 +11,10 @@ namespace commpress::comm::detail {
 
 namespace {
 
-// Slots start on cache lines (and their own pages for large vectors), so two ranks writing
-// neighbouring slots never share a line.
+// Slots start on their own pages, so two ranks writing neighbouring slots never share a
+// cache line.
 size_t padded(size_t bytes) {
   return (bytes + 4095) / 4096 * 4096;
-}
-
-// The allreduce's layout follows the segment (the same size on every rank): slots 0..p-1
-// hold the inputs, slot p the result.
-size_t slot_bytes(const SharedSegment& seg, int p) {
-  return seg.size() / size_t(p + 1) / 4096 * 4096;
 }
 
 int rank_of(MPI_Comm comm) {
@@ -29,29 +23,46 @@ int rank_of(MPI_Comm comm) {
   return rank;
 }
 
+int size_of(MPI_Comm comm) {
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  return p;
+}
+
+// The layouts follow the segment's size, the same on every rank.
+// allreduce: slots 0..p-1 hold the inputs, slot p the result.
+size_t reduce_slot(const SharedSegment& seg, int p) {
+  return seg.size() / size_t(p + 1) / 4096 * 4096;
+}
+// allgather: two sets of p blocks; the call with the segment's use count u writes set u % 2.
+std::byte* block_set(const SharedSegment& seg) {
+  return seg.data() + (seg.uses() % 2) * (seg.size() / 2);
+}
+
 }  // namespace
 
 std::byte* shared_window_input_slot(MPI_Comm comm, size_t bytes) {
   const SharedSegment* seg = SharedSegment::find(comm, SegmentUse::allreduce);
-  int p = 1;
-  MPI_Comm_size(comm, &p);
-  if (!seg || bytes == 0 || slot_bytes(*seg, p) < bytes) return nullptr;
-  return seg->data() + size_t(rank_of(comm)) * slot_bytes(*seg, p);
+  const int p = size_of(comm);
+  if (!seg || bytes == 0 || reduce_slot(*seg, p) < bytes) return nullptr;
+  return seg->data() + size_t(rank_of(comm)) * reduce_slot(*seg, p);
 }
 
 Status shared_window_allreduce(MPI_Comm comm, Op op, Dtype dtype, const std::byte* in,
-                               std::byte* out, size_t n) {
-  int rank = 0, p = 1;
-  COMMPRESS_MPI(MPI_Comm_rank(comm, &rank));
-  COMMPRESS_MPI(MPI_Comm_size(comm, &p));
+                               std::byte* out, size_t n, bool inputs_in_slots) {
+  const int rank = rank_of(comm), p = size_of(comm);
   const size_t es = codec::dtype_size(dtype);
   auto seg = SharedSegment::of(comm, SegmentUse::allreduce, padded(n * es) * size_t(p + 1));
   if (!seg.ok()) return seg.status();
   std::byte* base = (*seg)->data();
-  const size_t slot = slot_bytes(**seg, p);
+  const size_t slot = reduce_slot(**seg, p);
   auto at = [&](int q, size_t i) { return base + size_t(q) * slot + i * es; };
-  if (n && in != at(rank, 0)) std::memcpy(at(rank, 0), in, n * es);
-  COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
+  if (!inputs_in_slots) {
+    if (n && in != at(rank, 0)) std::memcpy(at(rank, 0), in, n * es);
+    COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
+  } else {
+    segment_fence();
+  }
   // This rank's share: whole cache lines, the last rank taking what is left.
   const size_t per_line = std::max<size_t>(1, 64 / es);
   const size_t share = (n + size_t(p) - 1) / size_t(p);
@@ -70,18 +81,36 @@ Status shared_window_allreduce(MPI_Comm comm, Op op, Dtype dtype, const std::byt
   return {};
 }
 
+std::byte* shared_window_block_slot(MPI_Comm comm, size_t bytes) {
+  const SharedSegment* seg = SharedSegment::find(comm, SegmentUse::allgather);
+  const int p = size_of(comm);
+  if (!seg || bytes == 0 || seg->size() / 2 < bytes * size_t(p)) return nullptr;
+  return block_set(*seg) + size_t(rank_of(comm)) * bytes;
+}
+
 Status shared_window_allgather(MPI_Comm comm, size_t elem_size, const std::byte* own,
-                               std::byte* out, size_t n) {
-  int rank = 0, p = 1;
-  COMMPRESS_MPI(MPI_Comm_rank(comm, &rank));
-  COMMPRESS_MPI(MPI_Comm_size(comm, &p));
+                               std::byte* out, size_t n, bool blocks_in_slots) {
+  const int rank = rank_of(comm), p = size_of(comm);
   const size_t block = n * elem_size;
-  auto seg = SharedSegment::of(comm, SegmentUse::allgather, block * size_t(p));
+  auto seg = SharedSegment::of(comm, SegmentUse::allgather, 2 * block * size_t(p));
   if (!seg.ok()) return seg.status();
-  std::byte* all = (*seg)->data();
-  if (block) std::memcpy(all + size_t(rank) * block, own, block);
-  COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
-  if (block) std::memcpy(out, all, block * size_t(p));
+  std::byte* all = block_set(**seg);
+  if (!blocks_in_slots) {
+    if (block && own != all + size_t(rank) * block)
+      std::memcpy(all + size_t(rank) * block, own, block);
+    COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
+  } else {
+    segment_fence();
+  }
+  // The others' blocks from the segment; this rank's from its own copy, still in cache (or
+  // already in place).
+  std::byte* mine = out + size_t(rank) * block;
+  if (block) {
+    std::memcpy(out, all, size_t(rank) * block);
+    std::memcpy(mine + block, all + size_t(rank + 1) * block, size_t(p - rank - 1) * block);
+    if (own != mine) std::memcpy(mine, own, block);
+  }
+  (*seg)->use();
   return {};
 }
 
