@@ -28,9 +28,9 @@ model::MachineProfile sample_profile() {
               {"zstd-1", codec::Dtype::f64, 4e8, 9e8, 0, 0, 1e-5, 1.2}};
   m.reduce_scatter_mpi = {4, {{65536, 1.25}, {1048576, 1.5}, {8388608, 2.5}}};
   m.bcast_mpi = {3, {{65536, 0.75}}};
-  m.allreduce_mpi = {4, {{65536, 1.75}, {1048576, 1.4}}};
-  m.allgather_mpi = {4, {{65536, 1.1}}};
-  m.bcast_window_mpi = {2, {{1048576, 0.5}}};
+  m.allreduce_mpi = {4, {{131072, 1.75}, {2097152, 1.4}}};
+  m.allgather_mpi = {4, {{131072, 1.1}}};
+  m.bcast_window_mpi = {2, {{4194304, 0.5}}};
   return m;
 }
 
@@ -69,7 +69,7 @@ TEST(ModelProfileIo, RoundTrip) {
   EXPECT_DOUBLE_EQ(back->allgather_mpi.points[0].slowdown, 1.1);
   EXPECT_EQ(back->bcast_window_mpi.ranks, 2);
   ASSERT_EQ(back->bcast_window_mpi.points.size(), 1u);
-  EXPECT_DOUBLE_EQ(back->bcast_window_mpi.points[0].block_bytes, 1048576);
+  EXPECT_DOUBLE_EQ(back->bcast_window_mpi.points[0].block_bytes, 4194304);
 }
 
 std::string with(const std::string& text, const std::string& from, const std::string& to) {
