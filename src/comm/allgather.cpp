@@ -15,7 +15,6 @@
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
-#include "comm/detail/shared_segment.hpp"
 #include "comm/detail/shared_window.hpp"
 #include "commpress/comm.hpp"
 
@@ -121,28 +120,6 @@ size_t largest_message(const detail::Collective& c, size_t n) {
   return c.wire.block_capacity(n) * size_t(most);
 }
 
-// Where the shared window is the likely outcome and comm's segment is large enough already,
-// this rank's block goes into its slot before the argument agreement, whose round trip then
-// stands in for the window's barrier (when every rank's block went in). True if it went in.
-bool block_into_slot(const detail::Choice& choice, MPI_Comm comm, const void* send,
-                     const void* recv, size_t n, Dtype dtype) {
-  const bool likely =
-      choice.pending ? choice.pending->expects_mpi() : choice.algorithm == Algorithm::SharedWindow;
-  const size_t es = codec::dtype_size(dtype);
-  if (!likely || comm == MPI_COMM_NULL || n == 0 || !send || !recv || es == 0 || n > SIZE_MAX / es)
-    return false;
-  auto pc = detail::private_comm(comm);
-  std::byte* slot = pc.ok() ? detail::shared_window_block_slot(*pc, n * es) : nullptr;
-  if (!slot) return false;
-  int rank = 0;
-  MPI_Comm_rank(*pc, &rank);
-  const void* own =
-      send == recv ? static_cast<const std::byte*>(recv) + size_t(rank) * n * es : send;
-  std::memcpy(slot, own, n * es);
-  detail::segment_fence();
-  return true;
-}
-
 }  // namespace
 
 Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dtype dtype,
@@ -150,25 +127,17 @@ Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dt
   const detail::CodecThreads threads;
   auto choice = detail::choose_allgather(opts, send, recv, count_per_rank, dtype, comm);
   const size_t n = count_per_rank;
-  detail::AgreementExtras slots{{},
-                                {block_into_slot(choice, comm, send, recv, n, dtype) ? 1.0 : 0.0}};
+  const std::vector<Algorithm> offered = {Algorithm::Ring, Algorithm::RecursiveDoubling,
+                                          Algorithm::SharedWindow};
   auto c = detail::begin_collective(
-      comm,
-      {"allgather",
-       n,
-       dtype,
-       0,
-       false,
-       {Algorithm::Ring, Algorithm::RecursiveDoubling, Algorithm::SharedWindow}},
-      choice,
+      comm, {"allgather", n, dtype, 0, false, offered}, choice,
       [&](const detail::Collective& c) -> Status {
         if (n > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
         if (n > SIZE_MAX / c.wire.elem_size() / size_t(c.size))
           return {ErrorCode::invalid_argument, "allgather: count * ranks overflows"};
         return detail::check_message_size(largest_message(c, n), "allgather");
-      },
-      &slots);
+      });
   if (!c.ok()) return c.status();
   auto* out = static_cast<std::byte*>(recv);
   // Passing recv as send means MPI_IN_PLACE: this rank's block already sits in recv.
@@ -180,8 +149,7 @@ Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dt
     local = via_mpi(*c, send, recv, n, traffic);
   } else if (c->algorithm == Algorithm::SharedWindow) {
     local = detail::shared_window_allgather(c->comm, c->wire.elem_size(),
-                                            static_cast<const std::byte*>(own), out, n,
-                                            slots.mins[0] == 1.0);
+                                            static_cast<const std::byte*>(own), out, n);
     // Each rank writes its block into shared memory once.
     traffic.add(c->wire.raw_bytes(n), c->wire.raw_bytes(n));
   } else {

@@ -53,15 +53,11 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
                      const Options& opts) {
   const detail::CodecThreads threads;
   auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
+  const std::vector<Algorithm> offered = {Algorithm::Binomial, Algorithm::PlainBinomial,
+                                          Algorithm::SharedWindow};
   auto c = detail::begin_collective(
-      comm,
-      {"bcast",
-       count,
-       dtype,
-       root,
-       true,
-       {Algorithm::Binomial, Algorithm::PlainBinomial, Algorithm::SharedWindow}},
-      choice, [&](const detail::Collective&) -> Status {
+      comm, {"bcast", count, dtype, root, true, offered}, choice,
+      [&](const detail::Collective&) -> Status {
         if (count > 0 && buf == nullptr)
           return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};
         return {};

@@ -224,8 +224,11 @@ Selection select_uncompressed(const SelectCall& call, const Options& opts, int r
 
 AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ranks)
     : call_(call), opts_(opts), ranks_(ranks) {
-  const Context ctx(call_, opts_, ranks_);
+  Context ctx(call_, opts_, ranks_);
   oversubscription_ = ctx.oversubscription;
+  ctx.one_node = true;
+  expects_window_ = ctx.choose(ctx.scenario(1, 0), {}).algorithm == model::Algorithm::SharedWindow;
+  ctx.one_node = false;
   const auto cands = ctx.candidates();
   // Sample only when some ratio could make compression pay.
   if (cands.empty() ||

@@ -74,6 +74,9 @@ class AutoSelection {
   // pay). The agreed ratio is the ranks' worst and the agreed oversubscription their largest,
   // so where this says MPI the agreed decision does too; where it does not, it may still.
   bool expects_mpi() const { return expects_mpi_; }
+  // Whether that uncompressed way would be SharedWindow if the ranks share one node (which
+  // only the agreement tells): where an input copy made before the agreement should go.
+  bool expects_window() const { return expects_window_; }
 
  private:
   SelectCall call_;
@@ -82,6 +85,7 @@ class AutoSelection {
   double at_bound_ = 0, at_fine_ = 0;  // this rank's sample (0 = none)
   double oversubscription_ = 1;
   bool expects_mpi_ = true;
+  bool expects_window_ = false;
 };
 
 // Ranks of this job on this node per core (>= 1), from the launcher's environment (Open MPI,

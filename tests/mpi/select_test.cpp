@@ -252,9 +252,8 @@ TEST(Select, BcastRunsThePlainTreeWhereMpiIsMeasuredSlower) {
 }
 
 // Allreduce and allgather under profile m, twice on n floats then once on 16: what ran each
-// time, results checked against MPI's own. The second call finds the input slot of the first
-// (the range pass copies into it before the agreement), and so may the third if it fits,
-// whatever the third then runs.
+// time, results checked against MPI's own. Where the window runs, the second allreduce finds
+// the input slot of the first (the range pass copies into it before the agreement).
 std::vector<cc::Algorithm> shared_window_under(const model::MachineProfile& m, size_t n) {
   ProfileScope scope(m);
   std::vector<cc::Algorithm> ran;
@@ -303,7 +302,7 @@ TEST(Select, SharedWindowRunsOnOneNodeWhereMpiIsMeasuredSlower) {
     EXPECT_EQ(r->algorithm, A::SharedWindow);
     EXPECT_EQ(out[4999], 0.5 * world_size() * world_size());
   }
-  // Faster only for large vectors: the small call runs MPI's own from the input slot.
+  // Faster only for large vectors: the small call runs MPI's own.
   m.allreduce_mpi = m.allgather_mpi = {p, {{1024, 0.5}, {1 << 20, 2.0}}};
   EXPECT_EQ(shared_window_under(m, 1 << 18),
             (std::vector<A>{A::SharedWindow, A::SharedWindow, A::SharedWindow, A::SharedWindow,

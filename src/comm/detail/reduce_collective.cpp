@@ -56,15 +56,17 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   // budget needs its largest magnitude) travel in the argument agreement's round trip.
   // Where MPI's own operation is the likely outcome, the pass copies the input to the output
   // as it reads: that replaces the copy MPI would make, so the range costs no read of its
-  // own. Should the agreement fail, only the output has been written.
-  // Where SharedWindow has run on this communicator, its input slot takes that copy instead.
+  // own. Where SharedWindow is the likely outcome and its segment on this communicator holds
+  // a slot large enough already, the slot takes that copy instead. Should the agreement fail,
+  // only the output (or the slot) has been written.
   const bool expects_mpi =
       pending ? choice.pending->expects_mpi() : choice.algorithm == Algorithm::Mpi;
   const bool has_input = call.input && call.input_count;
   const bool shared_window_offered = std::find(call.uncompressed.begin(), call.uncompressed.end(),
                                                Algorithm::SharedWindow) != call.uncompressed.end();
   if (has_input && shared_window_offered &&
-      (pending ? expects_mpi : choice.algorithm == Algorithm::SharedWindow))
+      (pending ? expects_mpi && choice.pending->expects_window()
+               : choice.algorithm == Algorithm::SharedWindow))
     if (auto pc = private_comm(comm); pc.ok())
       s->input_slot_ =
           shared_window_input_slot(*pc, call.input_count * codec::dtype_size(call.dtype));

@@ -70,7 +70,6 @@ void SharedSegment::unmap() {
   if (data_) munmap(data_, size_);
   data_ = nullptr;
   size_ = 0;
-  uses_ = 0;
 }
 
 Status SharedSegment::map(MPI_Comm comm, size_t bytes) {

@@ -8,14 +8,13 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <cstdint>
 
 #include "commpress/status.hpp"
 
 namespace commpress::comm::detail {
 
 // Each operation has a segment of its own, so one operation's writes never meet another's
-// reads: allreduce writes its input slot before the argument agreement (see shared_window.hpp).
+// reads: allreduce writes its input slot before the argument agreement (shared_window.hpp).
 enum class SegmentUse { allreduce = 0, allgather = 1, bcast = 2 };
 
 class SharedSegment {
@@ -36,9 +35,6 @@ class SharedSegment {
 
   std::byte* data() const { return data_; }
   size_t size() const { return size_; }
-  // How many calls have used this mapping (every rank counts the same calls).
-  uint64_t uses() const { return uses_; }
-  void use() { ++uses_; }
 
  private:
   Status map(MPI_Comm comm, size_t bytes);
@@ -46,7 +42,6 @@ class SharedSegment {
 
   std::byte* data_ = nullptr;
   size_t size_ = 0;
-  uint64_t uses_ = 0;
 };
 
 // Collective: what each rank wrote to the segment before it is visible to every rank after.

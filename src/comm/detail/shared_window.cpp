@@ -34,10 +34,6 @@ int size_of(MPI_Comm comm) {
 size_t reduce_slot(const SharedSegment& seg, int p) {
   return seg.size() / size_t(p + 1) / 4096 * 4096;
 }
-// allgather: two sets of p blocks; the call with the segment's use count u writes set u % 2.
-std::byte* block_set(const SharedSegment& seg) {
-  return seg.data() + (seg.uses() % 2) * (seg.size() / 2);
-}
 
 }  // namespace
 
@@ -81,27 +77,15 @@ Status shared_window_allreduce(MPI_Comm comm, Op op, Dtype dtype, const std::byt
   return {};
 }
 
-std::byte* shared_window_block_slot(MPI_Comm comm, size_t bytes) {
-  const SharedSegment* seg = SharedSegment::find(comm, SegmentUse::allgather);
-  const int p = size_of(comm);
-  if (!seg || bytes == 0 || seg->size() / 2 < bytes * size_t(p)) return nullptr;
-  return block_set(*seg) + size_t(rank_of(comm)) * bytes;
-}
-
 Status shared_window_allgather(MPI_Comm comm, size_t elem_size, const std::byte* own,
-                               std::byte* out, size_t n, bool blocks_in_slots) {
+                               std::byte* out, size_t n) {
   const int rank = rank_of(comm), p = size_of(comm);
   const size_t block = n * elem_size;
-  auto seg = SharedSegment::of(comm, SegmentUse::allgather, 2 * block * size_t(p));
+  auto seg = SharedSegment::of(comm, SegmentUse::allgather, block * size_t(p));
   if (!seg.ok()) return seg.status();
-  std::byte* all = block_set(**seg);
-  if (!blocks_in_slots) {
-    if (block && own != all + size_t(rank) * block)
-      std::memcpy(all + size_t(rank) * block, own, block);
-    COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
-  } else {
-    segment_fence();
-  }
+  std::byte* all = (*seg)->data();
+  if (block) std::memcpy(all + size_t(rank) * block, own, block);
+  COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
   // The others' blocks from the segment; this rank's from its own copy, still in cache (or
   // already in place).
   std::byte* mine = out + size_t(rank) * block;
@@ -110,7 +94,6 @@ Status shared_window_allgather(MPI_Comm comm, size_t elem_size, const std::byte*
     std::memcpy(mine + block, all + size_t(rank + 1) * block, size_t(p - rank - 1) * block);
     if (own != mine) std::memcpy(mine, own, block);
   }
-  (*seg)->use();
   return {};
 }
 

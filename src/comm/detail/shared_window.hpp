@@ -8,9 +8,9 @@
 // The reduction runs in rank order for every element, so all ranks hold the same result,
 // bit for bit, as a sequential reduction over ranks 0..p-1 would give.
 //
-// Where the segment is already large enough, the input goes into its slot before the call's
-// argument agreement (allreduce: the range pass writes its copy there), and when every rank
-// says so in the agreement, its round trip is the barrier that "once all have" needs.
+// allreduce: where the segment is already large enough, the range pass writes its copy of the
+// input into the rank's slot before the call's argument agreement, and when every rank says
+// so in the agreement, its round trip is the barrier that "once all have" needs.
 #pragma once
 
 #include <mpi.h>
@@ -33,15 +33,10 @@ std::byte* shared_window_input_slot(MPI_Comm comm, size_t bytes);
 Status shared_window_allreduce(MPI_Comm comm, Op op, Dtype dtype, const std::byte* in,
                                std::byte* out, size_t n, bool inputs_in_slots);
 
-// Where this rank's allgather block of `bytes` goes in comm's segment, as shared_window_input
-// slot. The allgather's slots are read after its barrier, so the segment holds two sets used
-// in turn: the ones written before this call's agreement were last read two calls ago.
-std::byte* shared_window_block_slot(MPI_Comm comm, size_t bytes);
-
 // Collective over comm (one node, arguments agreed): `own` (n elements of elem_size bytes)
-// lands at rank * n in out on every rank. own may lie inside out, or be the block slot.
+// lands at rank * n in out on every rank. own may lie inside out.
 Status shared_window_allgather(MPI_Comm comm, size_t elem_size, const std::byte* own,
-                               std::byte* out, size_t n, bool blocks_in_slots);
+                               std::byte* out, size_t n);
 
 // Collective over comm (one node, arguments agreed): the root's `bytes` of buf land in every
 // rank's buf.
