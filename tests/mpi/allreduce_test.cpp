@@ -3,10 +3,12 @@
 // equal to MPI_Allreduce (bit for bit where the order does not matter), in place, many-chunk
 // pipelines, Rabenseifner all-compressed and all-raw, refusals, mismatched arguments and a
 // damaged link failing every rank alike.
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 
 #include "comm/detail/environment.hpp"
+#include "comm/detail/shared_segment.hpp"
 #include "commpress/model.hpp"
 #include "mpi/reduce_test_support.hpp"
 
@@ -133,6 +135,28 @@ TEST(Allreduce, PretendNodesFromTheEnvironment) {
               Dtype::f32, Op::sum, 3001, 2048, 3});
   unsetenv("COMMPRESS_PRETEND_RANKS_PER_NODE");
   commpress::comm::detail::reread_environment_for_testing();
+}
+
+TEST(Allreduce, SharedMemoryRefusedFailsEveryRank) {
+  // A fresh communicator has no segment yet, so its first call makes one: refused at rank 0
+  // (creating it, as a full /dev/shm would) or at the last rank (mapping it).
+  for (int failing : {0, world_size() - 1}) {
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    const cc::Options window{"none", ErrorBound::lossless(), Algorithm::SharedWindow};
+    std::vector<float> in(1000, 1.0f), out(1000);
+    if (world_rank() == failing) commpress::comm::detail::fail_next_segment_for_testing(ENOSPC);
+    auto r = cc::allreduce(in.data(), out.data(), in.size(), Dtype::f32, Op::sum, comm, window);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), commpress::ErrorCode::io);
+    EXPECT_NE(r.status().message().find(std::strerror(ENOSPC)), std::string::npos)
+        << r.status().message();
+    commpress::comm::detail::fail_next_segment_for_testing(0);
+    r = cc::allreduce(in.data(), out.data(), in.size(), Dtype::f32, Op::sum, comm, window);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();  // the next call makes the segment
+    EXPECT_EQ(out[999], float(world_size()));
+    MPI_Comm_free(&comm);
+  }
 }
 
 TEST(Allreduce, Refusals) { refusals(Which::allreduce); }

@@ -31,6 +31,12 @@ int keyval(SegmentUse use) {
   return keys[size_t(use)];
 }
 
+std::atomic<int> g_fail_next{0};
+
+int take_injected_failure() {
+  return g_fail_next.exchange(0);
+}
+
 // Segments grow in steps of 2 MiB (a huge page), so nearby sizes share one.
 constexpr size_t kGrain = size_t{2} << 20;
 
@@ -43,6 +49,7 @@ struct Created {
 Created create(size_t bytes) {
   static std::atomic<unsigned> serial{0};
   Created c;
+  if ((c.error = take_injected_failure())) return c;
   for (int attempt = 0; attempt < 8; ++attempt) {
     std::snprintf(c.name, sizeof c.name, "/commpress-%ld-%u", long(getpid()), serial++);
     const int fd = shm_open(c.name, O_CREAT | O_EXCL | O_RDWR, 0600);
@@ -81,13 +88,14 @@ Status SharedSegment::map(MPI_Comm comm, size_t bytes) {
   if (c.error)
     return {ErrorCode::io, "shared_window: could not reserve " + std::to_string(bytes >> 20) +
                                " MiB of shared memory: " + std::strerror(c.error)};
-  int error = 0;
+  int error = take_injected_failure();
   void* p = MAP_FAILED;
-  if (const int fd = shm_open(c.name, O_RDWR, 0); fd >= 0) {
+  const int fd = error ? -1 : shm_open(c.name, O_RDWR, 0);
+  if (fd >= 0) {
     p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) error = errno;
     close(fd);
-  } else {
+  } else if (!error) {
     error = errno;
   }
   int worst = error;
@@ -129,6 +137,10 @@ Result<SharedSegment*> SharedSegment::of(MPI_Comm comm, SegmentUse use, size_t b
   COMMPRESS_RETURN_IF_ERROR(
       s->map(comm, (std::max(bytes, size_t{1}) + kGrain - 1) / kGrain * kGrain));
   return s;
+}
+
+void fail_next_segment_for_testing(int error) {
+  g_fail_next = error;
 }
 
 void segment_fence() {

@@ -46,6 +46,10 @@ class SharedSegment {
 
 // Collective: what each rank wrote to the segment before it is visible to every rank after.
 Status segment_barrier(MPI_Comm comm);
+// Tests: the next segment this rank creates (rank 0) or maps (any rank) fails with errno
+// `error` (0: no failure), as a full /dev/shm or a refused mapping would.
+void fail_next_segment_for_testing(int error);
+
 // A full fence, where another collective (the argument agreement) synchronizes the ranks in
 // place of segment_barrier: after writing a slot before it, and after it before reading
 // the others' slots.
