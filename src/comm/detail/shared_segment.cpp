@@ -1,6 +1,8 @@
 #include "comm/detail/shared_segment.hpp"
 
 #include <fcntl.h>
+#include <immintrin.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -39,6 +41,7 @@ int take_injected_failure() {
 
 // Segments grow in steps of 2 MiB (a huge page), so nearby sizes share one.
 constexpr size_t kGrain = size_t{2} << 20;
+constexpr size_t kLine = 64, kPage = 4096;
 
 struct Created {
   char name[64] = {};
@@ -74,14 +77,37 @@ SharedSegment::~SharedSegment() {
 }
 
 void SharedSegment::unmap() {
-  if (data_) munmap(data_, size_);
-  data_ = nullptr;
-  size_ = 0;
+  if (base_) munmap(base_, mapped_);
+  base_ = data_ = nullptr;
+  mapped_ = size_ = 0;
+  round_ = 0;
+}
+
+uint64_t* SharedSegment::flag(int line) const {
+  return reinterpret_cast<uint64_t*>(base_ + size_t(line) * kLine);
+}
+
+void SharedSegment::mark(int line) {
+  std::atomic_ref<uint64_t>(*flag(line)).store(round_, std::memory_order_release);
+}
+
+void SharedSegment::wait(int line) const {
+  std::atomic_ref<uint64_t> f(*flag(line));
+  for (int spins = 0; f.load(std::memory_order_acquire) < round_; ++spins) {
+    if (spins < 64)
+      _mm_pause();
+    else
+      sched_yield();
+  }
 }
 
 Status SharedSegment::map(MPI_Comm comm, size_t bytes) {
-  int rank = 0;
+  int rank = 0, p = 1;
   COMMPRESS_MPI(MPI_Comm_rank(comm, &rank));
+  COMMPRESS_MPI(MPI_Comm_size(comm, &p));
+  const size_t flags = (size_t(p) * kMarkLines * kLine + kPage - 1) / kPage * kPage;
+  const size_t data_bytes = bytes;
+  bytes += flags;
   Created c;
   if (rank == 0) c = create(bytes);
   COMMPRESS_MPI(MPI_Bcast(&c, int(sizeof c), MPI_BYTE, 0, comm));
@@ -89,11 +115,11 @@ Status SharedSegment::map(MPI_Comm comm, size_t bytes) {
     return {ErrorCode::io, "shared_window: could not reserve " + std::to_string(bytes >> 20) +
                                " MiB of shared memory: " + std::strerror(c.error)};
   int error = take_injected_failure();
-  void* p = MAP_FAILED;
+  void* ptr = MAP_FAILED;
   const int fd = error ? -1 : shm_open(c.name, O_RDWR, 0);
   if (fd >= 0) {
-    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) error = errno;
+    ptr = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (ptr == MAP_FAILED) error = errno;
     close(fd);
   } else if (!error) {
     error = errno;
@@ -103,12 +129,14 @@ Status SharedSegment::map(MPI_Comm comm, size_t bytes) {
   COMMPRESS_MPI(MPI_Allreduce(&error, &worst, 1, MPI_INT, MPI_MAX, comm));
   if (rank == 0) shm_unlink(c.name);
   if (worst) {
-    if (p != MAP_FAILED) munmap(p, bytes);
+    if (ptr != MAP_FAILED) munmap(ptr, bytes);
     return {ErrorCode::io, "shared_window: could not map the shared memory on every rank: " +
                                std::string(std::strerror(worst))};
   }
-  data_ = static_cast<std::byte*>(p);
-  size_ = bytes;
+  base_ = static_cast<std::byte*>(ptr);
+  mapped_ = bytes;
+  data_ = base_ + flags;
+  size_ = data_bytes;
   return {};
 }
 
@@ -131,11 +159,15 @@ Result<SharedSegment*> SharedSegment::of(MPI_Comm comm, SegmentUse use, size_t b
       return mpi_status(rc, "MPI_Comm_set_attr");
     }
   }
-  if (s->size_ >= bytes && s->data_) return s;
+  if (s->size_ >= bytes && s->data_) {
+    s->next_round();
+    return s;
+  }
   // Every rank sees the same size here (the sizes asked for are agreed), so all grow.
   s->unmap();
   COMMPRESS_RETURN_IF_ERROR(
       s->map(comm, (std::max(bytes, size_t{1}) + kGrain - 1) / kGrain * kGrain));
+  s->next_round();
   return s;
 }
 
@@ -145,13 +177,6 @@ void fail_next_segment_for_testing(int error) {
 
 void segment_fence() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-}
-
-Status segment_barrier(MPI_Comm comm) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  COMMPRESS_MPI(MPI_Barrier(comm));
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  return {};
 }
 
 }  // namespace commpress::comm::detail

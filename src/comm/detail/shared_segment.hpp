@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "commpress/status.hpp"
 
@@ -36,23 +37,35 @@ class SharedSegment {
   std::byte* data() const { return data_; }
   size_t size() const { return size_; }
 
+  // Readiness flags, kMarkLines per rank of comm, each on a cache line of its own ahead of
+  // data(). Every call of `of` starts a new round (all ranks make the same calls);
+  // mark(line) says "ready in this round" (what this rank wrote before it is visible to
+  // whoever waits for it), wait(line) returns once that line is marked in this round,
+  // yielding the core while it waits (ranks may outnumber cores). Lines reset with the
+  // mapping, so a grown segment starts afresh on every rank alike.
+  static constexpr int kMarkLines = 2;
+  void mark(int line);
+  void wait(int line) const;
+
  private:
   Status map(MPI_Comm comm, size_t bytes);
   void unmap();
+  void next_round() { ++round_; }
+  uint64_t* flag(int line) const;
 
+  std::byte* base_ = nullptr;  // the mapping: the flags' lines, then data_
+  size_t mapped_ = 0;
   std::byte* data_ = nullptr;
   size_t size_ = 0;
+  uint64_t round_ = 0;
 };
-
-// Collective: what each rank wrote to the segment before it is visible to every rank after.
-Status segment_barrier(MPI_Comm comm);
 // Tests: the next segment this rank creates (rank 0) or maps (any rank) fails with errno
 // `error` (0: no failure), as a full /dev/shm or a refused mapping would.
 void fail_next_segment_for_testing(int error);
 
 // A full fence, where another collective (the argument agreement) synchronizes the ranks in
-// place of segment_barrier: after writing a slot before it, and after it before reading
-// the others' slots.
+// place of the flags: after writing a slot before it, and after it before reading the
+// others' slots.
 void segment_fence();
 
 }  // namespace commpress::comm::detail

@@ -48,32 +48,41 @@ Status shared_window_allreduce(MPI_Comm comm, Op op, Dtype dtype, const std::byt
                                std::byte* out, size_t n, bool inputs_in_slots) {
   const int rank = rank_of(comm), p = size_of(comm);
   const size_t es = codec::dtype_size(dtype);
-  auto seg = SharedSegment::of(comm, SegmentUse::allreduce, padded(n * es) * size_t(p + 1));
-  if (!seg.ok()) return seg.status();
-  std::byte* base = (*seg)->data();
-  const size_t slot = reduce_slot(**seg, p);
-  auto at = [&](int q, size_t i) { return base + size_t(q) * slot + i * es; };
-  if (!inputs_in_slots) {
-    if (n && in != at(rank, 0)) std::memcpy(at(rank, 0), in, n * es);
-    COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
-  } else {
+  auto got = SharedSegment::of(comm, SegmentUse::allreduce, padded(n * es) * size_t(p + 1));
+  if (!got.ok()) return got.status();
+  SharedSegment& seg = **got;
+  const size_t slot = reduce_slot(seg, p);
+  auto at = [&](int q, size_t i) { return seg.data() + size_t(q) * slot + i * es; };
+  // Line q: rank q's input is in; line p + q: rank q's share of the result is.
+  if (inputs_in_slots) {
     segment_fence();
+  } else {
+    if (n && in != at(rank, 0)) std::memcpy(at(rank, 0), in, n * es);
+    seg.mark(rank);
+    for (int q = 0; q < p; ++q) seg.wait(q);
   }
-  // This rank's share: whole cache lines, the last rank taking what is left.
+  // Shares of whole cache lines, the last rank's taking what is left.
   const size_t per_line = std::max<size_t>(1, 64 / es);
   const size_t share = (n + size_t(p) - 1) / size_t(p);
   const size_t step = (share + per_line - 1) / per_line * per_line;
-  const size_t lo = std::min(n, size_t(rank) * step), hi = std::min(n, lo + step);
-  if (hi > lo) {
-    std::byte* result = at(p, lo);
+  auto lo = [&](int q) { return std::min(n, size_t(q) * step); };
+  auto hi = [&](int q) { return std::min(n, lo(q) + step); };
+  if (hi(rank) > lo(rank)) {
+    const size_t i = lo(rank), len = hi(rank) - i;
+    std::byte* result = at(p, i);
     if (p == 1)
-      std::memcpy(result, at(0, lo), (hi - lo) * es);
+      std::memcpy(result, at(0, i), len * es);
     else
-      apply_op_into(op, dtype, result, at(0, lo), at(1, lo), hi - lo);
-    for (int q = 2; q < p; ++q) apply_op(op, dtype, result, at(q, lo), hi - lo);
+      apply_op_into(op, dtype, result, at(0, i), at(1, i), len);
+    for (int q = 2; q < p; ++q) apply_op(op, dtype, result, at(q, i), len);
   }
-  COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
-  if (n) std::memcpy(out, at(p, 0), n * es);
+  seg.mark(p + rank);
+  // Each share as soon as its owner has it, this rank's own first (still in cache).
+  for (int k = 0; k < p; ++k) {
+    const int q = (rank + k) % p;
+    seg.wait(p + q);
+    if (hi(q) > lo(q)) std::memcpy(out + lo(q) * es, at(p, lo(q)), (hi(q) - lo(q)) * es);
+  }
   return {};
 }
 
@@ -81,29 +90,35 @@ Status shared_window_allgather(MPI_Comm comm, size_t elem_size, const std::byte*
                                std::byte* out, size_t n) {
   const int rank = rank_of(comm), p = size_of(comm);
   const size_t block = n * elem_size;
-  auto seg = SharedSegment::of(comm, SegmentUse::allgather, block * size_t(p));
-  if (!seg.ok()) return seg.status();
-  std::byte* all = (*seg)->data();
+  auto got = SharedSegment::of(comm, SegmentUse::allgather, block * size_t(p));
+  if (!got.ok()) return got.status();
+  SharedSegment& seg = **got;
+  std::byte* all = seg.data();
   if (block) std::memcpy(all + size_t(rank) * block, own, block);
-  COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
-  // The others' blocks from the segment; this rank's from its own copy, still in cache (or
-  // already in place).
-  std::byte* mine = out + size_t(rank) * block;
-  if (block) {
-    std::memcpy(out, all, size_t(rank) * block);
-    std::memcpy(mine + block, all + size_t(rank + 1) * block, size_t(p - rank - 1) * block);
-    if (own != mine) std::memcpy(mine, own, block);
+  seg.mark(rank);
+  // Each block as soon as its owner has written it; this rank's from its own copy, still in
+  // cache (or already in place).
+  for (int k = 1; k < p; ++k) {
+    const int q = (rank + k) % p;
+    seg.wait(q);
+    if (block) std::memcpy(out + size_t(q) * block, all + size_t(q) * block, block);
   }
+  std::byte* mine = out + size_t(rank) * block;
+  if (block && own != mine) std::memcpy(mine, own, block);
   return {};
 }
 
 Status shared_window_bcast(MPI_Comm comm, int root, std::byte* buf, size_t bytes) {
-  auto seg = SharedSegment::of(comm, SegmentUse::bcast, bytes);
-  if (!seg.ok()) return seg.status();
-  const bool is_root = rank_of(comm) == root;
-  if (is_root && bytes) std::memcpy((*seg)->data(), buf, bytes);
-  COMMPRESS_RETURN_IF_ERROR(segment_barrier(comm));
-  if (!is_root && bytes) std::memcpy(buf, (*seg)->data(), bytes);
+  auto got = SharedSegment::of(comm, SegmentUse::bcast, bytes);
+  if (!got.ok()) return got.status();
+  SharedSegment& seg = **got;
+  if (rank_of(comm) == root) {
+    if (bytes) std::memcpy(seg.data(), buf, bytes);
+    seg.mark(root);
+  } else {
+    seg.wait(root);
+    if (bytes) std::memcpy(buf, seg.data(), bytes);
+  }
   return {};
 }
 
