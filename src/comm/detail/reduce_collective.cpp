@@ -64,7 +64,7 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   const bool has_input = call.input && call.input_count;
   const bool shared_window_offered = std::find(call.uncompressed.begin(), call.uncompressed.end(),
                                                Algorithm::SharedWindow) != call.uncompressed.end();
-  if (has_input && shared_window_offered &&
+  if (has_input && shared_window_offered && comm != MPI_COMM_NULL &&
       (pending ? expects_mpi && choice.pending->expects_window()
                : choice.algorithm == Algorithm::SharedWindow))
     if (auto pc = private_comm(comm); pc.ok())

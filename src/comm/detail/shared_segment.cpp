@@ -1,7 +1,6 @@
 #include "comm/detail/shared_segment.hpp"
 
 #include <fcntl.h>
-#include <immintrin.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -14,6 +13,13 @@
 #include <string>
 
 #include "comm/detail/private_comm.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define COMMPRESS_CPU_RELAX() _mm_pause()
+#else
+#define COMMPRESS_CPU_RELAX() ((void)0)
+#endif
 
 namespace commpress::comm::detail {
 
@@ -95,7 +101,7 @@ void SharedSegment::wait(int line) const {
   std::atomic_ref<uint64_t> f(*flag(line));
   for (int spins = 0; f.load(std::memory_order_acquire) < round_; ++spins) {
     if (spins < 64)
-      _mm_pause();
+      COMMPRESS_CPU_RELAX();
     else
       sched_yield();
   }
