@@ -7,6 +7,7 @@
 #include <cmath>
 #include <ctime>
 #include <random>
+#include <utility>
 
 #include "comm/profile_mpi_against_plain.hpp"
 #include "comm/select.hpp"
@@ -517,23 +518,21 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
         "  " + std::to_string(*wait * 1e6) + " us per step at " + std::to_string(over) +
             " ranks per core");
   COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, rank, opts, rep));
-  say(opts, rank, "MPI's reduce_scatter_block and bcast against commpress's plain ones");
-  auto rs = measure_reduce_scatter_mpi(comm, opts.max_message_bytes);
-  if (!rs.ok()) return rs.status();
-  rep.profile.reduce_scatter_mpi = *rs;
-  auto bc = measure_bcast_mpi(comm, opts.max_message_bytes);
-  if (!bc.ok()) return bc.status();
-  rep.profile.bcast_mpi = *bc;
-  say(opts, rank, "MPI's allreduce, allgather and bcast against the shared window (one node only)");
-  auto ar = measure_allreduce_mpi(comm, opts.max_message_bytes);
-  if (!ar.ok()) return ar.status();
-  rep.profile.allreduce_mpi = *ar;
-  auto ag = measure_allgather_mpi(comm, opts.max_message_bytes);
-  if (!ag.ok()) return ag.status();
-  rep.profile.allgather_mpi = *ag;
-  auto bw = measure_bcast_window_mpi(comm, opts.max_message_bytes);
-  if (!bw.ok()) return bw.status();
-  rep.profile.bcast_window_mpi = *bw;
+  using Measure = Result<model::MpiAgainstPlain> (*)(MPI_Comm, double);
+  using model::MachineProfile;
+  const std::pair<Measure, model::MpiAgainstPlain MachineProfile::*> against_plain[] = {
+      {measure_reduce_scatter_mpi, &MachineProfile::reduce_scatter_mpi},
+      {measure_bcast_mpi, &MachineProfile::bcast_mpi},
+      {measure_allreduce_mpi, &MachineProfile::allreduce_mpi},
+      {measure_allgather_mpi, &MachineProfile::allgather_mpi},
+      {measure_bcast_window_mpi, &MachineProfile::bcast_window_mpi}};
+  say(opts, rank,
+      "MPI's own operations against commpress's plain ones (the shared window on one node only)");
+  for (auto [measure, member] : against_plain) {
+    auto m = measure(comm, opts.max_message_bytes);
+    if (!m.ok()) return m.status();
+    rep.profile.*member = *m;
+  }
   rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
                        " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +
                        rep.host + "), " + std::to_string(rep.profile.threads_per_rank) +
