@@ -198,6 +198,9 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
 std::vector<Algorithm> compressed_algorithms(Operation op);
 // Uncompressed algorithms commpress runs in place of MPI's own where that is measured slower.
 std::vector<Algorithm> uncompressed_algorithms(Operation op);
+// Whether SharedWindow is among them: then the uncompressed way depends on whether the ranks
+// share one node, which only their argument agreement tells.
+bool offers_shared_window(Operation op);
 
 // The best of the candidates against the best uncompressed way: MPI's own operation, or an
 // uncompressed_algorithms() one predicted faster by kUncompressedMargin (both are priced

@@ -226,9 +226,12 @@ AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ra
     : call_(call), opts_(opts), ranks_(ranks) {
   Context ctx(call_, opts_, ranks_);
   oversubscription_ = ctx.oversubscription;
-  ctx.one_node = true;
-  expects_window_ = ctx.choose(ctx.scenario(1, 0), {}).algorithm == model::Algorithm::SharedWindow;
-  ctx.one_node = false;
+  if (model::offers_shared_window(call_.op)) {
+    ctx.one_node = true;
+    expects_window_ =
+        ctx.choose(ctx.scenario(1, 0), {}).algorithm == model::Algorithm::SharedWindow;
+    ctx.one_node = false;
+  }
   const auto cands = ctx.candidates();
   // Sample only when some ratio could make compression pay.
   if (cands.empty() ||

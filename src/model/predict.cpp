@@ -85,11 +85,16 @@ std::vector<Algorithm> compressed_algorithms(Operation op) {
   return {};
 }
 
+bool offers_shared_window(Operation op) {
+  return op == Operation::allreduce || op == Operation::allgather || op == Operation::bcast;
+}
+
 std::vector<Algorithm> uncompressed_algorithms(Operation op) {
-  if (op == Operation::reduce_scatter) return {Algorithm::PlainRing};
-  if (op == Operation::bcast) return {Algorithm::PlainBinomial, Algorithm::SharedWindow};
-  if (op == Operation::allreduce || op == Operation::allgather) return {Algorithm::SharedWindow};
-  return {};
+  std::vector<Algorithm> out;
+  if (op == Operation::reduce_scatter) out.push_back(Algorithm::PlainRing);
+  if (op == Operation::bcast) out.push_back(Algorithm::PlainBinomial);
+  if (offers_shared_window(op)) out.push_back(Algorithm::SharedWindow);
+  return out;
 }
 
 bool is_compressed(Algorithm a) {

@@ -1,7 +1,5 @@
 #include "comm/detail/choose.hpp"
 
-#include <algorithm>
-
 #include "comm/select.hpp"
 #include "commpress/codec.hpp"
 
@@ -36,13 +34,6 @@ Choice collective(model::Operation op, const Options& opts, const void* data, si
   return choose_collective(call, opts, size_of(comm));
 }
 
-// Whether the uncompressed way depends on where the ranks run (SharedWindow needs them all
-// on one node), which only the argument agreement tells.
-bool decided_in_agreement(model::Operation op) {
-  const auto plain = model::uncompressed_algorithms(op);
-  return std::find(plain.begin(), plain.end(), model::Algorithm::SharedWindow) != plain.end();
-}
-
 }  // namespace
 
 void Choice::settle(const Selection& s) {
@@ -59,7 +50,7 @@ Choice choose_collective(const SelectCall& call, const Options& opts, int ranks)
   c.options = opts;
   if (opts.algorithm != Algorithm::Auto) {
     c.settle(select_forced(call, opts, ranks));
-  } else if (!call.compressible && !decided_in_agreement(call.op)) {
+  } else if (!call.compressible && !model::offers_shared_window(call.op)) {
     // Nothing to compress with, or no compressed algorithm could honour the request (all
     // of which the ranks agree on): uncompressed, as the model says, without sampling.
     // (Where the uncompressed way depends on the nodes, AutoSelection decides it after the
