@@ -392,9 +392,9 @@ WHY_AUTO_MISSED = (
     "uncompressed ones: allreduce, allgather and bcast through one shared-memory segment "
     "(`shared_window`; the allreduce's range pass copies the input into its slot, and the "
     "agreement doubles as its first barrier), reduce_scatter over the plain ring. The margin is "
-    "thinnest for allgather of 1-4 MiB blocks, where copying p blocks out dominates both "
-    "(0.8-1.0x MPI_Allgather's time in paired rounds), and launches differ from one another by "
-    "up to 10% (the placement of 4 unbound ranks on 2 cores), so a case near 1.0 can land above "
+    "thinnest for allgather, where copying p blocks out dominates both (0.59-1.05x "
+    "MPI_Allgather's time in the paired rounds of three runs on 2026-11-26), and launches "
+    "differ from one another by up to 10% (the placement of 4 unbound ranks on 2 cores), so a case near 1.0 can land above "
     "1.05 in one launch and below it in the next. docs/algorithms.md has the measurements.")
 
 
