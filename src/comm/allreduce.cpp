@@ -88,9 +88,10 @@ Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype
                          MPI_Comm comm, const Options& opts) {
   const detail::CodecThreads threads;
   auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
+  static constexpr Algorithm kUncompressed[] = {Algorithm::SharedWindow};
   auto session = ReduceSession::begin(
-      comm, {"allreduce", count, dtype, op, 0, false, send, count, recv, {Algorithm::SharedWindow}},
-      choice, [&](const detail::Collective& c) -> Status {
+      comm, {"allreduce", count, dtype, op, 0, false, send, count, recv, kUncompressed}, choice,
+      [&](const detail::Collective& c) -> Status {
         if (count > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allreduce: null buffer with a non-zero count"};
         if (count > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)

@@ -88,18 +88,11 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
   int p = 1;  // for the size checks only; a bad comm is reported by the agreement
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
   const bool sizes_ok = m <= SIZE_MAX / 8 / size_t(p);
+  static constexpr Algorithm kUncompressed[] = {Algorithm::PlainRing};
   auto session = ReduceSession::begin(
       comm,
-      {"reduce_scatter_block",
-       m,
-       dtype,
-       op,
-       0,
-       false,
-       send,
-       sizes_ok ? m * p : 0,
-       nullptr,
-       {Algorithm::PlainRing}},
+      {"reduce_scatter_block", m, dtype, op, 0, false, send, sizes_ok ? m * p : 0, nullptr,
+       kUncompressed},
       choice, [&](const detail::Collective& c) -> Status {
         if (m > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument,

@@ -6,7 +6,7 @@
 
 #include <functional>
 #include <memory>
-#include <vector>
+#include <span>
 
 #include "comm/detail/collective.hpp"
 #include "comm/detail/error_budget.hpp"
@@ -28,7 +28,7 @@ struct ReduceCall {
   void* output = nullptr;
   // Uncompressed algorithms the operation runs besides Mpi (reduce_scatter_block: PlainRing;
   // allreduce: SharedWindow).
-  std::vector<Algorithm> uncompressed = {};
+  std::span<const Algorithm> uncompressed = {};
 };
 
 class ReduceSession {
