@@ -178,9 +178,16 @@ ValueRange finite_range(const void* data, size_t n, Dtype d);
 // The same, and the same pass copies the n elements to `copy` (not overlapping data): where
 // the data must be copied anyway, its range costs no read of its own.
 ValueRange finite_range_copy(const void* data, size_t n, Dtype d, void* copy);
-// The absolute bound a REL fraction means for data of this range (docs/format.md): the one
-// rule every codec and every collective uses, so ranks agreeing on the range agree on it.
-double rel_to_abs(double rel, const ValueRange& range);
+// The absolute bound a REL fraction means for data of dtype d and this range: rel x (max - min)
+// rounded toward zero, never above the true product (docs/format.md). 0 where that is 0 (a
+// constant array, no finite value) or below d's smallest normal number: the data must then
+// travel exactly, which every lossy codec does for an absolute bound of 0. The one rule every
+// codec and every collective uses, so ranks agreeing on the range agree on the bound.
+double rel_to_abs(double rel, const ValueRange& range, Dtype d);
+
+// OK for a lossless bound and for ABS/REL with a positive finite value; the error names the
+// bad value (NaN, Inf, 0, negative) otherwise.
+Status check_bound(const ErrorBound& bound);
 
 // The absolute bound a frame will guarantee for this data (REL resolved against the range
 // of the finite values). Lossless bounds give 0.

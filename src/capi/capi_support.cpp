@@ -91,15 +91,20 @@ Status check_dtype(commpress_dtype d) {
               " (expected COMMPRESS_F32, F64, I32, I64 or U8)"};
 }
 
+// Checked where it is given, so a NaN, negative, infinite or zero ABS/REL value is refused by
+// the setter rather than by some later call.
 Result<codec::ErrorBound> to_bound(commpress_bound_mode mode, double value) {
+  codec::ErrorBound b;
   switch (mode) {
-    case COMMPRESS_LOSSLESS: return codec::ErrorBound::lossless();
-    case COMMPRESS_ABS: return codec::ErrorBound::absolute(value);
-    case COMMPRESS_REL: return codec::ErrorBound::relative(value);
-    default: break;
+    case COMMPRESS_LOSSLESS: b = codec::ErrorBound::lossless(); break;
+    case COMMPRESS_ABS: b = codec::ErrorBound::absolute(value); break;
+    case COMMPRESS_REL: b = codec::ErrorBound::relative(value); break;
+    default:
+      return Status{ErrorCode::invalid_argument, "unknown bound mode " + std::to_string(int(mode)) +
+                                                     " (expected COMMPRESS_LOSSLESS, ABS or REL)"};
   }
-  return Status{ErrorCode::invalid_argument, "unknown bound mode " + std::to_string(int(mode)) +
-                                                 " (expected COMMPRESS_LOSSLESS, ABS or REL)"};
+  COMMPRESS_RETURN_IF_ERROR(codec::check_bound(b));
+  return b;
 }
 
 const comm::Options& options_of(const commpress_options* options) {

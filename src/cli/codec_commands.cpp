@@ -17,6 +17,9 @@ void add_compress(CLI::App& group, Outcome& outcome) {
   auto* rel = cmd->add_option("--rel", args->rel_bound,
                               "error bound relative to the value range (lossy codecs)");
   abs->excludes(rel);
+  // An empty value would otherwise leave the option unset, silently asking for no bound.
+  for (auto* bound : {abs, rel})
+    bound->check([](const std::string& v) { return v.empty() ? "a bound needs a value" : ""; });
   cmd->add_option("--dtype", args->dtype, "element type: f32, f64, i32, i64 or u8")->required();
   cmd->add_option("IN", args->in, "raw input array")->required();
   cmd->add_option("OUT", args->out, "frame to write")->required();

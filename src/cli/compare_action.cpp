@@ -1,5 +1,6 @@
 // `commpress codec compare`: error statistics, plus ratio and bound check when the frame is
 // given. Prints `key: value` lines so scripts can grep them.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -46,19 +47,29 @@ Result<cc::FrameInfo> load_frame(const std::string& path, cc::Dtype dtype, uint6
 
 void print_metrics(const ErrorMetrics& m) {
   std::printf("count: %llu\n", static_cast<unsigned long long>(m.count));
-  std::printf("min: %.17g\nmax: %.17g\nrange: %.17g\n", m.min, m.max, m.max - m.min);
-  std::printf("max_abs_error: %.17g\n", m.max_abs_error);
-  std::printf("rmse: %.9g\nnrmse: %.9g\npsnr_db: %.6g\n", m.rmse, m.nrmse, m.psnr);
+  std::printf("min: %.17Lg\nmax: %.17Lg\nrange: %.17Lg\n", m.min, m.max, m.max - m.min);
+  std::printf("max_abs_error: %.17Lg\n", m.max_abs_error);
+  std::printf("rmse: %.9Lg\nnrmse: %.9Lg\npsnr_db: %.6Lg\n", m.rmse, m.nrmse, m.psnr);
   std::printf("nonfinite: %llu\nnonfinite_differ: %llu\n",
               static_cast<unsigned long long>(m.nonfinite),
               static_cast<unsigned long long>(m.nonfinite_differ));
+}
+
+// The bound the request promised, from the original's own range rather than the frame's word:
+// a REL frame must honour rel x (max - min) whatever absolute bound it records.
+long double promised_bound(const cc::FrameInfo& info, const ErrorMetrics& m) {
+  const long double recorded = info.abs_bound;
+  if (info.mode != cc::BoundMode::rel) return recorded;
+  return std::min(recorded, (long double)info.requested_bound * (m.max - m.min));
 }
 
 void print_frame_summary(const cc::FrameInfo& info, size_t original_bytes, const ErrorMetrics& m) {
   std::printf("frame_bytes: %zu\n", info.frame_size());
   std::printf("ratio: %.9g\n", double(original_bytes) / double(info.frame_size()));
   std::printf("abs_bound: %.17g\n", info.abs_bound);
-  bool within = m.max_abs_error <= info.abs_bound && m.nonfinite_differ == 0;
+  const long double promised = promised_bound(info, m);
+  std::printf("promised_bound: %.17Lg\n", promised);
+  bool within = m.max_abs_error <= promised && m.nonfinite_differ == 0;
   std::printf("within_bound: %s\n", within ? "yes" : "no");
 }
 

@@ -11,24 +11,23 @@ namespace {
 
 template <class T>
 ErrorMetrics compare(std::span<const T> x, std::span<const T> y) {
+  using L = long double;
   ErrorMetrics m;
   m.count = x.size();
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  double sum_sq = 0;
+  L lo = std::numeric_limits<L>::infinity(), hi = -lo;
+  L sum_sq = 0;
   uint64_t finite = 0;
   for (size_t i = 0; i < x.size(); ++i) {
+    if (std::isfinite(x[i])) {
+      lo = std::min<L>(lo, x[i]);
+      hi = std::max<L>(hi, x[i]);
+    }
     if (!std::isfinite(x[i]) || !std::isfinite(y[i])) {
       ++m.nonfinite;
       if (std::memcmp(&x[i], &y[i], sizeof(T)) != 0) ++m.nonfinite_differ;
-      if (std::isfinite(x[i])) {
-        lo = std::min(lo, double(x[i]));
-        hi = std::max(hi, double(x[i]));
-      }
       continue;
     }
-    double a = x[i], b = y[i], err = std::fabs(a - b);
-    lo = std::min(lo, a);
-    hi = std::max(hi, a);
+    const L err = std::fabs(L(x[i]) - L(y[i]));
     m.max_abs_error = std::max(m.max_abs_error, err);
     sum_sq += err * err;
     ++finite;
@@ -37,15 +36,15 @@ ErrorMetrics compare(std::span<const T> x, std::span<const T> y) {
     m.min = lo;
     m.max = hi;
   }
-  m.rmse = finite ? std::sqrt(sum_sq / double(finite)) : 0.0;
-  double range = m.max - m.min;
-  constexpr double inf = std::numeric_limits<double>::infinity();
+  m.rmse = finite ? std::sqrt(sum_sq / L(finite)) : L(0);
+  const L range = m.max - m.min;
+  constexpr L inf = std::numeric_limits<L>::infinity();
   if (m.rmse == 0) {
     m.nrmse = 0;
     m.psnr = inf;
   } else if (range > 0) {
     m.nrmse = m.rmse / range;
-    m.psnr = 20.0 * std::log10(range / m.rmse);
+    m.psnr = 20 * std::log10(range / m.rmse);
   } else {
     m.nrmse = inf;
     m.psnr = -inf;

@@ -2,6 +2,7 @@
 // framing, and dispatch on the frame's codec id.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "codec/format/frame_header.hpp"
@@ -59,16 +60,27 @@ Workspace& thread_workspace() {
 
 }  // namespace
 
+Status check_bound(const ErrorBound& bound) {
+  if (bound.mode == BoundMode::lossless) return {};
+  if (bound.mode != BoundMode::abs && bound.mode != BoundMode::rel)
+    return {ErrorCode::invalid_argument, "unknown bound mode " + std::to_string(int(bound.mode))};
+  if (!std::isfinite(bound.value) || !(bound.value > 0)) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%g", bound.value);
+    return {ErrorCode::invalid_argument, std::string(bound_mode_name(bound.mode)) +
+                                             " error bound must be a positive finite number, got " +
+                                             buf};
+  }
+  return {};
+}
+
 Result<double> resolve_abs_bound(const void* data, size_t n, Dtype d, const ErrorBound& bound) {
+  COMMPRESS_RETURN_IF_ERROR(check_bound(bound));
   if (bound.mode == BoundMode::lossless) return 0.0;
-  if (!std::isfinite(bound.value) || bound.value <= 0)
-    return Status{ErrorCode::invalid_argument,
-                  std::string("error bound must be a positive finite number, got ") +
-                      std::to_string(bound.value)};
   if (bound.mode == BoundMode::abs) return bound.value;
   if (!is_float(d))
     return Status{ErrorCode::unsupported, "a relative bound needs f32 or f64 data"};
-  return rel_to_abs(bound.value, finite_range(data, n, d));
+  return rel_to_abs(bound.value, finite_range(data, n, d), d);
 }
 
 size_t Codec::compress_bound(size_t n, Dtype d) const { return kFrameHeaderSize + max_payload(n, d); }
@@ -80,14 +92,13 @@ Result<size_t> Codec::compress_into(const void* data, size_t n, Dtype d, const E
                                               " does not support dtype " + dtype_name(d)};
   if (n > 0 && data == nullptr)
     return Status{ErrorCode::invalid_argument, "null input with a non-zero count"};
-  if (lossy() && bound.mode == BoundMode::lossless)
-    return Status{ErrorCode::invalid_argument,
-                  std::string("codec ") + std::string(name()) +
-                      " is lossy: give an absolute or relative error bound"};
+  COMMPRESS_RETURN_IF_ERROR(check_bound(bound));
   size_t need = compress_bound(n, d);
   if (out.size() < need)
     return Status{ErrorCode::capacity, "output holds " + std::to_string(out.size()) +
                                            " bytes, compress_bound is " + std::to_string(need)};
+  // A lossy codec given no loss (or a REL bound that resolves to 0) encodes with an absolute
+  // bound of 0: every value exactly, in its own format (docs/format.md).
   double abs_eb = 0;
   if (lossy()) {
     auto r = resolve_abs_bound(data, n, d, bound);

@@ -169,17 +169,42 @@ ValueRange finite_range_copy(const void* data, size_t n, Dtype d, void* copy) {
   return range_and_copy<true>(data, n, d, copy);
 }
 
-double rel_to_abs(double rel, const ValueRange& r) {
-  double range = r.max - r.min;
-  double eb = rel * range;
-  // A constant array has no range: bound relative to its magnitude instead, and fall back to
-  // the bare fraction when no finite value is nonzero (zeros are encoded exactly anyway).
-  if (!(eb > 0)) eb = rel * r.max_abs();
-  if (!(eb > 0)) eb = rel;
-  // A range that overflows double leaves every quantized value out of reach: such data is
-  // carried raw whatever the bound, so any finite bound is as good as another.
-  if (!std::isfinite(eb)) eb = std::numeric_limits<double>::max();
-  return eb;
+namespace {
+
+// The extended type holds every difference of two doubles and every product of such a
+// difference with a double without overflow or underflow, so rounding is the only error left.
+using Wide = long double;
+using Narrow = std::numeric_limits<double>;
+static_assert(std::numeric_limits<Wide>::max_exponent > 2 * Narrow::max_exponent &&
+                  std::numeric_limits<Wide>::min_exponent <
+                      2 * (Narrow::min_exponent - Narrow::digits),
+              "rel_to_abs needs a long double whose exponent range covers double products");
+
+// The error-free transformations (TwoSum, and the fused multiply-add for a product) tell
+// whether a result was rounded up; stepping it down then makes it a lower bound.
+Wide difference_down(Wide a, Wide b) {
+  const Wide s = a - b, bv = s - a, err = (a - (s - bv)) + (-b - bv);
+  return err < 0 ? std::nextafter(s, Wide(0)) : s;
+}
+
+Wide product_down(Wide a, Wide b) {
+  const Wide p = a * b;
+  return std::fma(a, b, -p) < 0 ? std::nextafter(p, Wide(0)) : p;
+}
+
+}  // namespace
+
+double rel_to_abs(double rel, const ValueRange& r, Dtype d) {
+  if (!r.any_finite || !(r.max > r.min) || !(rel > 0)) return 0.0;  // only exact values fit rel x 0
+  const Wide bound = product_down(Wide(rel), difference_down(Wide(r.max), Wide(r.min)));
+  if (bound >= Wide(std::numeric_limits<double>::max())) return std::numeric_limits<double>::max();
+  double eb = double(bound);
+  if (Wide(eb) > bound) eb = std::nextafter(eb, 0.0);
+  // Below the dtype's smallest normal number a quantizer's step is subnormal or 0 and its
+  // inverse overflows: such a bound is honoured by carrying the data exactly, as a range of 0.
+  const double smallest = d == Dtype::f32 ? double(std::numeric_limits<float>::min())
+                                          : std::numeric_limits<double>::min();
+  return eb < smallest ? 0.0 : eb;
 }
 
 }  // namespace commpress::codec

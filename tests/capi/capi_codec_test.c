@@ -128,7 +128,7 @@ static void argument_errors(void) {
                                   small, sizeof small, &size),
                COMMPRESS_INVALID_ARGUMENT);
 
-  /* Null pointers, unknown enum values, a lossy codec without a bound. */
+  /* Null pointers, unknown enum values, a lossy codec with a bound of 0. */
   CHECK_STATUS(commpress_compress_bound(NULL, 16, COMMPRESS_F32, &cap), COMMPRESS_INVALID_ARGUMENT);
   CHECK_STATUS(commpress_compress_bound("raw", 16, COMMPRESS_F32, NULL), COMMPRESS_INVALID_ARGUMENT);
   CHECK_STATUS(commpress_compress("raw", NULL, 16, COMMPRESS_F32, COMMPRESS_LOSSLESS, 0, small,
@@ -141,7 +141,7 @@ static void argument_errors(void) {
   CHECK_STATUS(commpress_compress("szp", in, 16, COMMPRESS_F32, (commpress_bound_mode)7, 1e-3,
                                   small, sizeof small, &size),
                COMMPRESS_INVALID_ARGUMENT);
-  CHECK_STATUS(commpress_compress("szp", in, 16, COMMPRESS_F32, COMMPRESS_LOSSLESS, 0, small,
+  CHECK_STATUS(commpress_compress("szp", in, 16, COMMPRESS_F32, COMMPRESS_REL, 0, small,
                                   sizeof small, &size),
                COMMPRESS_INVALID_ARGUMENT);
   CHECK_STATUS(commpress_decompress(NULL, 10, in, 16, COMMPRESS_F32), COMMPRESS_INVALID_ARGUMENT);

@@ -310,6 +310,16 @@ static void errors_agree(void) {
   /* Local argument errors of the handles. */
   CHECK_STATUS(commpress_options_set_bound(o, (commpress_bound_mode)9, 1.0),
                COMMPRESS_INVALID_ARGUMENT);
+  /* Bounds are checked when set: NaN, Inf, negative and zero ABS/REL values are refused. */
+  {
+    const double bad[] = {NAN, INFINITY, -1.0, 0.0};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+      CHECK_STATUS(commpress_options_set_bound(o, COMMPRESS_REL, bad[k]), COMMPRESS_INVALID_ARGUMENT);
+      CHECK_STATUS(commpress_options_set_bound(o, COMMPRESS_ABS, bad[k]), COMMPRESS_INVALID_ARGUMENT);
+    }
+    CHECK(strstr(commpress_last_error(), "positive finite") != NULL, "message: %s",
+          commpress_last_error());
+  }
   CHECK_STATUS(commpress_options_set_algorithm(o, (commpress_algorithm)99),
                COMMPRESS_INVALID_ARGUMENT);
   CHECK_STATUS(commpress_options_set_codec(NULL, "szp"), COMMPRESS_INVALID_ARGUMENT);

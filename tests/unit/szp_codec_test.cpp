@@ -243,16 +243,45 @@ TEST_F(SzpCorruption, RandomPayloadsNeverCrash) {
   EXPECT_GT(accepted, 100);
 }
 
-TEST(SzpCodec, RejectsZeroBoundFrames) {
+TEST(SzpCodec, RejectsNegativeAndNonFiniteBoundFrames) {
   std::vector<float> x(10, 1.0f);
   auto frame = szp_codec().compress(std::span<const float>(x), cc::ErrorBound::absolute(1e-2));
   ASSERT_TRUE(frame.ok());
-  cc::FrameInfo info = *cc::inspect(*frame);
-  info.abs_bound = 0;
   std::vector<float> y(10);
   cc::Workspace ws;
-  EXPECT_EQ(szp_codec().decode(payload_of(*frame), info, y.data(), ws).code(),
-            ErrorCode::corrupt_frame);
+  for (double bad : {-1e-2, std::nan(""), double(INFINITY)}) {
+    cc::FrameInfo info = *cc::inspect(*frame);
+    info.abs_bound = bad;
+    EXPECT_EQ(szp_codec().decode(payload_of(*frame), info, y.data(), ws).code(),
+              ErrorCode::corrupt_frame)
+        << bad;
+  }
+}
+
+// A bound of 0 (a lossless request, or a REL bound over a range of 0) keeps every value: zeros
+// as zero blocks, everything else raw, NaN and Inf too.
+TEST(SzpCodec, ZeroBoundCarriesEveryValueExactly) {
+  std::vector<double> x(1000, 0.0);
+  for (size_t i = 0; i < x.size(); i += 7) x[i] = 1e-300 * double(i) + 3.0;
+  x[5] = std::nan("");
+  x[6] = -INFINITY;
+  auto frame = szp_codec().compress(std::span<const double>(x), cc::ErrorBound::lossless());
+  ASSERT_TRUE(frame.ok()) << frame.status().to_string();
+  EXPECT_EQ(cc::inspect(*frame)->abs_bound, 0.0);
+  std::vector<double> y(x.size());
+  ASSERT_TRUE(cc::decompress(*frame, std::span<double>(y)).ok());
+  EXPECT_TRUE(commpress::testing::bit_equal<double>(x, y));
+  // Constant data under REL: range 0, so exact; the zeros between cost no raw blocks.
+  std::vector<double> c(4096, 2.5);
+  auto fc = szp_codec().compress(std::span<const double>(c), cc::ErrorBound::relative(1e-3));
+  ASSERT_TRUE(fc.ok());
+  std::vector<double> z(1 << 16, 0.0);
+  auto fz = szp_codec().compress(std::span<const double>(z), cc::ErrorBound::relative(1e-3));
+  ASSERT_TRUE(fz.ok());
+  EXPECT_LT(fz->size(), z.size());  // about a header byte per 32 zeros
+  std::vector<double> back(c.size());
+  ASSERT_TRUE(cc::decompress(*fc, std::span<double>(back)).ok());
+  EXPECT_TRUE(commpress::testing::bit_equal<double>(c, back));
 }
 
 }  // namespace

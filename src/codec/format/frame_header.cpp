@@ -88,8 +88,9 @@ Result<FrameInfo> inspect(std::span<const std::byte> frame) {
     return Status{ErrorCode::corrupt_frame, "reserved header flags are not zero"};
   if (info.count > (uint64_t{1} << 56))
     return Status{ErrorCode::corrupt_frame, "element count " + num(info.count) + " is absurd"};
-  bool lossy = info.mode != BoundMode::lossless;
-  if (!std::isfinite(info.abs_bound) || info.abs_bound < 0 || (lossy && info.abs_bound <= 0) ||
+  // A REL bound may resolve to 0 (the data then travels exactly); an ABS bound never does.
+  if (!std::isfinite(info.abs_bound) || info.abs_bound < 0 ||
+      (info.mode == BoundMode::abs && info.abs_bound <= 0) ||
       !std::isfinite(info.requested_bound) || info.requested_bound < 0)
     return Status{ErrorCode::corrupt_frame, "error bound fields are invalid"};
   if (frame.size() < *total)

@@ -54,7 +54,7 @@ Status combine_raw(const void* local, size_t n, Dtype d, std::span<const std::by
   FrameInfo local_info = f->info;
   local_info.dtype = d;
   local_info.count = n;
-  local_info.mode = BoundMode::abs;
+  local_info.mode = f->info.abs_bound > 0 ? BoundMode::abs : BoundMode::lossless;
   local_info.requested_bound = f->info.abs_bound;
   local_info.param = 1;
   COMMPRESS_RETURN_IF_ERROR(homomorphic::check_pair(local_info, "local array", f->info, "frame"));

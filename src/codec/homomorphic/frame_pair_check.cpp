@@ -36,9 +36,9 @@ Result<SzpOperand> open_szp_frame(std::span<const std::byte> frame, const char* 
     return Status{ErrorCode::corrupt_frame,
                   std::string(role) + " is an szp frame of dtype " + dtype_name(info->dtype) +
                       ", which szp cannot hold"};
-  if (!(info->abs_bound > 0))
+  if (!(info->abs_bound >= 0))  // 0: exact values, which sum like any others
     return Status{ErrorCode::corrupt_frame, std::string(role) +
-                                                " is an szp frame without a positive bound (" +
+                                                " is an szp frame with a negative bound (" +
                                                 exact(info->abs_bound) + ")"};
   return SzpOperand{*info, frame.subspan(kFrameHeaderSize)};
 }
@@ -81,7 +81,9 @@ FrameInfo result_info(const FrameInfo& a, const FrameInfo& b, uint32_t param) {
   r.param = param;
   bool same_request = a.mode == b.mode && std::bit_cast<uint64_t>(a.requested_bound) ==
                                               std::bit_cast<uint64_t>(b.requested_bound);
-  r.mode = same_request ? a.mode : BoundMode::abs;
+  // An absolute bound of 0 (exact operands) is no ABS request: the header allows it only as
+  // lossless or REL.
+  r.mode = same_request ? a.mode : a.abs_bound > 0 ? BoundMode::abs : BoundMode::lossless;
   r.requested_bound = same_request ? a.requested_bound : a.abs_bound;
   return r;
 }

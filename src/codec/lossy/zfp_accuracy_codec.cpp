@@ -62,6 +62,11 @@ size_t write_exceptions(const T* x, const T* y, size_t n, double bound, std::byt
   return pos;
 }
 
+// A bound of 0 asks for every value exactly: zfp's reversible mode is the one that gives it.
+detail::ZfpMode mode_for(double abs_bound) {
+  return abs_bound > 0 ? detail::ZfpMode::accuracy(abs_bound) : detail::ZfpMode::lossless();
+}
+
 std::vector<std::byte>& sized(std::vector<std::byte>& buf, size_t bytes) {
   if (buf.size() < bytes) buf.resize(bytes);
   return buf;
@@ -80,7 +85,8 @@ class ZfpAccuracyCodec final : public Codec {
   // The zfp stream is written in place before its size is known; exceptions are written only
   // while the payload stays within the raw fallback's size.
   size_t max_payload(size_t n, Dtype d) const override {
-    size_t zfp = kStreamOffset + detail::zfp_max_stream_bytes(n, d, detail::ZfpMode::accuracy(1));
+    size_t zfp = kStreamOffset + std::max(detail::zfp_max_stream_bytes(n, d, mode_for(1)),
+                                          detail::zfp_max_stream_bytes(n, d, mode_for(0)));
     return std::max(zfp, kPrefixBytes + n * dtype_size(d));
   }
 
@@ -115,7 +121,7 @@ class ZfpAccuracyCodec final : public Codec {
       copy_finite(x, n, finite);
       src = finite;
     }
-    auto mode = detail::ZfpMode::accuracy(abs_bound);
+    auto mode = mode_for(abs_bound);
     auto stream = detail::zfp_encode_1d(src, n, dtype_of<T>(), mode, out.subspan(kStreamOffset));
     if (!stream.ok()) return stream.status();
     // Check what the decoder will reconstruct, through the decoder's own path.
@@ -141,8 +147,8 @@ class ZfpAccuracyCodec final : public Codec {
   Status decode_typed(std::span<const std::byte> payload, const FrameInfo& info, T* out,
                       Workspace& ws) const {
     const size_t n = info.count;
-    if (!(info.abs_bound > 0))
-      return {ErrorCode::corrupt_frame, "zfp frame carries no positive error bound"};
+    if (!(info.abs_bound >= 0))
+      return {ErrorCode::corrupt_frame, "zfp frame carries a negative error bound"};
     core::ByteReader in(payload);
     uint8_t mode = 0;
     std::span<const std::byte> reserved;
@@ -168,7 +174,7 @@ class ZfpAccuracyCodec final : public Codec {
     std::span<const std::byte> stream;
     COMMPRESS_RETURN_IF_ERROR(in.take(size_t(stream_bytes), stream, "zfp stream"));
     COMMPRESS_RETURN_IF_ERROR(detail::zfp_decode_1d(stream, n, dtype_of<T>(),
-                                                    detail::ZfpMode::accuracy(info.abs_bound),
+                                                    mode_for(info.abs_bound),
                                                     out, ws.buffer(0)));
     uint64_t count = 0;
     COMMPRESS_RETURN_IF_ERROR(in.read(count, "exception count"));

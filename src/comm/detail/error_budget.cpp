@@ -50,6 +50,12 @@ Result<Budget> plan_budget(const BudgetRequest& req) {
                   "factors, so no bound independent of their magnitudes can be promised; use a "
                   "lossless codec or Algorithm::Mpi"};
   const double E = req.requested;
+  if (E == 0) {
+    // A REL request over a range of 0 (or one too small for the dtype): every frame travels
+    // exact, as with a lossless codec, and the result is off by the additions' rounding only.
+    b.guaranteed = rounding_allowance(req.op, req.dtype, req.inputs, req.max_abs, 0);
+    return b;
+  }
   const double rounding = rounding_allowance(req.op, req.dtype, req.inputs, req.max_abs, E);
   const int q = req.op == Op::sum ? req.count.additive : req.count.depth;
   if (!(rounding < E))

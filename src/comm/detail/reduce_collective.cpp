@@ -107,12 +107,9 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   const Wire& w = s->c_.wire;
   if (w.lossy()) {
     if (w.needs_range()) {
-      // The codec's own convention for REL bounds, applied to the global range.
-      double ends[2] = {s->lo_, s->hi_};
-      auto eb = codec::resolve_abs_bound(ends, s->lo_ <= s->hi_ ? 2 : 0, Dtype::f64,
-                                         codec::ErrorBound::relative(w.rel_value()));
-      if (!eb.ok()) return eb.status();
-      s->requested_ = *eb;
+      // The codec's own rule for REL bounds, applied to the global range (0: exact).
+      s->requested_ =
+          codec::rel_to_abs(w.rel_value(), {s->lo_, s->hi_, s->lo_ <= s->hi_}, w.dtype());
     } else {
       s->requested_ = w.abs_bound();
     }
@@ -126,11 +123,9 @@ Status ReduceSession::plan(QuantizationCount q, int inputs) {
   if (!b.ok()) return {b.status().code(), std::string(algorithm_name(c_.algorithm)) + ": " +
                                               b.status().message()};
   budget_ = *b;
-  if (c_.wire.lossy())
-    // Nothing quantizes when the step bound is 0 (all transfers raw); the smallest normal
-    // bound keeps even an unexpected compression within the promise.
-    c_.wire = c_.wire.with_abs_bound(budget_.step_bound > 0 ? budget_.step_bound
-                                                            : std::numeric_limits<double>::min());
+  // A step bound of 0 (nothing quantizes on the way, or the request resolved to 0) makes
+  // every frame exact.
+  if (c_.wire.lossy()) c_.wire = c_.wire.with_abs_bound(budget_.step_bound);
   return {};
 }
 

@@ -25,14 +25,10 @@ size_t chunk_elems_for(size_t chunk_bytes, size_t elem_size) {
   return std::max<size_t>(1, bytes / elem_size);
 }
 
-// Resolving [lo, hi] as a two-element array gives exactly the bound the codec would derive
-// from all the data, edge cases (constant, all-zero, no finite value) included.
+// The codec's own rule on the range of all the data: a bound of 0 (constant data, or one too
+// small for the dtype) makes every frame exact.
 Result<Wire> resolve_range(const Wire& wire, double lo, double hi) {
-  double ends[2] = {lo, hi};
-  auto eb = codec::resolve_abs_bound(ends, lo <= hi ? 2 : 0, Dtype::f64,
-                                     codec::ErrorBound::relative(wire.rel_value()));
-  if (!eb.ok()) return eb.status();
-  return wire.with_abs_bound(*eb);
+  return wire.with_abs_bound(codec::rel_to_abs(wire.rel_value(), {lo, hi, lo <= hi}, wire.dtype()));
 }
 
 }  // namespace
@@ -118,7 +114,9 @@ size_t Wire::block_capacity(size_t n) const {
 }
 
 codec::ErrorBound Wire::frame_bound() const {
-  return lossy() ? codec::ErrorBound::absolute(abs_bound_) : codec::ErrorBound::lossless();
+  // A lossy codec asked for no loss writes exact frames of its own format.
+  return lossy() && abs_bound_ > 0 ? codec::ErrorBound::absolute(abs_bound_)
+                                   : codec::ErrorBound::lossless();
 }
 
 Result<size_t> Wire::encode_into(const void* data, size_t elems, std::span<std::byte> buf) const {

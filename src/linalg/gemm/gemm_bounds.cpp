@@ -38,7 +38,9 @@ Result<codec::ErrorBound> block_bound(const DistMatrix<T>& m, const GemmCall<T>&
   if (b.mode == codec::BoundMode::abs) return codec::ErrorBound::absolute(b.value);
   auto range = global_range(m, *call.grid);
   if (!range.ok()) return range.status();
-  return codec::ErrorBound::absolute(codec::rel_to_abs(b.value, *range));
+  // 0 (a constant matrix, or a bound too small for T) sends the blocks exact.
+  const double abs = codec::rel_to_abs(b.value, *range, codec::dtype_of<T>());
+  return abs > 0 ? codec::ErrorBound::absolute(abs) : codec::ErrorBound::lossless();
 }
 
 // Sums of |m| along its local rows (per column, reduced over col_comm) or along its local

@@ -21,15 +21,18 @@
 
 namespace commpress::codec::predictive {
 
-// The n with 2^-n <= e < 2^(-n+1), for a positive finite e: within [-1023, 1074].
+inline constexpr int kMinBoundExponent = -1023;
+inline constexpr int kMaxBoundExponent = 1074;
+
+// The n with 2^-n <= e < 2^(-n+1), for a positive finite e: within [-1023, 1074]. A bound of
+// 0 keeps every mantissa bit (the largest n).
 inline int bound_exponent(double e) {
+  if (!(e > 0)) return kMaxBoundExponent;
   int ex = 0;
   std::frexp(e, &ex);  // e = f * 2^ex with f in [0.5, 1)
   return 1 - ex;
 }
 
-inline constexpr int kMinBoundExponent = -1023;
-inline constexpr int kMaxBoundExponent = 1074;
 
 template <class T>
 class MantissaTruncation {

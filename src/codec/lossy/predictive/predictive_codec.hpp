@@ -31,9 +31,9 @@ class PredictiveCodec final : public Codec {
     if (!supports(d))
       return Status{ErrorCode::unsupported,
                     std::string(Format::kName) + " does not support dtype " + dtype_name(d)};
-    if (!(abs_bound > 0) || !std::isfinite(abs_bound))
+    if (!(abs_bound >= 0) || !std::isfinite(abs_bound))  // 0: every value exactly
       return Status{ErrorCode::invalid_argument,
-                    std::string(Format::kName) + " needs a positive finite absolute bound, got " +
+                    std::string(Format::kName) + " needs a finite absolute bound >= 0, got " +
                         std::to_string(abs_bound)};
     const size_t need = max_payload(n, d);
     if (out.size() < need)

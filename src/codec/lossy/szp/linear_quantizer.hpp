@@ -20,15 +20,17 @@ class LinearQuantizer {
   // |q| < kLimit, so a Lorenzo residual q[i] - q[i-1] never overflows Int.
   static constexpr Int kLimit = Int(1) << (BlockTraits<T>::kBits - 2);
 
-  // abs_bound > 0 (the frame header guarantees it).
+  // abs_bound >= 0 (the frame header guarantees it); 0 asks for exact values.
   explicit LinearQuantizer(double abs_bound) {
     // The step is computed in T so the decoder's reconstruction is one multiply in T.
     // Clamp before narrowing: an out-of-range double -> float conversion is undefined.
     constexpr double kMax = double(std::numeric_limits<T>::max());
     double step = std::min(2.0 * abs_bound, kMax);
     step_ = T(step);
-    // A step that underflowed to 0 makes every value fail the check below (all raw).
-    inv_step_ = step_ > 0 ? T(1) / step_ : std::numeric_limits<T>::infinity();
+    // A step of 0 (a bound of 0, or one that underflowed in T) quantizes every value to 0, so
+    // only values within accept() of zero, zeros at least, pass the check below; the rest
+    // travel raw. (An infinite inverse would make 0 x inf = NaN and send even zeros raw.)
+    inv_step_ = step_ > 0 ? T(1) / step_ : T(0);
     // Accept |x - x'| as computed in T only when the exact difference is surely <= eb: the
     // subtraction rounds by at most one half-ulp (relative 2^-mantissa), and a subnormal
     // difference is exact. The factor (1 - epsilon = 1 - 2^-(digits-1)) covers that half-ulp with margin.

@@ -33,8 +33,8 @@ class SzpCodec final : public Codec {
 
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                 Workspace& ws) const override {
-    if (!(info.abs_bound > 0) || !std::isfinite(info.abs_bound))
-      return {ErrorCode::corrupt_frame, "szp frame needs a positive absolute bound, got " +
+    if (!(info.abs_bound >= 0) || !std::isfinite(info.abs_bound))
+      return {ErrorCode::corrupt_frame, "szp frame needs a finite absolute bound >= 0, got " +
                                             std::to_string(info.abs_bound)};
     if (info.dtype == Dtype::f64)
       return decode_as(payload, info, static_cast<double*>(out), ws);
