@@ -50,7 +50,9 @@ Status judge(const Endpoint& me, const MessageHeader& h, int source) {
                                                        std::bit_cast<uint64_t>(me.bound.value)))
     return mismatch("the sender's error bound is " + bound_text(h.mode, h.requested_bound) +
                     ", this receive's " + bound_text(me.bound.mode, me.bound.value));
-  if (asked.lossy() && !h.plain && !(h.abs_bound > 0 && std::isfinite(h.abs_bound)))
+  // 0 is a REL bound over a range of 0 (exact frames); an ABS one is the value asked for.
+  if (asked.lossy() && !h.plain &&
+      !(std::isfinite(h.abs_bound) && (h.abs_bound > 0 || (h.abs_bound == 0 && h.mode == codec::BoundMode::rel))))
     return {ErrorCode::corrupt_frame, "the sender's header carries absolute bound " +
                                           std::to_string(h.abs_bound)};
   Wire theirs = travelling_wire(me, h);
