@@ -284,6 +284,19 @@ TEST(SzpCodec, ZeroBoundCarriesEveryValueExactly) {
   std::vector<double> back(c.size());
   ASSERT_TRUE(cc::decompress(*fc, std::span<double>(back)).ok());
   EXPECT_TRUE(commpress::testing::bit_equal<double>(c, back));
+  // A lossy frame whose bound is forged to 0 (checksum resealed) is refused, not decoded to
+  // zeros: its quantized blocks cannot occur in an exact frame.
+  std::vector<double> w(256);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = std::sin(0.1 * double(i));
+  auto lossy = szp_codec().compress(std::span<const double>(w), cc::ErrorBound::absolute(1e-3));
+  ASSERT_TRUE(lossy.ok());
+  cc::FrameInfo info = *cc::inspect(*lossy);
+  info.abs_bound = 0;
+  info.mode = cc::BoundMode::rel;
+  cc::Workspace ws;
+  std::vector<double> out(w.size());
+  const auto st = szp_codec().decode(payload_of(*lossy), info, out.data(), ws);
+  EXPECT_EQ(st.code(), ErrorCode::corrupt_frame) << st.to_string();
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "codec/lossy/szp/exact_blocks.hpp"
+
 namespace commpress::codec::homomorphic {
 
 namespace {
@@ -40,6 +42,10 @@ Result<SzpOperand> open_szp_frame(std::span<const std::byte> frame, const char* 
     return Status{ErrorCode::corrupt_frame, std::string(role) +
                                                 " is an szp frame with a negative bound (" +
                                                 exact(info->abs_bound) + ")"};
+  if (info->abs_bound == 0) {
+    Status exact = szp::check_exact_blocks(frame.subspan(kFrameHeaderSize), info->count);
+    if (!exact.ok()) return Status{exact.code(), std::string(role) + ": " + exact.message()};
+  }
   return SzpOperand{*info, frame.subspan(kFrameHeaderSize)};
 }
 

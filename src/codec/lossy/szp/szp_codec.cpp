@@ -4,6 +4,7 @@
 #include <string>
 
 #include "codec/lossy/szp/block_driver.hpp"
+#include "codec/lossy/szp/exact_blocks.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
 #include "commpress/codec.hpp"
 
@@ -36,6 +37,7 @@ class SzpCodec final : public Codec {
     if (!(info.abs_bound >= 0) || !std::isfinite(info.abs_bound))
       return {ErrorCode::corrupt_frame, "szp frame needs a finite absolute bound >= 0, got " +
                                             std::to_string(info.abs_bound)};
+    if (info.abs_bound == 0) COMMPRESS_RETURN_IF_ERROR(szp::check_exact_blocks(payload, info.count));
     if (info.dtype == Dtype::f64)
       return decode_as(payload, info, static_cast<double*>(out), ws);
     return decode_as(payload, info, static_cast<float*>(out), ws);
