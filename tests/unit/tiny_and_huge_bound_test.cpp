@@ -12,6 +12,7 @@
 
 #include "commpress/codec.hpp"
 #include "support/bound_check.hpp"
+#include "support/reframe.hpp"
 #include "support/registry_params.hpp"
 
 namespace {
@@ -121,6 +122,35 @@ TEST(RelBound, UnderflowingBoundCarriesTheValuesExactly) {
     std::vector<double> y(x.size());
     ASSERT_TRUE(cc::decompress(*frame, std::span<double>(y)).ok()) << name;
     EXPECT_TRUE(commpress::testing::bit_equal<double>(x, y)) << name;
+  }
+}
+
+// A bound resealed from positive to 0 or back (checksum recomputed, as anyone can) must not
+// decode "ok" to other values: the exact forms of szp and zfp are recognisable in the payload.
+TEST(RelBound, BoundForgedToOrFromZeroIsRefused) {
+  auto x = walk<double>(2000, 1, 0, 12);
+  for (const char* name : {"szp", "zfp"}) {
+    const cc::Codec* c = cc::find_codec(name);
+    for (bool exact : {false, true}) {
+      auto frame = c->compress(std::span<const double>(x), exact ? cc::ErrorBound::lossless()
+                                                                 : cc::ErrorBound::absolute(1e-3));
+      ASSERT_TRUE(frame.ok());
+      auto f = commpress::testing::open_frame(*frame);
+      f.info.abs_bound = exact ? 1e-3 : 0.0;
+      f.info.mode = exact ? cc::BoundMode::abs : cc::BoundMode::rel;
+      f.info.requested_bound = exact ? 1e-3 : 1e-6;
+      auto forged = commpress::testing::reframe(f);
+      ASSERT_TRUE(cc::inspect(forged).ok());
+      std::vector<double> y(x.size()), want(x.size());
+      ASSERT_TRUE(cc::decompress(*frame, std::span<double>(want)).ok());
+      auto st = cc::decompress(forged, std::span<double>(y));
+      // Refused, or (szp's zero and raw blocks read alike under any bound) the same values.
+      if (st.ok()) {
+        EXPECT_TRUE(commpress::testing::bit_equal<double>(y, want)) << name << " exact: " << exact;
+      } else {
+        EXPECT_EQ(st.code(), commpress::ErrorCode::corrupt_frame) << name << ": " << st.to_string();
+      }
+    }
   }
 }
 

@@ -16,7 +16,9 @@
 namespace commpress::codec {
 namespace {
 
-enum class PayloadMode : uint8_t { zfp = 0, raw = 1 };
+// reversible: the stream of a frame of bound 0. Named apart from zfp so that a bound forged
+// between 0 and positive is caught instead of decoding one mode's stream as the other's.
+enum class PayloadMode : uint8_t { zfp = 0, raw = 1, reversible = 2 };
 
 constexpr size_t kPrefixBytes = 8;           // mode byte + 7 reserved zero bytes
 constexpr size_t kStreamOffset = 16;         // prefix + u64 stream length
@@ -137,7 +139,7 @@ class ZfpAccuracyCodec final : public Codec {
                      : 0;
     if (end == 0) return write_raw(x, n * sizeof(T), out);
     std::memset(out.data(), 0, kPrefixBytes);
-    out[0] = std::byte{uint8_t(PayloadMode::zfp)};
+    out[0] = std::byte{uint8_t(abs_bound > 0 ? PayloadMode::zfp : PayloadMode::reversible)};
     core::store_le<uint64_t>(out.data() + kPrefixBytes, *stream);
     core::store_le<uint64_t>(out.data() + count_at, count);
     return end;
@@ -163,8 +165,12 @@ class ZfpAccuracyCodec final : public Codec {
       if (n) std::memcpy(out, payload.data() + kPrefixBytes, n * sizeof(T));
       return {};
     }
-    if (mode != uint8_t(PayloadMode::zfp))
-      return {ErrorCode::corrupt_frame, "unknown zfp payload mode " + std::to_string(mode)};
+    const uint8_t expected = uint8_t(info.abs_bound > 0 ? PayloadMode::zfp : PayloadMode::reversible);
+    if (mode != expected)
+      return {ErrorCode::corrupt_frame, "zfp payload mode " + std::to_string(mode) +
+                                            " does not fit the frame's bound " +
+                                            std::to_string(info.abs_bound) + " (expected mode " +
+                                            std::to_string(expected) + ")"};
     uint64_t stream_bytes = 0;
     COMMPRESS_RETURN_IF_ERROR(in.read(stream_bytes, "zfp stream length"));
     if (stream_bytes > in.remaining())
