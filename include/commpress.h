@@ -49,6 +49,9 @@ const char* commpress_status_name(commpress_status status);
  * and the pointer stays valid, until the next failure on this thread; successful calls leave
  * it alone. */
 const char* commpress_last_error(void);
+/* "MAJOR.MINOR.PATCH" of the library in use; COMMPRESS_VERSION_STRING (commpress/version.h)
+ * is the one the program was compiled against. */
+const char* commpress_version(void);
 
 /* Stable values: they are part of the wire format. */
 typedef enum commpress_dtype {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <string>
 
+#include "commpress/version.h"
+
 namespace commpress::capi {
 
 namespace {
@@ -148,6 +150,8 @@ const char* commpress_status_name(commpress_status status) {
 const char* commpress_last_error(void) {
   return commpress::capi::last_error.c_str();
 }
+
+const char* commpress_version(void) { return commpress::version(); }
 
 const char* commpress_algorithm_name(commpress_algorithm algorithm) {
   const int v = int(algorithm);

@@ -171,9 +171,11 @@ TEST(RelBound, ResolvesToNoMoreThanTheTrueProduct) {
       ASSERT_LE((long double)eb, truth) << a << " " << b << " " << rel;
       const double smallest = d == cc::Dtype::f32 ? double(std::numeric_limits<float>::min())
                                                   : std::numeric_limits<double>::min();
-      if (truth < smallest) ASSERT_EQ(eb, 0.0);
-      else if (truth < (long double)std::numeric_limits<double>::max())
+      if (truth < smallest) {
+        ASSERT_EQ(eb, 0.0);
+      } else if (truth < (long double)std::numeric_limits<double>::max()) {
         ASSERT_GE((long double)eb, truth * (1 - 1e-15L)) << a << " " << b << " " << rel;
+      }
     }
   }
   // A range wider than the largest double still gives its true (finite) bound.
