@@ -86,12 +86,20 @@ Result<FrameInfo> inspect(std::span<const std::byte> frame) {
   info.checksum = core::load_le<uint64_t>(p + kChecksumOffset);
   if (core::load_le<uint32_t>(p + 44) != 0)
     return Status{ErrorCode::corrupt_frame, "reserved header flags are not zero"};
-  if (info.count > (uint64_t{1} << 56))
-    return Status{ErrorCode::corrupt_frame, "element count " + num(info.count) + " is absurd"};
+  if (!check_count(info.count).ok())
+    return Status{ErrorCode::corrupt_frame, "element count " + num(info.count) +
+                                                " exceeds the " + num(kMaxCount) +
+                                                " a frame may hold"};
   bool lossy = info.mode != BoundMode::lossless;
   if (!std::isfinite(info.abs_bound) || info.abs_bound < 0 || (lossy && info.abs_bound <= 0) ||
       !std::isfinite(info.requested_bound) || info.requested_bound < 0)
     return Status{ErrorCode::corrupt_frame, "error bound fields are invalid"};
+  // Encoders write no bound for lossless frames and resolve an ABS request to itself.
+  if (!lossy && (info.abs_bound != 0 || info.requested_bound != 0))
+    return Status{ErrorCode::corrupt_frame, "a lossless frame carries a nonzero error bound"};
+  if (info.mode == BoundMode::abs && info.abs_bound != info.requested_bound)
+    return Status{ErrorCode::corrupt_frame, "an absolute-bound frame guarantees another bound "
+                                            "than the one requested"};
   if (frame.size() < *total)
     return Status{ErrorCode::truncated, "frame declares " + num(*total) + " bytes but only " +
                                             num(frame.size()) + " are present"};
@@ -101,6 +109,10 @@ Result<FrameInfo> inspect(std::span<const std::byte> frame) {
   uint64_t sum = core::checksum64({p, kChecksumOffset}, frame.subspan(kFrameHeaderSize));
   if (sum != info.checksum)
     return Status{ErrorCode::checksum_mismatch, "frame checksum does not match its bytes"};
+  // Before anyone sizes memory by the count: the payload must be able to hold it. An id
+  // with no codec built in is refused by the decoder, which has nothing to size.
+  if (auto codec = codec_for_id(info.codec); codec.ok())
+    COMMPRESS_RETURN_IF_ERROR((*codec)->check_count_fits(frame.subspan(kFrameHeaderSize), info));
   return info;
 }
 
