@@ -4,6 +4,8 @@
 
 #include "capi/capi_support.hpp"
 
+static_assert(COMMPRESS_MAX_COUNT == commpress::codec::kMaxCount);
+
 namespace commpress::capi {
 
 namespace {

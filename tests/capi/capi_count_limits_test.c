@@ -20,7 +20,7 @@ static const char* const codecs[] = {"raw",    "lz4",          "zstd-3",    "zli
 
 static const uint64_t huge_counts[] = {
     (uint64_t)SIZE_MAX,          (uint64_t)SIZE_MAX / 2,        (uint64_t)1 << 62,
-    ((uint64_t)1 << 61) + 1,     ((uint64_t)1 << 56) + 1,       (uint64_t)1 << 56,
+    ((uint64_t)1 << 61) + 1,     COMMPRESS_MAX_COUNT + 1,       COMMPRESS_MAX_COUNT,
     (uint64_t)1 << 40,           (uint64_t)1 << 28};
 
 static void store_u64(unsigned char* p, uint64_t v) {
@@ -55,7 +55,7 @@ static void one_codec(const char* codec) {
   for (k = 0; k < sizeof huge_counts / sizeof huge_counts[0]; ++k) {
     const uint64_t n = huge_counts[k];
     /* Every count the size_t arithmetic could wrap on is above what a frame may hold. */
-    if (n > ((uint64_t)1 << 56)) {
+    if (n > COMMPRESS_MAX_COUNT) {
       bound = 1;
       CHECK_STATUS(commpress_compress_bound(codec, (size_t)n, COMMPRESS_F64, &bound),
                    COMMPRESS_OVERFLOW);
