@@ -151,12 +151,15 @@ Status Codec::compress(const void* data, size_t n, Dtype d, const ErrorBound& bo
 
 Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d,
                          Workspace& ws) const {
-  auto info = inspect(frame);
+  auto info = detail::inspect_header(frame);
   if (!info.ok()) return info.status();
   if (info->codec != id())
     return {ErrorCode::mismatch, "frame was written by codec id " +
                                      std::to_string(int(info->codec)) + ", not by " +
                                      std::string(name())};
+  // As inspect() does: a count the payload cannot hold is a damaged frame, whatever the
+  // destination.
+  COMMPRESS_RETURN_IF_ERROR(check_count_fits(frame.subspan(kFrameHeaderSize), *info));
   if (info->dtype != d)
     return {ErrorCode::mismatch, std::string("frame holds ") + dtype_name(info->dtype) +
                                      " but the destination is " + dtype_name(d)};
@@ -184,7 +187,7 @@ Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, 
 }
 
 Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d) {
-  auto info = inspect(frame);
+  auto info = detail::inspect_header(frame);
   if (!info.ok()) return info.status();
   auto codec = codec_for_id(info->codec);
   if (!codec.ok()) return codec.status();

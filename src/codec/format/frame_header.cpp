@@ -58,7 +58,9 @@ Result<size_t> peek_frame_size(std::span<const std::byte> prefix) {
   return static_cast<size_t>(kFrameHeaderSize + payload);
 }
 
-Result<FrameInfo> inspect(std::span<const std::byte> frame) {
+namespace detail {
+
+Result<FrameInfo> inspect_header(std::span<const std::byte> frame) {
   auto total = peek_frame_size(frame);
   if (!total.ok()) return total.status();
   const std::byte* p = frame.data();
@@ -109,10 +111,18 @@ Result<FrameInfo> inspect(std::span<const std::byte> frame) {
   uint64_t sum = core::checksum64({p, kChecksumOffset}, frame.subspan(kFrameHeaderSize));
   if (sum != info.checksum)
     return Status{ErrorCode::checksum_mismatch, "frame checksum does not match its bytes"};
+  return info;
+}
+
+}  // namespace detail
+
+Result<FrameInfo> inspect(std::span<const std::byte> frame) {
+  auto info = detail::inspect_header(frame);
+  if (!info.ok()) return info;
   // Before anyone sizes memory by the count: the payload must be able to hold it. An id
   // with no codec built in is refused by the decoder, which has nothing to size.
-  if (auto codec = codec_for_id(info.codec); codec.ok())
-    COMMPRESS_RETURN_IF_ERROR((*codec)->check_count_fits(frame.subspan(kFrameHeaderSize), info));
+  if (auto codec = codec_for_id(info->codec); codec.ok())
+    COMMPRESS_RETURN_IF_ERROR((*codec)->check_count_fits(frame.subspan(kFrameHeaderSize), *info));
   return info;
 }
 
