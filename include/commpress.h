@@ -112,6 +112,10 @@ const char* commpress_algorithm_name(commpress_algorithm algorithm);
 /* Codec names come from the registry: "raw", "lz4", "zstd-3", "zlib-6", "szp", "zfp",
  * ... (`commpress codecs` lists them). A compressed buffer is a self-describing frame. */
 
+/* A frame holds at most 2^56 elements: for a larger n, commpress_compress_bound and
+ * commpress_compress return COMMPRESS_OVERFLOW. */
+#define COMMPRESS_MAX_COUNT ((uint64_t)1 << 56)
+
 /* Worst-case frame size for n elements, whatever their values. */
 commpress_status commpress_compress_bound(const char* codec, size_t n, commpress_dtype dtype,
                                           size_t* bound);
@@ -144,7 +148,8 @@ typedef struct commpress_frame_header {
   uint32_t param;                 /* codec-specific (level, inner codec) */
 } commpress_frame_header;
 
-/* Validates a whole frame (magic, version, lengths, checksum) and describes it. */
+/* Validates a whole frame (magic, version, lengths, checksum, a payload able to hold the
+ * count it claims) and describes it. */
 commpress_status commpress_frame_info(const void* frame, size_t frame_size,
                                       commpress_frame_header* info);
 

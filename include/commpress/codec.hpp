@@ -85,6 +85,12 @@ struct FrameInfo {
 
 inline constexpr uint8_t kFormatVersion = 1;
 inline constexpr size_t kFrameHeaderSize = 56;
+// The most elements a frame may hold (docs/format.md): small enough that n * dtype size and
+// every codec's worst-case payload stay far inside 64 bits and the header's payload limit.
+inline constexpr uint64_t kMaxCount = uint64_t{1} << 56;
+
+// overflow when n exceeds kMaxCount: no frame can hold that many elements.
+Status check_count(uint64_t n);
 
 // Parses and validates a whole frame (magic, version, enums, exact length, checksum).
 Result<FrameInfo> inspect(std::span<const std::byte> frame);
@@ -114,6 +120,7 @@ class Codec {
   virtual uint32_t param() const { return 0; }
 
   // Worst-case frame size for n elements, whatever their values (NaN/Inf included).
+  // SIZE_MAX when n exceeds kMaxCount (check_count says why), so no buffer is big enough.
   size_t compress_bound(size_t n, Dtype d) const;
 
   // Writes one frame into out (at least compress_bound bytes); returns the frame size.
@@ -142,8 +149,13 @@ class Codec {
   }
 
   // --- implemented by each codec -------------------------------------------------------
-  // Largest payload (header excluded) encode may write for n elements.
+  // Largest payload (header excluded) encode may write for n elements (n <= kMaxCount).
   virtual size_t max_payload(size_t n, Dtype d) const = 0;
+  // Refuses (corrupt_frame), without decoding and before anyone allocates info.count
+  // elements, a payload too small for the count by this format's densest possible coding,
+  // or whose own declared sizes disagree with the count. inspect() calls it on every frame.
+  virtual Status check_count_fits(std::span<const std::byte> payload,
+                                  const FrameInfo& info) const = 0;
   // Encodes n elements into out (capacity >= max_payload). abs_bound is the absolute bound
   // to honour (0 for lossless codecs). Returns payload bytes written.
   virtual Result<size_t> encode(const void* data, size_t n, Dtype d, double abs_bound,

@@ -4,6 +4,8 @@
 
 #include "capi/capi_support.hpp"
 
+static_assert(COMMPRESS_MAX_COUNT == commpress::codec::kMaxCount);
+
 namespace commpress::capi {
 
 namespace {
@@ -49,6 +51,8 @@ commpress_status commpress_compress_bound(const char* codec_name, size_t n, comm
     auto c = lookup("commpress_compress_bound", codec_name);
     if (!c.ok()) return record(c.status());
     if (Status st = check_dtype(dtype); !st.ok()) return record(st);
+    if (Status st = codec::check_count(n); !st.ok())
+      return record({st.code(), "commpress_compress_bound: " + st.message()});
     *bound = (*c)->compress_bound(n, to_dtype(dtype));
     return COMMPRESS_OK;
   });

@@ -74,7 +74,9 @@ Status run_decompress(const std::string& in, const std::string& out) {
   if (!info.ok()) return with_file(info.status(), in);
   size_t elem = cc::dtype_size(info->dtype);
   std::vector<std::byte> data;
-  // The count is bounded by inspect, but a valid frame may still describe more than fits.
+  // inspect has refused a count the file's payload cannot hold (Codec::check_count_fits), so
+  // what is allocated here is bounded by the file's size times its codec's densest coding;
+  // a valid frame may still describe more than fits.
   try {
     data.resize(info->count * elem);
   } catch (const std::bad_alloc&) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <new>
 
 #include "codec/format/frame_header.hpp"
 #include "commpress/codec.hpp"
@@ -83,10 +84,20 @@ Result<double> resolve_abs_bound(const void* data, size_t n, Dtype d, const Erro
   return rel_to_abs(bound.value, finite_range(data, n, d), d);
 }
 
-size_t Codec::compress_bound(size_t n, Dtype d) const { return kFrameHeaderSize + max_payload(n, d); }
+Status check_count(uint64_t n) {
+  if (n <= kMaxCount) return {};
+  return {ErrorCode::overflow, std::to_string(n) + " elements exceed the " +
+                                   std::to_string(kMaxCount) + " a frame may hold"};
+}
+
+size_t Codec::compress_bound(size_t n, Dtype d) const {
+  if (!check_count(n).ok()) return std::numeric_limits<size_t>::max();
+  return kFrameHeaderSize + max_payload(n, d);
+}
 
 Result<size_t> Codec::compress_into(const void* data, size_t n, Dtype d, const ErrorBound& bound,
                                     std::span<std::byte> out, Workspace& ws) const {
+  COMMPRESS_RETURN_IF_ERROR(check_count(n));
   if (!supports(d))
     return Status{ErrorCode::unsupported, std::string("codec ") + std::string(name()) +
                                               " does not support dtype " + dtype_name(d)};
@@ -124,7 +135,17 @@ Result<size_t> Codec::compress_into(const void* data, size_t n, Dtype d, const E
 
 Status Codec::compress(const void* data, size_t n, Dtype d, const ErrorBound& bound,
                        std::vector<std::byte>& out, Workspace& ws) const {
-  out.resize(compress_bound(n, d));
+  if (Status st = check_count(n); !st.ok()) {
+    out.clear();
+    return st;
+  }
+  try {
+    out.resize(compress_bound(n, d));
+  } catch (const std::bad_alloc&) {
+    out.clear();
+    return {ErrorCode::capacity, "no room for the " + std::to_string(compress_bound(n, d)) +
+                                     "-byte worst case of " + std::to_string(n) + " elements"};
+  }
   auto size = compress_into(data, n, d, bound, out, ws);
   if (!size.ok()) {
     out.clear();
@@ -141,12 +162,15 @@ Status Codec::compress(const void* data, size_t n, Dtype d, const ErrorBound& bo
 
 Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d,
                          Workspace& ws) const {
-  auto info = inspect(frame);
+  auto info = detail::inspect_header(frame);
   if (!info.ok()) return info.status();
   if (info->codec != id())
     return {ErrorCode::mismatch, "frame was written by codec id " +
                                      std::to_string(int(info->codec)) + ", not by " +
                                      std::string(name())};
+  // As inspect() does: a count the payload cannot hold is a damaged frame, whatever the
+  // destination.
+  COMMPRESS_RETURN_IF_ERROR(check_count_fits(frame.subspan(kFrameHeaderSize), *info));
   if (info->dtype != d)
     return {ErrorCode::mismatch, std::string("frame holds ") + dtype_name(info->dtype) +
                                      " but the destination is " + dtype_name(d)};
@@ -158,6 +182,11 @@ Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, 
     return {ErrorCode::corrupt_frame, std::string("codec ") + std::string(name()) +
                                           " cannot hold dtype " + dtype_name(d)};
   if (n > 0 && out == nullptr) return {ErrorCode::invalid_argument, "null output buffer"};
+  // A lossless codec's frame promises exactness; any bound in its header is forged.
+  if (!lossy() && info->mode != BoundMode::lossless)
+    return {ErrorCode::corrupt_frame, std::string("a ") + std::string(name()) +
+                                          " frame is lossless but its header says bound mode " +
+                                          bound_mode_name(info->mode)};
   if (info->payload_size > max_payload(n, d))
     return {ErrorCode::corrupt_frame, "payload of " + std::to_string(info->payload_size) +
                                           " bytes exceeds this codec's worst case"};
@@ -169,7 +198,7 @@ Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, 
 }
 
 Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d) {
-  auto info = inspect(frame);
+  auto info = detail::inspect_header(frame);
   if (!info.ok()) return info.status();
   auto codec = codec_for_id(info->codec);
   if (!codec.ok()) return codec.status();

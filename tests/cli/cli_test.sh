@@ -109,6 +109,28 @@ expect_error "missing operands" codec compress --codec raw --dtype f32
 expect_error "no subcommand" codec
 expect_error "unknown subcommand" codec squash
 [ -e "$WORK/x" ] && fail "a failed command left an output file behind"
+# A raw frame of no elements whose count now claims 2^28 f64 (2 GiB), its checksum resealed
+# as anyone can: refused as unable to hold that count, before the tool allocates for it. Under
+# the address-space limit an allocation of that size would fail instead, with another message.
+: >"$WORK/empty.f64"
+"$BIN" codec compress --codec raw --dtype f64 "$WORK/empty.f64" "$WORK/empty.frame" >/dev/null
+python3 - "$WORK/empty.frame" "$WORK/bomb.frame" $((1 << 28)) <<'PY'
+import ctypes, struct, sys
+xxh = ctypes.CDLL("libxxhash.so.0")
+xxh.XXH3_64bits.restype = ctypes.c_uint64
+xxh.XXH3_64bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+frame = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<Q", frame, 8, int(sys.argv[3]))
+sealed = bytes(frame[:48] + frame[56:])
+struct.pack_into("<Q", frame, 48, xxh.XXH3_64bits(sealed, len(sealed)))
+open(sys.argv[2], "wb").write(frame)
+PY
+(ulimit -v 1048576 && exec "$BIN" codec decompress "$WORK/bomb.frame" "$WORK/x") \
+  >/dev/null 2>"$WORK/err.txt" && fail "frame claiming 2^28 elements: exit status 0"
+grep -q "cannot hold 268435456 f64 elements" "$WORK/err.txt" \
+  || fail "the 2^28-element claim was not refused for its size: $(cat "$WORK/err.txt")"
+expect_error "frame claiming 2^28 elements (inspect)" codec inspect "$WORK/bomb.frame"
+
 if [ -n "$lossy_codec" ]; then
   expect_error "lossy codec without a bound" codec compress --codec "$lossy_codec" --dtype f32 "$WORK/in.f32" "$WORK/x"
 fi

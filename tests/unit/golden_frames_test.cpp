@@ -1,7 +1,8 @@
 // Golden frames pin the wire format (tests/golden/README.md): every committed frame must still
 // decode to its committed output, and today's encoder must reproduce it byte for byte from the
-// committed input. A codec without golden files is skipped (they are added by
-// commpress_make_golden); a golden file whose codec is gone is an error.
+// committed input. A missing golden frame fails (a deleted file must not pass for a codec
+// nobody pinned yet; a new codec's files are added with commpress_make_golden); a golden
+// file whose codec is gone is an error.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -63,9 +64,10 @@ class GoldenFrames : public ::testing::TestWithParam<Param> {
     if (!codec_->supports(dtype_))
       GTEST_SKIP() << codec_->name() << " does not support " << cc::dtype_name(dtype_);
     auto frame_path = dir_ / golden::frame_name(codec_->name(), dtype_);
-    if (!fs::exists(frame_path))
-      GTEST_SKIP() << "no golden frame " << frame_path
-                   << " yet; add it with commpress_make_golden (tests/golden/README.md)";
+    ASSERT_TRUE(fs::exists(frame_path))
+        << "no golden frame " << frame_path
+        << ": restore it, or for a new codec add it with commpress_make_golden "
+           "(tests/golden/README.md)";
     auto frame = golden::read_bytes(frame_path);
     auto decoded = golden::read_bytes(dir_ / golden::decoded_name(codec_->name(), dtype_));
     auto input = golden::read_bytes(dir_ / golden::input_name(dtype_));

@@ -218,6 +218,12 @@ class TinyChunks final : public cc::detail::ChunkCodec {
   explicit TinyChunks(size_t bytes) : bytes_(bytes) {}
   size_t chunk_bytes() const override { return bytes_; }
   size_t chunk_bound(size_t raw) const override { return raw + 1; }
+  size_t chunk_min(size_t raw) const override { return raw + 1; }
+  commpress::Status check_declared(std::span<const std::byte> in, size_t raw) const override {
+    if (in.empty() || std::to_integer<size_t>(in[0]) != raw)
+      return {ErrorCode::corrupt_frame, "tiny chunk declares another size"};
+    return {};
+  }
   commpress::Result<size_t> compress_chunk(std::span<const std::byte> in,
                                            std::span<std::byte> out) const override {
     out[0] = std::byte(in.size());
@@ -284,6 +290,25 @@ TEST_P(ChunkedStream, DamagedLayoutIsRejected) {
   auto st = cc::detail::chunked_decode(tiny, bad_chunk, out);
   EXPECT_EQ(st.code(), ErrorCode::corrupt_frame);
   EXPECT_NE(st.message().find("chunk 1"), std::string::npos) << st.message();
+}
+
+// What inspect() relies on before anyone allocates the frame's count.
+TEST_P(ChunkedStream, FitCheckNeedsEveryChunksMinimumAndDeclaredSize) {
+  const size_t c = GetParam();
+  TinyChunks tiny(c);
+  std::vector<std::byte> in(3 * c - 1, std::byte{3});
+  std::vector<std::byte> payload(cc::detail::chunked_max_payload(tiny, in.size()));
+  ASSERT_TRUE(cc::detail::chunked_encode(tiny, in, payload).ok());
+  cc::FrameInfo info;
+  info.count = in.size();
+  EXPECT_TRUE(cc::detail::chunked_check_fits(tiny, payload, in.size(), info, "tiny").ok());
+  auto st = cc::detail::chunked_check_fits(tiny, payload, uint64_t{1} << 40, info, "tiny");
+  EXPECT_EQ(st.code(), ErrorCode::corrupt_frame);
+  EXPECT_NE(st.message().find("cannot hold"), std::string::npos) << st.message();
+  auto wrong_size = payload;
+  wrong_size[4] = std::byte(c - 1);  // the first chunk's own length byte
+  EXPECT_EQ(cc::detail::chunked_check_fits(tiny, wrong_size, in.size(), info, "tiny").code(),
+            ErrorCode::corrupt_frame);
 }
 
 INSTANTIATE_TEST_SUITE_P(lossless, ChunkedStream, ::testing::Values(size_t{1}, size_t{7}, size_t{64}));

@@ -58,7 +58,9 @@ Result<size_t> peek_frame_size(std::span<const std::byte> prefix) {
   return static_cast<size_t>(kFrameHeaderSize + payload);
 }
 
-Result<FrameInfo> inspect(std::span<const std::byte> frame) {
+namespace detail {
+
+Result<FrameInfo> inspect_header(std::span<const std::byte> frame) {
   auto total = peek_frame_size(frame);
   if (!total.ok()) return total.status();
   const std::byte* p = frame.data();
@@ -86,13 +88,22 @@ Result<FrameInfo> inspect(std::span<const std::byte> frame) {
   info.checksum = core::load_le<uint64_t>(p + kChecksumOffset);
   if (core::load_le<uint32_t>(p + 44) != 0)
     return Status{ErrorCode::corrupt_frame, "reserved header flags are not zero"};
-  if (info.count > (uint64_t{1} << 56))
-    return Status{ErrorCode::corrupt_frame, "element count " + num(info.count) + " is absurd"};
+  if (!check_count(info.count).ok())
+    return Status{ErrorCode::corrupt_frame, "element count " + num(info.count) +
+                                                " exceeds the " + num(kMaxCount) +
+                                                " a frame may hold"};
+  const bool lossy = info.mode != BoundMode::lossless;
   // A REL bound may resolve to 0 (the data then travels exactly); an ABS bound never does.
   if (!std::isfinite(info.abs_bound) || info.abs_bound < 0 ||
       (info.mode == BoundMode::abs && info.abs_bound <= 0) ||
       !std::isfinite(info.requested_bound) || info.requested_bound < 0)
     return Status{ErrorCode::corrupt_frame, "error bound fields are invalid"};
+  // Encoders write no bound for lossless frames and resolve an ABS request to itself.
+  if (!lossy && (info.abs_bound != 0 || info.requested_bound != 0))
+    return Status{ErrorCode::corrupt_frame, "a lossless frame carries a nonzero error bound"};
+  if (info.mode == BoundMode::abs && info.abs_bound != info.requested_bound)
+    return Status{ErrorCode::corrupt_frame, "an absolute-bound frame guarantees another bound "
+                                            "than the one requested"};
   if (frame.size() < *total)
     return Status{ErrorCode::truncated, "frame declares " + num(*total) + " bytes but only " +
                                             num(frame.size()) + " are present"};
@@ -102,6 +113,18 @@ Result<FrameInfo> inspect(std::span<const std::byte> frame) {
   uint64_t sum = core::checksum64({p, kChecksumOffset}, frame.subspan(kFrameHeaderSize));
   if (sum != info.checksum)
     return Status{ErrorCode::checksum_mismatch, "frame checksum does not match its bytes"};
+  return info;
+}
+
+}  // namespace detail
+
+Result<FrameInfo> inspect(std::span<const std::byte> frame) {
+  auto info = detail::inspect_header(frame);
+  if (!info.ok()) return info;
+  // Before anyone sizes memory by the count: the payload must be able to hold it. An id
+  // with no codec built in is refused by the decoder, which has nothing to size.
+  if (auto codec = codec_for_id(info->codec); codec.ok())
+    COMMPRESS_RETURN_IF_ERROR((*codec)->check_count_fits(frame.subspan(kFrameHeaderSize), *info));
   return info;
 }
 

@@ -15,4 +15,8 @@ inline constexpr std::array<std::byte, 4> kFrameMagic = {std::byte{'C'}, std::by
 void write_frame_header(const FrameInfo& info, std::span<const std::byte> payload,
                         std::byte* dst);
 
+// inspect() without asking the frame's codec whether the payload can hold the count: for
+// callers that ask that codec themselves (Codec::decompress), so a frame costs one lookup.
+Result<FrameInfo> inspect_header(std::span<const std::byte> frame);
+
 }  // namespace commpress::codec::detail

@@ -30,6 +30,24 @@ class BloscChunks final : public detail::ChunkCodec {
 
   size_t chunk_bound(size_t raw) const override { return raw + BLOSC_MAX_OVERHEAD; }
 
+  // A Blosc buffer has its 16-byte header; inside, no compressor Blosc may name codes more
+  // than 32768 bytes per byte (zstd's densest: a 4-byte RLE block per 128 KiB), and 65536
+  // leaves room for Blosc's own framing.
+  size_t chunk_min(size_t raw) const override { return BLOSC_MIN_HEADER_LENGTH + raw / 65536; }
+
+  // Blosc reads its own lengths from the buffer: its header must agree with the chunk and the
+  // destination before Blosc may write anything.
+  Status check_declared(std::span<const std::byte> in, size_t raw) const override {
+    size_t nbytes = 0;
+    if (in.size() < BLOSC_MIN_HEADER_LENGTH || blosc_cbuffer_validate(in.data(), in.size(), &nbytes) != 0)
+      return {ErrorCode::corrupt_frame, "blosc header is invalid or disagrees with the " +
+                                            std::to_string(in.size()) + "-byte chunk"};
+    if (nbytes != raw)
+      return {ErrorCode::corrupt_frame, "blosc header announces " + std::to_string(nbytes) +
+                                            " bytes, expected " + std::to_string(raw)};
+    return {};
+  }
+
   Result<size_t> compress_chunk(std::span<const std::byte> in,
                                 std::span<std::byte> out) const override {
     int n = blosc_compress_ctx(kBloscLevel, shuffle_, typesize_, in.size(), in.data(), out.data(),
@@ -42,15 +60,7 @@ class BloscChunks final : public detail::ChunkCodec {
   }
 
   Status decompress_chunk(std::span<const std::byte> in, std::span<std::byte> out) const override {
-    // Blosc reads its own lengths from the buffer: check its header against the input and
-    // the destination before letting it write anything.
-    size_t nbytes = 0;
-    if (in.size() < BLOSC_MIN_HEADER_LENGTH || blosc_cbuffer_validate(in.data(), in.size(), &nbytes) != 0)
-      return {ErrorCode::corrupt_frame, "blosc header is invalid or disagrees with the " +
-                                            std::to_string(in.size()) + "-byte chunk"};
-    if (nbytes != out.size())
-      return {ErrorCode::corrupt_frame, "blosc header announces " + std::to_string(nbytes) +
-                                            " bytes, expected " + std::to_string(out.size())};
+    COMMPRESS_RETURN_IF_ERROR(check_declared(in, out.size()));
     int n = blosc_decompress_ctx(in.data(), out.data(), out.size(), 1);
     if (n < 0) return {ErrorCode::corrupt_frame, "blosc rejected the buffer (code " +
                                                      std::to_string(n) + ")"};
@@ -94,6 +104,12 @@ class BloscLossless final : public Codec {
                         Workspace&) const override {
     return detail::chunked_encode(chunks(d),
                                   {static_cast<const std::byte*>(data), n * dtype_size(d)}, out);
+  }
+
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    return detail::chunked_check_fits(chunks(info.dtype), payload,
+                                      info.count * dtype_size(info.dtype), info, name());
   }
 
   // Each Blosc buffer names its own compressor and shuffle, so any variant decodes any frame.

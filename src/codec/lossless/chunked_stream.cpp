@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "codec/format/count_fits.hpp"
 #include "core/assert.hpp"
 #include "core/byte_io.hpp"
 
@@ -46,6 +47,33 @@ Result<size_t> chunked_encode(const ChunkCodec& codec, std::span<const std::byte
     pos += sizeof(uint32_t) + *written;
   }
   return pos;
+}
+
+Status chunked_check_fits(const ChunkCodec& codec, std::span<const std::byte> payload,
+                          uint64_t raw_bytes, const FrameInfo& info, std::string_view name) {
+  check_chunk_size(codec);
+  const uint64_t c = codec.chunk_bytes(), full = raw_bytes / c, rest = raw_bytes % c;
+  // Whole first, so a huge count costs one comparison, not a walk over its chunks.
+  uint64_t least = full * (sizeof(uint32_t) + codec.chunk_min(c));
+  if (rest) least += sizeof(uint32_t) + codec.chunk_min(rest);
+  COMMPRESS_RETURN_IF_ERROR(require_payload(payload.size(), least, info, name));
+  core::ByteReader reader(payload);
+  for (uint64_t begin = 0, index = 0; begin < raw_bytes; begin += c, ++index) {
+    const size_t raw = size_t(std::min(c, raw_bytes - begin));
+    uint32_t len = 0;
+    std::span<const std::byte> chunk;
+    COMMPRESS_RETURN_IF_ERROR(reader.read(len, "chunk length"));
+    COMMPRESS_RETURN_IF_ERROR(reader.take(len, chunk, "chunk data"));
+    Status st = len < codec.chunk_min(raw)
+                    ? Status{ErrorCode::corrupt_frame,
+                             std::to_string(len) + " compressed bytes cannot decode to " +
+                                 std::to_string(raw)}
+                    : codec.check_declared(chunk, raw);
+    if (!st.ok())
+      return {st.code(), std::string(name) + " chunk " + std::to_string(index) + ": " +
+                             st.message()};
+  }
+  return {};
 }
 
 Status chunked_decode(const ChunkCodec& codec, std::span<const std::byte> payload,

@@ -8,8 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
-#include "commpress/status.hpp"
+#include "commpress/codec.hpp"
 
 namespace commpress::codec::detail {
 
@@ -26,6 +27,11 @@ class ChunkCodec {
   // Compresses `in` into `out` (out.size() >= chunk_bound(in.size())); returns bytes written.
   virtual Result<size_t> compress_chunk(std::span<const std::byte> in,
                                         std::span<std::byte> out) const = 0;
+  // The fewest compressed bytes that can decode to `raw` bytes: the library's densest coding
+  // (a lower bound, so no valid chunk is ever refused by it).
+  virtual size_t chunk_min(size_t raw) const = 0;
+  // Checks, without decoding, what `in` itself says about its raw size (if it says anything).
+  virtual Status check_declared(std::span<const std::byte>, size_t) const { return {}; }
   // Decompresses untrusted `in`; succeeds only if it yields exactly out.size() bytes.
   virtual Status decompress_chunk(std::span<const std::byte> in, std::span<std::byte> out) const = 0;
 };
@@ -34,6 +40,10 @@ class ChunkCodec {
 size_t chunked_max_payload(const ChunkCodec& codec, size_t raw_bytes);
 Result<size_t> chunked_encode(const ChunkCodec& codec, std::span<const std::byte> in,
                               std::span<std::byte> out);
+// Refuses, without decoding, a payload that cannot hold raw_bytes: shorter than the chunks'
+// minimums together, a chunk shorter than its own minimum, or one declaring another size.
+Status chunked_check_fits(const ChunkCodec& codec, std::span<const std::byte> payload,
+                          uint64_t raw_bytes, const FrameInfo& info, std::string_view name);
 // Fills exactly out.size() bytes or fails; every length is checked against what is left.
 Status chunked_decode(const ChunkCodec& codec, std::span<const std::byte> payload,
                       std::span<std::byte> out);

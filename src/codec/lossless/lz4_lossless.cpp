@@ -18,6 +18,10 @@ class Lz4Chunks final : public detail::ChunkCodec {
     return static_cast<size_t>(LZ4_compressBound(static_cast<int>(raw)));
   }
 
+  // Every LZ4 sequence costs a token and a 2-byte offset and yields at most 255 bytes per
+  // extra byte of match length, so no block reaches 255 bytes out per byte in.
+  size_t chunk_min(size_t raw) const override { return raw / 255; }
+
   Result<size_t> compress_chunk(std::span<const std::byte> in,
                                 std::span<std::byte> out) const override {
     int n = LZ4_compress_default(reinterpret_cast<const char*>(in.data()),
@@ -58,6 +62,12 @@ class Lz4Lossless final : public Codec {
                         Workspace&) const override {
     return detail::chunked_encode(chunks_, {static_cast<const std::byte*>(data), n * dtype_size(d)},
                                   out);
+  }
+
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    return detail::chunked_check_fits(chunks_, payload, info.count * dtype_size(info.dtype), info,
+                                      name());
   }
 
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,

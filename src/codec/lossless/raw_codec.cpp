@@ -2,6 +2,7 @@
 // against, and what the communication layer sends when compression does not pay.
 #include <cstring>
 
+#include "codec/format/count_fits.hpp"
 #include "commpress/codec.hpp"
 
 namespace commpress::codec {
@@ -22,6 +23,12 @@ class RawCodec final : public Codec {
     size_t bytes = n * dtype_size(d);
     if (bytes) std::memcpy(out.data(), data, bytes);
     return bytes;
+  }
+
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    return detail::require_payload(payload.size(), info.count * dtype_size(info.dtype), info,
+                                   name());
   }
 
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,

@@ -1,5 +1,6 @@
 // "zfp-reversible": zfp's reversible (lossless) mode on the array as one 1-D field. The
 // payload is the bare zfp stream (docs/format/zfp.md); dtype and count come from the frame.
+#include "codec/format/count_fits.hpp"
 #include "codec/lossless/zfp_stream_1d.hpp"
 #include "commpress/codec.hpp"
 
@@ -23,6 +24,12 @@ class ZfpReversibleLossless final : public Codec {
   Result<size_t> encode(const void* data, size_t n, Dtype d, double, std::span<std::byte> out,
                         Workspace&) const override {
     return detail::zfp_encode_1d(data, n, d, kMode, out);
+  }
+
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    return detail::require_payload(payload.size(), detail::zfp_min_stream_bytes(info.count), info,
+                                   name());
   }
 
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,

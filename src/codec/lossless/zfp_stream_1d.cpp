@@ -3,6 +3,7 @@
 #include <zfp.h>
 
 #include <cstring>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -62,19 +63,6 @@ size_t decode_block(zfp_stream* s, float* b) { return zfp_decode_block_float_1(s
 size_t decode_block(zfp_stream* s, double* b) { return zfp_decode_block_double_1(s, b); }
 size_t decode_block(zfp_stream* s, int32* b) { return zfp_decode_block_int32_1(s, b); }
 size_t decode_block(zfp_stream* s, int64* b) { return zfp_decode_block_int64_1(s, b); }
-size_t decode_partial(zfp_stream* s, float* p, size_t k) {
-  return zfp_decode_partial_block_strided_float_1(s, p, k, 1);
-}
-size_t decode_partial(zfp_stream* s, double* p, size_t k) {
-  return zfp_decode_partial_block_strided_double_1(s, p, k, 1);
-}
-size_t decode_partial(zfp_stream* s, int32* p, size_t k) {
-  return zfp_decode_partial_block_strided_int32_1(s, p, k, 1);
-}
-size_t decode_partial(zfp_stream* s, int64* p, size_t k) {
-  return zfp_decode_partial_block_strided_int64_1(s, p, k, 1);
-}
-
 // The same block loop as zfp_compress, so the stream's exact bit length is known.
 template <class T>
 uint64_t encode_blocks(zfp_stream* zs, const T* x, size_t n) {
@@ -90,17 +78,48 @@ uint64_t encode_blocks(zfp_stream* zs, const T* x, size_t n) {
 // bytes are the same for every word size and only the padding after the last bit differs.
 uint64_t stream_bytes(uint64_t bits) { return (bits + 7) / 8; }
 
-// Decodes block by block, stopping as soon as the read position passes the real stream end:
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// zfp's encoder fills a partial block of k values as [a a a a], [a b b a] or [a b c a]
+// (pad_block). The stream holds no count, so in reversible mode, where the block comes back
+// bit for bit, this pattern is the one witness of k a decoder has: a count altered inside the
+// last block mostly breaks it. (A lossy block comes back approximately: no such witness.)
+template <class T>
+bool padded_as_partial(const T* block, size_t k) {
+  switch (k) {
+    case 1: return same_bits(block[1], block[0]) && same_bits(block[2], block[0]) &&
+                   same_bits(block[3], block[0]);
+    case 2: return same_bits(block[2], block[1]) && same_bits(block[3], block[0]);
+    case 3: return same_bits(block[3], block[0]);
+    default: return true;
+  }
+}
+
+// Decodes block by block, stopping as soon as the read position reaches the real stream end
+// (every block takes at least one bit, so a block starting there would be made of padding):
 // one block reads at most maxbits bits, which the zero padding behind the stream absorbs.
 template <class T>
-Status decode_blocks(zfp_stream* zs, T* out, size_t n, uint64_t stream_bits) {
+Status decode_blocks(zfp_stream* zs, T* out, size_t n, uint64_t stream_bits, bool reversible) {
   bitstream* bs = zfp_stream_bit_stream(zs);
   for (size_t i = 0; i < n; i += 4) {
-    if (stream_rtell(bs) > stream_bits)
+    if (stream_rtell(bs) >= stream_bits)
       return {ErrorCode::corrupt_frame, "zfp stream ends before block " + std::to_string(i / 4) +
                                             " of " + std::to_string((n + 3) / 4)};
-    if (n - i >= 4) decode_block(zs, out + i);
-    else decode_partial(zs, out + i, n - i);
+    if (n - i >= 4) {
+      decode_block(zs, out + i);
+      continue;
+    }
+    // The same bits decode_partial reads, kept whole so the padding can be checked.
+    T block[4];
+    decode_block(zs, block);
+    std::memcpy(out + i, block, (n - i) * sizeof(T));
+    if (reversible && !padded_as_partial(block, n - i))
+      return {ErrorCode::corrupt_frame,
+              "zfp's last block is not padded as a block of " + std::to_string(n - i) +
+                  " values: the stream was written for another element count"};
   }
   return {};
 }
@@ -119,6 +138,8 @@ size_t zfp_max_stream_bytes(size_t n, Dtype d, const ZfpMode& mode) {
   zfp_field f = make_field(nullptr, n, d);
   return zfp_stream_maximum_size(&zs, &f);
 }
+
+size_t zfp_min_stream_bytes(size_t n) { return ((n + 3) / 4 + 7) / 8; }
 
 Result<size_t> zfp_encode_1d(const void* data, size_t n, Dtype d, const ZfpMode& mode,
                              std::span<std::byte> out) {
@@ -177,12 +198,13 @@ Status zfp_decode_1d(std::span<const std::byte> stream, size_t n, Dtype d, const
   zfp_stream_set_bit_stream(&zs, bs.get());
   zfp_stream_rewind(&zs);
   uint64_t bits = uint64_t{stream.size()} * 8;
+  const bool rev = mode.reversible;
   Status st;
   switch (d) {
-    case Dtype::f32: st = decode_blocks(&zs, static_cast<float*>(out), n, bits); break;
-    case Dtype::f64: st = decode_blocks(&zs, static_cast<double*>(out), n, bits); break;
-    case Dtype::i32: st = decode_blocks(&zs, static_cast<int32*>(out), n, bits); break;
-    case Dtype::i64: st = decode_blocks(&zs, static_cast<int64*>(out), n, bits); break;
+    case Dtype::f32: st = decode_blocks(&zs, static_cast<float*>(out), n, bits, rev); break;
+    case Dtype::f64: st = decode_blocks(&zs, static_cast<double*>(out), n, bits, rev); break;
+    case Dtype::i32: st = decode_blocks(&zs, static_cast<int32*>(out), n, bits, rev); break;
+    case Dtype::i64: st = decode_blocks(&zs, static_cast<int64*>(out), n, bits, rev); break;
     default: return {ErrorCode::corrupt_frame, "zfp cannot hold this dtype"};
   }
   if (!st.ok()) return st;

@@ -22,6 +22,8 @@ struct ZfpMode {
 bool zfp_supports(Dtype d, const ZfpMode& mode);
 // Worst-case stream bytes for n elements, whatever their values.
 size_t zfp_max_stream_bytes(size_t n, Dtype d, const ZfpMode& mode);
+// Fewest stream bytes any n elements take: zfp spends at least one bit on every block.
+size_t zfp_min_stream_bytes(size_t n);
 // Compresses n elements into out (out.size() >= zfp_max_stream_bytes); returns bytes written.
 Result<size_t> zfp_encode_1d(const void* data, size_t n, Dtype d, const ZfpMode& mode,
                              std::span<std::byte> out);

@@ -76,6 +76,10 @@ class ZlibChunks final : public detail::ChunkCodec {
 
   size_t chunk_bound(size_t raw) const override { return compressBound(static_cast<uLong>(raw)); }
 
+  // A zlib stream has a 2-byte header and a 4-byte Adler-32; deflate's longest match, 258
+  // bytes, costs at least 2 bits (a length code and a distance code of 1 bit each).
+  size_t chunk_min(size_t raw) const override { return 6 + raw / 1032; }
+
   Result<size_t> compress_chunk(std::span<const std::byte> in,
                                 std::span<std::byte> out) const override {
     z_stream* s = thread_deflater(level_);
@@ -137,6 +141,12 @@ class ZlibLossless final : public Codec {
                         Workspace&) const override {
     return detail::chunked_encode(ZlibChunks(level_),
                                   {static_cast<const std::byte*>(data), n * dtype_size(d)}, out);
+  }
+
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    return detail::chunked_check_fits(ZlibChunks(level_), payload,
+                                      info.count * dtype_size(info.dtype), info, name());
   }
 
   // The level only affects the encoder: any zlib frame decodes the same way.

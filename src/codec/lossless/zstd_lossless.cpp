@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "codec/format/count_fits.hpp"
 #include "commpress/codec.hpp"
 
 namespace commpress::codec {
@@ -25,6 +26,24 @@ ZSTD_CCtx* thread_cctx() {
 ZSTD_DCtx* thread_dctx() {
   thread_local std::unique_ptr<ZSTD_DCtx, DCtxFree> ctx(ZSTD_createDCtx());
   return ctx.get();
+}
+
+// A zstd frame is at least its 4-byte magic, and every block (at most 128 KiB of content)
+// at least its 3-byte header: zstd's densest coding is about 1:43690.
+constexpr uint64_t kZstdMaxBlockContent = uint64_t{1} << 17;
+
+// The payload must be one zstd frame announcing exactly `expected` content bytes.
+Status check_content_size(std::span<const std::byte> payload, uint64_t expected) {
+  unsigned long long content = ZSTD_getFrameContentSize(payload.data(), payload.size());
+  if (content == ZSTD_CONTENTSIZE_ERROR)
+    return {ErrorCode::corrupt_frame, "payload is not a zstd frame"};
+  if (content == ZSTD_CONTENTSIZE_UNKNOWN || content != expected)
+    return {ErrorCode::corrupt_frame,
+            "zstd frame content size " +
+                (content == ZSTD_CONTENTSIZE_UNKNOWN ? std::string("unknown")
+                                                     : std::to_string(content)) +
+                " does not match the expected " + std::to_string(expected) + " bytes"};
+  return {};
 }
 
 class ZstdLossless final : public Codec {
@@ -56,19 +75,20 @@ class ZstdLossless final : public Codec {
     return r;
   }
 
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    const uint64_t expected = info.count * dtype_size(info.dtype);
+    COMMPRESS_RETURN_IF_ERROR(detail::require_payload(
+        payload.size(), 4 + 3 * detail::ceil_div(expected, kZstdMaxBlockContent), info, name()));
+    return check_content_size(payload, expected);
+  }
+
+  // Straight into the caller's array, which the caller sized: zstd's expansion is large
+  // enough that no scratch should ever be sized from a frame.
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                 Workspace&) const override {
     size_t expected = info.count * dtype_size(info.dtype);
-    // The frame must be exactly one zstd frame announcing exactly the bytes we expect.
-    unsigned long long content = ZSTD_getFrameContentSize(payload.data(), payload.size());
-    if (content == ZSTD_CONTENTSIZE_ERROR)
-      return {ErrorCode::corrupt_frame, "payload is not a zstd frame"};
-    if (content == ZSTD_CONTENTSIZE_UNKNOWN || content != expected)
-      return {ErrorCode::corrupt_frame,
-              "zstd frame content size " +
-                  (content == ZSTD_CONTENTSIZE_UNKNOWN ? std::string("unknown")
-                                                       : std::to_string(content)) +
-                  " does not match the expected " + std::to_string(expected) + " bytes"};
+    COMMPRESS_RETURN_IF_ERROR(check_content_size(payload, expected));
     size_t frame_len = ZSTD_findFrameCompressedSize(payload.data(), payload.size());
     if (ZSTD_isError(frame_len) || frame_len != payload.size())
       return {ErrorCode::corrupt_frame,

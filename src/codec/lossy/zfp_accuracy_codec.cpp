@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "codec/format/count_fits.hpp"
 #include "codec/lossless/zfp_stream_1d.hpp"
 #include "commpress/codec.hpp"
 #include "core/byte_io.hpp"
@@ -96,6 +97,15 @@ class ZfpAccuracyCodec final : public Codec {
                         std::span<std::byte> out, Workspace& ws) const override {
     if (d == Dtype::f32) return encode_typed(static_cast<const float*>(data), n, abs_bound, out, ws);
     return encode_typed(static_cast<const double*>(data), n, abs_bound, out, ws);
+  }
+
+  // The smaller of the two modes' least: raw values, or prefix, stream and exception count.
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    const uint64_t raw = kPrefixBytes + info.count * dtype_size(info.dtype);
+    const uint64_t stream = kStreamOffset + detail::zfp_min_stream_bytes(info.count) +
+                            sizeof(uint64_t);
+    return detail::require_payload(payload.size(), std::min(raw, stream), info, name());
   }
 
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,

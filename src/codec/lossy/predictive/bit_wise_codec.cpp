@@ -98,6 +98,12 @@ struct BitWiseFormat {
     return sizeof(T) + sizeof(int16_t) + (n * (kPrefixBits + FloatLayout<T>::kWidth) + 7) / 8;
   }
 
+  // The head and a 3-bit predicted piece per element.
+  template <class T>
+  static uint64_t min_payload(uint64_t n) {
+    return sizeof(T) + sizeof(int16_t) + detail::ceil_div(n * (1 + kOrderBits), 8);
+  }
+
   template <class T>
   static Result<size_t> encode(const T* x, size_t n, double e, std::span<std::byte> out) {
     const T offset = difference_offset(x, n);
@@ -114,7 +120,7 @@ struct BitWiseFormat {
   }
 
   template <class T>
-  static Status decode(std::span<const std::byte> payload, size_t n, T* out) {
+  static Status decode(std::span<const std::byte> payload, size_t n, double e, T* out) {
     core::ByteReader head(payload);
     T offset = T(0);
     int16_t n_exp = 0;
@@ -126,6 +132,13 @@ struct BitWiseFormat {
       return {ErrorCode::corrupt_frame, "pred-bit bound exponent " + std::to_string(n_exp) +
                                             " is outside [" + std::to_string(kMinBoundExponent) +
                                             ", " + std::to_string(kMaxBoundExponent) + "]"};
+    // nb is derived from the bound the encoder kept: a header bound from another power of two
+    // was not the one this payload was written for.
+    if (n_exp != bound_exponent(e))
+      return {ErrorCode::corrupt_frame, "pred-bit bound exponent " + std::to_string(n_exp) +
+                                            " does not match the header's absolute bound " +
+                                            std::to_string(e) + " (exponent " +
+                                            std::to_string(bound_exponent(e)) + ")"};
     BitReader bits(payload.subspan(head.position()));
     BitSource<T> source{bits, MantissaTruncation<T>(n_exp)};
     COMMPRESS_RETURN_IF_ERROR(decode_elements(source, n, offset, out));

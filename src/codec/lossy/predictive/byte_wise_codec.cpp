@@ -64,6 +64,12 @@ struct ByteWiseFormat {
     return sizeof(T) + n + n * sizeof(T);
   }
 
+  // The offset and one code byte per element.
+  template <class T>
+  static uint64_t min_payload(uint64_t n) {
+    return sizeof(T) + n;
+  }
+
   template <class T>
   static Result<size_t> encode(const T* x, size_t n, double e, std::span<std::byte> out) {
     const T offset = difference_offset(x, n);
@@ -73,8 +79,10 @@ struct ByteWiseFormat {
     return size_t(sink.verbatim_at - out.data());
   }
 
+  // The bound only steers the encoder's choices: nothing in the payload records it, so the
+  // header's bound cannot be checked here beyond the shell's mode and sign checks.
   template <class T>
-  static Status decode(std::span<const std::byte> payload, size_t n, T* out) {
+  static Status decode(std::span<const std::byte> payload, size_t n, double, T* out) {
     core::ByteReader in(payload);
     T offset = T(0);
     COMMPRESS_RETURN_IF_ERROR(in.read(offset, "pred-byte offset"));

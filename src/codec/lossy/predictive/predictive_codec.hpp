@@ -1,12 +1,14 @@
 // The Codec shell both predictive formats share: f32/f64 dispatch, argument checks and the
-// capacity contract. A Format supplies its identity and three templates over T:
-//   size_t max_payload<T>(n); Result<size_t> encode<T>(x, n, e, out);
-//   Status decode<T>(payload, n, out).
+// capacity contract. A Format supplies its identity and four templates over T:
+//   size_t max_payload<T>(n); uint64_t min_payload<T>(n);
+//   Result<size_t> encode<T>(x, n, e, out); Status decode<T>(payload, n, e, out),
+// where decode refuses a payload that disagrees with the header's absolute bound e.
 #pragma once
 
 #include <cmath>
 #include <string>
 
+#include "codec/format/count_fits.hpp"
 #include "commpress/codec.hpp"
 
 namespace commpress::codec::predictive {
@@ -45,12 +47,32 @@ class PredictiveCodec final : public Codec {
     return Format::template encode<double>(static_cast<const double*>(data), n, abs_bound, out);
   }
 
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    const uint64_t least = info.dtype == Dtype::f64 ? Format::template min_payload<double>(info.count)
+                                                    : Format::template min_payload<float>(info.count);
+    return detail::require_payload(payload.size(), least, info, name());
+  }
+
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                 Workspace&) const override {
+    // The encoder writes the mode asked for and the bound it kept: positive under abs or rel,
+    // or 0 (every value exact) under rel or lossless. A frame with neither was not written by
+    // it, and decoding it would promise a bound nobody checked.
+    const bool exact = info.abs_bound == 0 && info.mode != BoundMode::abs;
+    const bool bounded = info.abs_bound > 0 && info.mode != BoundMode::lossless;
+    if (!std::isfinite(info.abs_bound) || !(exact || bounded))
+      return {ErrorCode::corrupt_frame,
+              std::string(Format::kName) + " frames need a positive absolute bound under an abs "
+                                           "or rel mode, or a bound of 0 under rel or lossless; "
+                                           "this one says " +
+                  bound_mode_name(info.mode) + " and " + std::to_string(info.abs_bound)};
     if (info.dtype == Dtype::f32)
-      return Format::template decode<float>(payload, info.count, static_cast<float*>(out));
+      return Format::template decode<float>(payload, info.count, info.abs_bound,
+                                            static_cast<float*>(out));
     if (info.dtype == Dtype::f64)
-      return Format::template decode<double>(payload, info.count, static_cast<double*>(out));
+      return Format::template decode<double>(payload, info.count, info.abs_bound,
+                                             static_cast<double*>(out));
     return {ErrorCode::corrupt_frame,
             std::string(Format::kName) + " frames cannot hold dtype " + dtype_name(info.dtype)};
   }

@@ -7,12 +7,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <span>
 #include <string>
 
+#include "codec/format/count_fits.hpp"
 #include "codec/lossy/szp/block_header.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
 #include "commpress/codec.hpp"
@@ -29,6 +31,12 @@ inline int pick_threads(size_t nblocks) {
 
 // First block of chunk c when nb blocks are split into `chunks` parts.
 inline size_t chunk_begin(size_t nb, size_t chunks, size_t c) { return nb * c / chunks; }
+
+// One header byte per block and no body for a zero block: all any n values need.
+inline Status check_count_fits(std::span<const std::byte> payload, const FrameInfo& info,
+                               std::string_view codec) {
+  return codec::detail::require_payload(payload.size(), block_count(info.count), info, codec);
+}
 
 // Scratch words from the workspace, grown only when too small (so a warm path allocates
 // nothing). Returns nullptr when memory runs out.
@@ -99,6 +107,26 @@ Result<size_t> encode_payload(const T* x, size_t n, Mode mode, std::span<std::by
     if (c > 0) std::memcpy(bodies + sizes[c], scratch + scratch_at, sizes[c + 1] - sizes[c]);
   }
   return nb + total;
+}
+
+// Encoders repeat the last value's integer into the padding lanes of a partial last block, so
+// their residuals are 0. The header holds the count, not the payload: this repetition is the
+// payload's one witness of it, and a count lowered inside the last block breaks it unless the
+// last two values were equal. (A count raised inside the block reads a repetition as a
+// value: no payload can tell.) A raw block's size already depends on the count.
+template <class T, class DecodeBlock>
+Status check_padding_lanes(uint8_t header, const std::byte* bodies_end, size_t valid,
+                           const std::array<uint16_t, 256>& body_sizes,
+                           const DecodeBlock& decode_block) {
+  if (valid == kBlockValues || header == kRawHeader) return {};
+  T lanes[kBlockValues];
+  decode_block(header, bodies_end - body_sizes[header], kBlockValues, lanes);
+  for (size_t i = valid; i < kBlockValues; ++i)
+    if (std::memcmp(&lanes[i], &lanes[valid - 1], sizeof(T)) != 0)
+      return {ErrorCode::corrupt_frame,
+              "szp's last block does not repeat value " + std::to_string(valid - 1) +
+                  " into its padding: the payload was written for another element count"};
+  return {};
 }
 
 // decode_block(uint8_t header, const std::byte* body, size_t valid, T* out); called only for
@@ -173,7 +201,9 @@ Status decode_payload(std::span<const std::byte> payload, size_t n, Mode mode, T
       }
     }
   }
-  return status;
+  if (!status.ok()) return status;
+  return check_padding_lanes<T>(headers[nb - 1], bodies + view->bodies.size(), last_valid,
+                             table, decode_block);
 }
 
 }  // namespace commpress::codec::szp

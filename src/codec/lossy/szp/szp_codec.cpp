@@ -32,6 +32,11 @@ class SzpCodec final : public Codec {
     return encode_as(static_cast<const float*>(data), n, abs_bound, out, ws);
   }
 
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    return szp::check_count_fits(payload, info, name());
+  }
+
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                 Workspace& ws) const override {
     if (!(info.abs_bound >= 0) || !std::isfinite(info.abs_bound))

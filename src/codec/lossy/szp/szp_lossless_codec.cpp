@@ -29,6 +29,11 @@ class SzpLosslessCodec final : public Codec {
     return encode_as(static_cast<const float*>(data), n, out, ws);
   }
 
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    return szp::check_count_fits(payload, info, name());
+  }
+
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                 Workspace& ws) const override {
     if (info.dtype == Dtype::f64) return decode_as(payload, info, static_cast<double*>(out), ws);
