@@ -1,0 +1,61 @@
+// Ranks that call different collectives on one communicator: the last rank calls another
+// operation than the rest, for every ordered pair, through the C++ and the C API, exact and
+// lossy. Every rank must fail with the same error naming the operation; none may succeed or
+// hang (the ctest timeout catches a hang). One rank alone just runs each collective.
+#include <gtest/gtest.h>
+
+#include "mpi/collective_calls.hpp"
+#include "mpi/comm_test_support.hpp"
+
+namespace commpress::testing::comm {
+namespace {
+
+constexpr size_t kCount = 1000;
+
+// Buffers large enough for any operation's role at this communicator size.
+struct Buffers {
+  Bytes send, recv;
+  explicit Buffers(int ranks)
+      : send(make_bytes(Dtype::f32, kCount * size_t(ranks), 7)), recv(kCount * size_t(ranks) * 4) {}
+  CallArgs args(const cc::Options& opts) {
+    return {send.data(), recv.data(), kCount, Dtype::f32, 0, MPI_COMM_WORLD, opts};
+  }
+};
+
+void expect_pairs_fail(const std::vector<Collective>& ops) {
+  const int p = world_size(), me = world_rank();
+  Buffers b(p);
+  for (const cc::Options& opts : option_sets())
+    for (size_t i = 0; i < ops.size(); ++i)
+      for (size_t j = 0; j < ops.size(); ++j) {
+        if (i == j) continue;
+        const Collective& mine = me == p - 1 ? ops[j] : ops[i];
+        const std::string what = ops[i].name + " against " + ops[j].name + " (" + opts.codec + ")";
+        const Status st = mine.call(b.args(opts));
+        expect_failed_alike(st, what, ErrorCode::mismatch);
+        EXPECT_NE(st.message().find("ranks disagree on operation"), std::string::npos)
+            << what << ": " << st.to_string();
+      }
+}
+
+TEST(OperationAgreement, DifferentCollectivesFailEveryRankAlike) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank has no one to disagree with";
+  expect_pairs_fail(cpp_collectives());
+}
+
+TEST(OperationAgreement, DifferentCollectivesFailEveryRankAlikeThroughC) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank has no one to disagree with";
+  expect_pairs_fail(c_collectives());
+}
+
+TEST(OperationAgreement, SameCollectiveEverywhereSucceeds) {
+  Buffers b(world_size());
+  for (const cc::Options& opts : option_sets())
+    for (const Collective& op : all_collectives()) {
+      const Status st = op.call(b.args(opts));
+      EXPECT_TRUE(st.ok()) << op.name << " (" << opts.codec << "): " << st.to_string();
+    }
+}
+
+}  // namespace
+}  // namespace commpress::testing::comm
