@@ -4,11 +4,7 @@
 # ends with a non-zero status and exactly one "commpress: error:" line on stderr.
 # Usage: cli_test.sh PATH_TO_COMMPRESS WORK_DIR
 set -uo pipefail
-BIN="$1"
-WORK="$2"
-rm -rf "$WORK" && mkdir -p "$WORK"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 # Smooth data with a NaN, +Inf and -Inf in it: codecs must carry those exactly.
 gen() {  # gen f|d COUNT FILE
@@ -113,8 +109,4 @@ if [ -n "$lossy_codec" ]; then
   expect_error "lossy codec without a bound" codec compress --codec "$lossy_codec" --dtype f32 "$WORK/in.f32" "$WORK/x"
 fi
 
-if [ $failures -ne 0 ]; then
-  echo "cli_test: $failures failure(s)" >&2
-  exit 1
-fi
-echo "cli_test: ok ($(wc -l <"$WORK/codecs.txt") codecs)"
+finish "cli_test ($(wc -l <"$WORK/codecs.txt") codecs)"

@@ -5,11 +5,8 @@
 # may make one, and a file-size limit (ulimit -f) always.
 # Usage: full_disk_test.sh PATH_TO_COMMPRESS WORK_DIR
 set -uo pipefail
-BIN="$1"
-WORK="$2"
-rm -rf "$WORK" && mkdir -p "$WORK/full"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
+mkdir -p "$WORK/full"
 
 # 256 KiB of f32 that compresses poorly, and its raw frame: both far larger than the room left.
 head -c 262144 /dev/urandom >"$WORK/in.f32"
@@ -72,8 +69,4 @@ fi
 "$BIN" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/out.frame" >/dev/null \
   && cmp -s "$WORK/in.frame" "$WORK/out.frame" || fail "compress with room did not write the frame"
 
-if [ $failures -ne 0 ]; then
-  echo "full_disk_test: $failures failure(s)" >&2
-  exit 1
-fi
-echo "full_disk_test: ok"
+finish full_disk_test
