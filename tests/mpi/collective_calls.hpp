@@ -151,12 +151,18 @@ inline std::vector<Collective> all_collectives() {
   return all;
 }
 
-// The option sets the tests run under: exact (Auto, nothing to compress with) and lossy szp.
+// The option sets the tests run under: exact (Auto, nothing to compress with), lossy szp,
+// and MPI's own operation forced (nothing of commpress's runs after the agreement).
 inline std::vector<cc::Options> option_sets() {
-  cc::Options lossy;
+  cc::Options lossy, mpi;
   lossy.codec = "szp";
   lossy.bound = codec::ErrorBound::absolute(1e-3);
-  return {cc::Options{}, lossy};
+  mpi.algorithm = cc::Algorithm::Mpi;
+  return {cc::Options{}, lossy, mpi};
+}
+
+inline std::string describe_options(const cc::Options& o) {
+  return o.codec + ", " + cc::algorithm_name(o.algorithm);
 }
 
 }  // namespace commpress::testing::comm

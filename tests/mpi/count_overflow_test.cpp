@@ -33,7 +33,8 @@ TEST(CountOverflow, EveryCollectiveRefusesOnEveryRank) {
     for (const Collective& op : all_collectives())
       for (Dtype d : {Dtype::f32, Dtype::f64, Dtype::u8})
         for (size_t count : kHuge) {
-          const std::string what = describe_call(op, count, d);
+          const std::string what =
+              describe_call(op, count, d) + " (" + describe_options(opts) + ")";
           expect_failed_alike(op.call(b.args(count, d, opts)), what, ErrorCode::overflow);
         }
 }

@@ -30,7 +30,8 @@ void expect_pairs_fail(const std::vector<Collective>& ops) {
       for (size_t j = 0; j < ops.size(); ++j) {
         if (i == j) continue;
         const Collective& mine = me == p - 1 ? ops[j] : ops[i];
-        const std::string what = ops[i].name + " against " + ops[j].name + " (" + opts.codec + ")";
+        const std::string what =
+            ops[i].name + " against " + ops[j].name + " (" + describe_options(opts) + ")";
         const Status st = mine.call(b.args(opts));
         expect_failed_alike(st, what, ErrorCode::mismatch);
         EXPECT_NE(st.message().find("ranks disagree on operation"), std::string::npos)
@@ -53,7 +54,7 @@ TEST(OperationAgreement, SameCollectiveEverywhereSucceeds) {
   for (const cc::Options& opts : option_sets())
     for (const Collective& op : all_collectives()) {
       const Status st = op.call(b.args(opts));
-      EXPECT_TRUE(st.ok()) << op.name << " (" << opts.codec << "): " << st.to_string();
+      EXPECT_TRUE(st.ok()) << op.name << " (" << describe_options(opts) << "): " << st.to_string();
     }
 }
 
