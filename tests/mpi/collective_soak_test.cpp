@@ -18,6 +18,16 @@
 namespace commpress::testing::comm {
 namespace {
 
+// AddressSanitizer holds freed memory back in quarantine, so resident memory grows with
+// every call there whatever commpress does; its build checks the rest.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kRssMeaningful = false;
+#elif defined(__has_feature)
+constexpr bool kRssMeaningful = !__has_feature(address_sanitizer);
+#else
+constexpr bool kRssMeaningful = true;
+#endif
+
 constexpr int kCalls = 10000;
 constexpr int kWarmup = 1000;
 constexpr int kCallsPerComm = 50;
@@ -124,13 +134,15 @@ TEST(CollectiveSoak, HoldingsStayFlat) {
   EXPECT_EQ(unexpected, 0);
   if (world_rank() == 0)
     std::printf(
-        "[soak] after %d calls: rss %ld -> %ld KiB, fds %ld -> %ld, shm named %ld -> "
-        "%ld, mapped %ld -> %ld\n",
-        kWarmup, warm.rss_kib, end.rss_kib, warm.open_files, end.open_files, warm.shm_named,
+        "[soak] after %d calls -> after %d: rss %ld -> %ld KiB, fds %ld -> %ld, shm named "
+        "%ld -> %ld, mapped %ld -> %ld\n",
+        kWarmup, kCalls, warm.rss_kib, end.rss_kib, warm.open_files, end.open_files, warm.shm_named,
         end.shm_named, warm.shm_mapped, end.shm_mapped);
   // Slack for the allocator's own bookkeeping, not for a per-call loss: 9,000 calls losing
   // even 256 bytes each would pass 2 MiB.
-  EXPECT_LE(end.rss_kib, warm.rss_kib + 2048);
+  if (kRssMeaningful) {
+    EXPECT_LE(end.rss_kib, warm.rss_kib + 2048);
+  }
   EXPECT_LE(end.open_files, warm.open_files);
   EXPECT_LE(end.shm_named, warm.shm_named);
   EXPECT_LE(end.shm_mapped, warm.shm_mapped);
