@@ -1,8 +1,13 @@
 // Ranks that call different collectives on one communicator: the last rank calls another
 // operation than the rest, for every ordered pair, through the C++ and the C API, exact and
-// lossy. Every rank must fail with the same error naming the operation; none may succeed or
-// hang (the ctest timeout catches a hang). One rank alone just runs each collective.
+// lossy. Every rank must fail with the same error (code and message) naming the operation;
+// none may succeed or hang (the ctest timeout catches a hang). One rank alone just runs each
+// collective.
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
 
 #include "mpi/collective_calls.hpp"
 #include "mpi/comm_test_support.hpp"
@@ -21,6 +26,14 @@ struct Buffers {
     return {send.data(), recv.data(), kCount, Dtype::f32, 0, MPI_COMM_WORLD, opts};
   }
 };
+
+// Collective: the same text on every rank.
+bool same_text_everywhere(const std::string& text) {
+  const uint64_t h = std::hash<std::string>{}(text);
+  uint64_t range[2] = {h, ~h};
+  MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  return range[0] == ~range[1];
+}
 
 // Each pair runs twice: on MPI_COMM_WORLD, used before, and as the first call on a fresh
 // duplicate (commpress's own set-up of a communicator happens inside the failing call).
@@ -42,6 +55,8 @@ void expect_pairs_fail(const std::vector<Collective>& ops) {
           expect_failed_alike(st, what, ErrorCode::mismatch);
           EXPECT_NE(st.message().find("ranks disagree on operation"), std::string::npos)
               << what << ": " << st.to_string();
+          EXPECT_TRUE(same_text_everywhere(st.message()))
+              << what << ": messages differ between ranks; this rank's: " << st.to_string();
         }
 }
 

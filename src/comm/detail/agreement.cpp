@@ -71,6 +71,14 @@ std::string show_unsigned(int64_t v) { return std::to_string(uint64_t(v) ^ kSign
 
 std::string show(const Field& f, int64_t v) { return f.show ? f.show(v) : std::to_string(v); }
 
+Status disagreement(const Field& f, int64_t lo, int64_t hi) {
+  std::string what = std::string("ranks disagree on ") + f.name;
+  if (!f.ordered)
+    return {ErrorCode::mismatch, what + ": values include " + show(f, lo) + " and " + show(f, hi)};
+  return {ErrorCode::mismatch, what + ": values range from " + show(f, lo) + " to " + show(f, hi) +
+                                   " (this rank: " + show(f, f.value) + ")"};
+}
+
 }  // namespace
 
 Field unsigned_field(const char* name, size_t value) {
@@ -93,13 +101,7 @@ Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& loca
   MPI_Comm_rank(comm, &rank);
   auto first_mismatch = [&](size_t from, size_t to) -> Status {
     for (size_t i = from; i < to; ++i)
-      if (v->lo[i] != v->hi[i])
-        return {ErrorCode::mismatch,
-                std::string("ranks disagree on ") + fields[i].name +
-                    (fields[i].ordered ? ": values range from " : ": values include ") +
-                    show(fields[i], v->lo[i]) + (fields[i].ordered ? " to " : " and ") +
-                    show(fields[i], v->hi[i]) + " (this rank: " +
-                    show(fields[i], fields[i].value) + ")"};
+      if (v->lo[i] != v->hi[i]) return disagreement(fields[i], v->lo[i], v->hi[i]);
     return {};
   };
   late = std::min(late, fields.size());

@@ -18,8 +18,9 @@ struct Field {
   const char* name;
   int64_t value;
   std::string (*show)(int64_t) = nullptr;  // how a value reads in a message (null: the number)
-  // A mismatch names the smallest and largest value seen; false for values whose order
-  // means nothing (names), which it names as two of the values.
+  // A mismatch names the smallest and largest value seen and this rank's; false for values
+  // whose order means nothing (names): it names two of the values seen, the same message on
+  // every rank.
   bool ordered = true;
 };
 

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "comm/detail/agreement.hpp"
 #include "comm/detail/count_limit.hpp"
@@ -58,8 +59,13 @@ std::string show_operation(int64_t v) {
                                                 : model::operation_name(op);
 }
 
+constexpr std::string_view kOperationMismatch = "ranks disagree on operation:";
+
 Status named(const CollectiveCall& call, const Status& st) {
-  return st.ok() ? st : Status{st.code(), std::string(call.op) + ": " + st.message()};
+  // A disagreement on the operation is about every rank's call, not this one's: it reads the
+  // same everywhere.
+  if (st.ok() || st.message().starts_with(kOperationMismatch)) return st;
+  return Status{st.code(), std::string(call.op) + ": " + st.message()};
 }
 
 }  // namespace
