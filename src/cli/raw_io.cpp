@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,20 +60,35 @@ Result<std::vector<std::byte>> read_file(const std::string& path) {
 }
 
 Status write_file(const std::string& path, std::span<const std::byte> bytes) {
-  // Written beside the destination (a rename within one file system is atomic), made
-  // durable, then renamed over it: a failure at any point leaves no partial file and the
-  // destination as it was.
-  const auto slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  // A device or a pipe (/dev/stdout, a FIFO) takes the bytes as they come: there is no file
+  // to keep, and renaming over it would replace the device node.
+  struct stat st_dest {};
+  if (stat(path.c_str(), &st_dest) == 0 && !S_ISREG(st_dest.st_mode)) {
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    if (fd < 0) return io_error("cannot open", path);
+    Status st = write_all(fd, bytes);
+    if (::close(fd) != 0 && st.ok()) st = {ErrorCode::io, std::strerror(errno)};
+    return st.ok() ? st : Status{ErrorCode::io, "cannot write '" + path + "': " + st.message()};
+  }
+  // A file is written beside the destination (through a link, beside the file it names: a
+  // rename within one file system is atomic), made durable, then renamed over it: a failure
+  // at any point leaves no partial file and the destination as it was.
+  std::string target = path;
+  if (char* real = realpath(path.c_str(), nullptr)) {
+    target = real;
+    std::free(real);
+  }
+  const auto slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : target.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
   std::string tmp = dir + "." + base + ".tmp-XXXXXX";
   const int fd = mkstemp(tmp.data());
   if (fd < 0) return io_error("cannot create a temporary file beside", path);
   Status st = write_all(fd, bytes);
-  if (st.ok() && fchmod(fd, mode_for(path)) != 0) st = {ErrorCode::io, std::strerror(errno)};
+  if (st.ok() && fchmod(fd, mode_for(target)) != 0) st = {ErrorCode::io, std::strerror(errno)};
   if (st.ok() && fsync(fd) != 0) st = {ErrorCode::io, std::strerror(errno)};
   if (::close(fd) != 0 && st.ok()) st = {ErrorCode::io, std::strerror(errno)};
-  if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0)
+  if (st.ok() && std::rename(tmp.c_str(), target.c_str()) != 0)
     st = {ErrorCode::io, std::strerror(errno)};
   if (st.ok()) return {};
   ::unlink(tmp.c_str());

@@ -79,6 +79,19 @@ printf '\x00\x00\x80\x3f' | dd of="$WORK/changed.f32" bs=1 seek=400 conv=notrunc
 "$BIN" codec compare "$WORK/in.f32" "$WORK/changed.f32" --dtype f32 >"$WORK/cmp.txt"
 [ "$(value_of max_abs_error "$WORK/cmp.txt")" != 0 ] || fail "compare missed a changed value"
 
+# Outputs replace a file only once written: through a link the file it names is replaced
+# (the link stays), and a pipe takes the bytes as they come.
+"$BIN" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/linked.frame" >/dev/null
+ln -s linked.frame "$WORK/link.frame"
+"$BIN" codec compress --codec zstd-1 --dtype f32 "$WORK/in.f32" "$WORK/link.frame" >/dev/null \
+  || fail "compress through a link failed"
+[ -L "$WORK/link.frame" ] || fail "compress through a link replaced the link"
+[ "$("$BIN" codec inspect "$WORK/linked.frame" | grep '^codec: ')" = \
+  "$("$BIN" codec inspect "$WORK/zstd-1.f32.frame" | grep '^codec: ')" ] \
+  || fail "compress through a link did not replace the file it names"
+"$BIN" codec decompress "$WORK/linked.frame" /dev/stdout | cmp -s - "$WORK/in.f32" \
+  || fail "decompress to a pipe did not give the data"
+
 # Bad input of every kind.
 "$BIN" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/good.frame" >/dev/null
 { cat "$WORK/in.f32"; printf x; } >"$WORK/odd.bin"
