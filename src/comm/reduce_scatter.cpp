@@ -86,7 +86,7 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
   const detail::CodecThreads threads;
   auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
   const size_t m = count_per_rank;
-  int p = 1;  // for the size checks only; a bad comm is reported by the agreement
+  int p = 1;  // for the input's length only; a bad comm is reported by the agreement
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
   static constexpr Algorithm kUncompressed[] = {Algorithm::PlainRing};
   auto session = ReduceSession::begin(

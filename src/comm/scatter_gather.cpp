@@ -192,7 +192,7 @@ Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_C
       choice,
       [&](const detail::Collective& c) -> Status {
         bool is_root = c.rank == call.root;
-        bool scatter = std::string_view(call.op) == "scatter";
+        bool scatter = call.operation == model::Operation::scatter;
         // The root's buffer of all blocks, and this rank's own block (absent at an
         // in-place root).
         const void* all = scatter ? call.send : call.recv;

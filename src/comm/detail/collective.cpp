@@ -9,8 +9,8 @@
 #include "comm/detail/agreement.hpp"
 #include "comm/detail/count_limit.hpp"
 #include "comm/detail/node_key.hpp"
-#include "core/assert.hpp"
 #include "comm/detail/private_comm.hpp"
+#include "core/assert.hpp"
 
 namespace commpress::comm::detail {
 
