@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cli/bench_collective.hpp"
+#include "cli/bench_collective_agreement.hpp"
 #include "cli/bench_collective_case.hpp"
 #include "cli/bench_json.hpp"
 
@@ -249,6 +250,7 @@ Status run_in_mpi(const BenchCollectiveArgs& args, MPI_Comm comm) {
     st = plan.status();
   if (st.ok() && (args.repeat < 1 || args.warmup < 0))
     st = {ErrorCode::invalid_argument, "--repeat must be >= 1 and --warmup >= 0"};
+  COMMPRESS_RETURN_IF_ERROR(agree_on_plan(args, st, comm));
   if (st.ok()) {
     auto s = make_source(args, *dtype);
     if (s.ok())

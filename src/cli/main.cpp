@@ -1,5 +1,6 @@
 // `commpress`: the command-line face of the library. Every failure ends as one line on
 // stderr and a non-zero exit status; nothing is thrown past main.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -45,6 +46,9 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past a file-size limit a write then fails with EFBIG, which the writers report and clean
+  // up after, instead of the signal killing the process with a partial file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {

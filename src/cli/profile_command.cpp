@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "cli/commands.hpp"
+#include "cli/raw_io.hpp"
 #include "comm/profile.hpp"
 #include "comm/profile_io.hpp"
 
@@ -81,7 +82,8 @@ Status run_profile(const ProfileArgs& args) {
   auto rep = comm::measure_profile(MPI_COMM_WORLD, o);
   Status st = rep.ok() ? Status{} : rep.status();
   if (st.ok() && rank == 0) {
-    st = comm::save_text(args.out, comm::profile_to_json(rep->profile, &*rep));
+    const std::string json = comm::profile_to_json(rep->profile, &*rep);
+    st = write_file(args.out, std::as_bytes(std::span(json)));
     if (st.ok()) std::printf("%swrote %s\n", summary(rep->profile).c_str(), args.out.c_str());
   }
   if (!initialized) MPI_Finalize();

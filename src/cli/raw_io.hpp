@@ -1,4 +1,5 @@
-// Whole-file reads and writes with errors that name the file and the reason.
+// Whole-file reads and writes with errors that name the file and the reason. A write
+// replaces its destination only once it has fully succeeded.
 #pragma once
 
 #include <cstddef>

@@ -130,12 +130,10 @@ Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dt
   const std::vector<Algorithm> offered = {Algorithm::Ring, Algorithm::RecursiveDoubling,
                                           Algorithm::SharedWindow};
   auto c = detail::begin_collective(
-      comm, {"allgather", n, dtype, 0, false, offered}, choice,
+      comm, {model::Operation::allgather, "allgather", n, dtype, 0, false, offered, true}, choice,
       [&](const detail::Collective& c) -> Status {
         if (n > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
-        if (n > SIZE_MAX / c.wire.elem_size() / size_t(c.size))
-          return {ErrorCode::invalid_argument, "allgather: count * ranks overflows"};
         return detail::check_message_size(largest_message(c, n), "allgather");
       });
   if (!c.ok()) return c.status();

@@ -90,7 +90,8 @@ Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype
   auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
   static constexpr Algorithm kUncompressed[] = {Algorithm::SharedWindow};
   auto session = ReduceSession::begin(
-      comm, {"allreduce", count, dtype, op, 0, false, send, count, recv, kUncompressed}, choice,
+      comm, {model::Operation::allreduce, "allreduce", count, dtype, op, 0, false, send, count, recv,
+       kUncompressed}, choice,
       [&](const detail::Collective& c) -> Status {
         if (count > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allreduce: null buffer with a non-zero count"};

@@ -56,7 +56,7 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
   const std::vector<Algorithm> offered = {Algorithm::Binomial, Algorithm::PlainBinomial,
                                           Algorithm::SharedWindow};
   auto c = detail::begin_collective(
-      comm, {"bcast", count, dtype, root, true, offered}, choice,
+      comm, {model::Operation::bcast, "bcast", count, dtype, root, true, offered}, choice,
       [&](const detail::Collective&) -> Status {
         if (count > 0 && buf == nullptr)
           return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};

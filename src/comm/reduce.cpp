@@ -88,7 +88,7 @@ Result<Report> reduce(const void* send, void* recv, size_t count, Dtype dtype, O
   const detail::CodecThreads threads;
   auto choice = detail::choose_reduce(opts, send, count, dtype, op, root, comm);
   auto session = ReduceSession::begin(
-      comm, {"reduce", count, dtype, op, root, true, send, count}, choice,
+      comm, {model::Operation::reduce, "reduce", count, dtype, op, root, true, send, count}, choice,
       [&](const detail::Collective& c) -> Status {
         if (count > 0 && (send == nullptr || (c.rank == root && recv == nullptr)))
           return {ErrorCode::invalid_argument, "reduce: null buffer with a non-zero count"};

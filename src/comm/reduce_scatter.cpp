@@ -9,6 +9,7 @@
 
 #include "comm/detail/choose_reduce.hpp"
 #include "comm/detail/codec_threads.hpp"
+#include "comm/detail/count_limit.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -85,20 +86,17 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
   const detail::CodecThreads threads;
   auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
   const size_t m = count_per_rank;
-  int p = 1;  // for the size checks only; a bad comm is reported by the agreement
+  int p = 1;  // for the input's length only; a bad comm is reported by the agreement
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
-  const bool sizes_ok = m <= SIZE_MAX / 8 / size_t(p);
   static constexpr Algorithm kUncompressed[] = {Algorithm::PlainRing};
   auto session = ReduceSession::begin(
       comm,
-      {"reduce_scatter_block", m, dtype, op, 0, false, send, sizes_ok ? m * p : 0, nullptr,
-       kUncompressed},
+      {model::Operation::reduce_scatter, "reduce_scatter_block", m, dtype, op, 0, false, send,
+       detail::saturating_blocks(m, size_t(p)), nullptr, kUncompressed, true},
       choice, [&](const detail::Collective& c) -> Status {
         if (m > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument,
                   "reduce_scatter_block: null buffer with a non-zero count"};
-        if (!sizes_ok)
-          return {ErrorCode::invalid_argument, "reduce_scatter_block: count * ranks overflows"};
         const size_t n = m * size_t(c.size);
         if (n > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)
           return {ErrorCode::unsupported,

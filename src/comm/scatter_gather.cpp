@@ -176,6 +176,7 @@ size_t largest_subtree(int size) {
 }
 
 struct Call {
+  model::Operation operation;
   const char* op;
   const void* send;
   void* recv;
@@ -186,10 +187,12 @@ struct Call {
 
 Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_Comm comm) {
   return detail::begin_collective(
-      comm, {call.op, call.n, call.dtype, call.root, true, {Algorithm::Binomial}}, choice,
+      comm,
+      {call.operation, call.op, call.n, call.dtype, call.root, true, {Algorithm::Binomial}, true},
+      choice,
       [&](const detail::Collective& c) -> Status {
         bool is_root = c.rank == call.root;
-        bool scatter = std::string_view(call.op) == "scatter";
+        bool scatter = call.operation == model::Operation::scatter;
         // The root's buffer of all blocks, and this rank's own block (absent at an
         // in-place root).
         const void* all = scatter ? call.send : call.recv;
@@ -197,8 +200,6 @@ Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_C
         if (call.n > 0 && ((is_root && all == nullptr) || own == nullptr))
           return {ErrorCode::invalid_argument,
                   std::string(call.op) + ": null buffer with a non-zero count"};
-        if (call.n > SIZE_MAX / c.wire.elem_size() / size_t(c.size))
-          return {ErrorCode::invalid_argument, std::string(call.op) + ": count * ranks overflows"};
         return detail::check_message_size(
             c.wire.block_capacity(call.n) * largest_subtree(c.size), call.op);
       });
@@ -209,7 +210,7 @@ Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_C
 Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
                        MPI_Comm comm, const Options& opts) {
   const detail::CodecThreads threads;
-  Call call{"scatter", send, recv, count_per_rank, dtype, root};
+  Call call{model::Operation::scatter, "scatter", send, recv, count_per_rank, dtype, root};
   auto choice = detail::choose_scatter(opts, send, count_per_rank, dtype, root, comm);
   auto c = begin(call, choice, comm);
   if (!c.ok()) return c.status();
@@ -227,7 +228,7 @@ Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtyp
 Result<Report> gather(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
                       MPI_Comm comm, const Options& opts) {
   const detail::CodecThreads threads;
-  Call call{"gather", send, recv, count_per_rank, dtype, root};
+  Call call{model::Operation::gather, "gather", send, recv, count_per_rank, dtype, root};
   auto choice = detail::choose_gather(opts, send, recv, count_per_rank, dtype, root, comm);
   auto c = begin(call, choice, comm);
   if (!c.ok()) return c.status();

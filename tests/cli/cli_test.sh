@@ -4,11 +4,7 @@
 # ends with a non-zero status and exactly one "commpress: error:" line on stderr.
 # Usage: cli_test.sh PATH_TO_COMMPRESS WORK_DIR
 set -uo pipefail
-BIN="$1"
-WORK="$2"
-rm -rf "$WORK" && mkdir -p "$WORK"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 # Smooth data with a NaN, +Inf and -Inf in it: codecs must carry those exactly.
 gen() {  # gen f|d COUNT FILE
@@ -83,6 +79,19 @@ printf '\x00\x00\x80\x3f' | dd of="$WORK/changed.f32" bs=1 seek=400 conv=notrunc
 "$BIN" codec compare "$WORK/in.f32" "$WORK/changed.f32" --dtype f32 >"$WORK/cmp.txt"
 [ "$(value_of max_abs_error "$WORK/cmp.txt")" != 0 ] || fail "compare missed a changed value"
 
+# Outputs replace a file only once written: through a link the file it names is replaced
+# (the link stays), and a pipe takes the bytes as they come.
+"$BIN" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/linked.frame" >/dev/null
+ln -s linked.frame "$WORK/link.frame"
+"$BIN" codec compress --codec zstd-1 --dtype f32 "$WORK/in.f32" "$WORK/link.frame" >/dev/null \
+  || fail "compress through a link failed"
+[ -L "$WORK/link.frame" ] || fail "compress through a link replaced the link"
+[ "$("$BIN" codec inspect "$WORK/linked.frame" | grep '^codec: ')" = \
+  "$("$BIN" codec inspect "$WORK/zstd-1.f32.frame" | grep '^codec: ')" ] \
+  || fail "compress through a link did not replace the file it names"
+"$BIN" codec decompress "$WORK/linked.frame" /dev/stdout | cmp -s - "$WORK/in.f32" \
+  || fail "decompress to a pipe did not give the data"
+
 # Bad input of every kind.
 "$BIN" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/good.frame" >/dev/null
 { cat "$WORK/in.f32"; printf x; } >"$WORK/odd.bin"
@@ -135,8 +144,4 @@ if [ -n "$lossy_codec" ]; then
   expect_error "lossy codec without a bound" codec compress --codec "$lossy_codec" --dtype f32 "$WORK/in.f32" "$WORK/x"
 fi
 
-if [ $failures -ne 0 ]; then
-  echo "cli_test: $failures failure(s)" >&2
-  exit 1
-fi
-echo "cli_test: ok ($(wc -l <"$WORK/codecs.txt") codecs)"
+finish "cli_test ($(wc -l <"$WORK/codecs.txt") codecs)"

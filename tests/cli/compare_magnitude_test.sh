@@ -5,11 +5,7 @@
 # is refused rather than read as "no bound".
 # Usage: compare_magnitude_test.sh PATH_TO_COMMPRESS WORK_DIR
 set -uo pipefail
-BIN="$1"
-WORK="$2"
-rm -rf "$WORK" && mkdir -p "$WORK"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh" "$1" "$2"
 value_of() { grep "^$1: " "$2" | head -1 | cut -d' ' -f2; }
 
 gen() {  # gen SCALE OFFSET FILE: a 1000-step random walk of f64
@@ -65,5 +61,4 @@ for opt in --abs --rel; do
   [ -e "$WORK/empty.frame" ] && fail "$opt '': a frame was written"
 done
 
-if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
-echo "compare_magnitude_test: ok"
+finish compare_magnitude_test

@@ -10,7 +10,7 @@ namespace commpress::comm::detail {
 
 namespace {
 
-// One allreduce(MIN) over [v..., -v..., failing rank, -code, mins...] gives min and max of
+// One allreduce(MIN) over [v..., ~v..., failing rank, -code, mins...] gives min and max of
 // every field, the lowest failing rank, the largest error code and the minimum of each
 // double in `mins` in a single round trip.
 struct Verdict {
@@ -38,7 +38,7 @@ Result<Verdict> reduce_verdict(MPI_Comm comm, const std::vector<int64_t>& values
   std::vector<int64_t> buf(2 * k + 2 + mins.size());
   for (size_t i = 0; i < k; ++i) {
     buf[i] = values[i];
-    buf[k + i] = -values[i];
+    buf[k + i] = ~values[i];  // order-reversing like negation, without INT64_MIN's overflow
   }
   buf[2 * k] = local.ok() ? int64_t(size) : int64_t(rank);
   buf[2 * k + 1] = -int64_t(local.code());
@@ -50,7 +50,7 @@ Result<Verdict> reduce_verdict(MPI_Comm comm, const std::vector<int64_t>& values
   v.hi.reserve(k);
   for (size_t i = 0; i < k; ++i) {
     v.lo.push_back(buf[i]);
-    v.hi.push_back(-buf[k + i]);
+    v.hi.push_back(~buf[k + i]);
   }
   v.first_bad_rank = buf[2 * k] < size ? buf[2 * k] : -1;
   v.worst_code = -buf[2 * k + 1];
@@ -65,7 +65,25 @@ Status remote_failure(const Verdict& v, const Status& local, int rank) {
               (local.ok() ? "" : "; this rank: " + local.message())};
 }
 
+constexpr uint64_t kSignBit = uint64_t{1} << 63;
+
+std::string show_unsigned(int64_t v) { return std::to_string(uint64_t(v) ^ kSignBit); }
+
+std::string show(const Field& f, int64_t v) { return f.show ? f.show(v) : std::to_string(v); }
+
+Status disagreement(const Field& f, int64_t lo, int64_t hi) {
+  std::string what = std::string("ranks disagree on ") + f.name;
+  if (!f.ordered)
+    return {ErrorCode::mismatch, what + ": values include " + show(f, lo) + " and " + show(f, hi)};
+  return {ErrorCode::mismatch, what + ": values range from " + show(f, lo) + " to " + show(f, hi) +
+                                   " (this rank: " + show(f, f.value) + ")"};
+}
+
 }  // namespace
+
+Field unsigned_field(const char* name, size_t value) {
+  return {name, int64_t(uint64_t(value) ^ kSignBit), show_unsigned};
+}
 
 Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& local) {
   std::vector<double> none;
@@ -83,11 +101,7 @@ Status agree(MPI_Comm comm, const std::vector<Field>& fields, const Status& loca
   MPI_Comm_rank(comm, &rank);
   auto first_mismatch = [&](size_t from, size_t to) -> Status {
     for (size_t i = from; i < to; ++i)
-      if (v->lo[i] != v->hi[i])
-        return {ErrorCode::mismatch, std::string("ranks disagree on ") + fields[i].name +
-                                         ": values range from " + std::to_string(v->lo[i]) +
-                                         " to " + std::to_string(v->hi[i]) +
-                                         " (this rank: " + std::to_string(fields[i].value) + ")"};
+      if (v->lo[i] != v->hi[i]) return disagreement(fields[i], v->lo[i], v->hi[i]);
     return {};
   };
   late = std::min(late, fields.size());

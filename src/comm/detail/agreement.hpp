@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,7 +17,15 @@ namespace commpress::comm::detail {
 struct Field {
   const char* name;
   int64_t value;
+  std::string (*show)(int64_t) = nullptr;  // how a value reads in a message (null: the number)
+  // A mismatch names the smallest and largest value seen and this rank's; false for values
+  // whose order means nothing (names): it names two of the values seen, the same message on
+  // every rank.
+  bool ordered = true;
 };
+
+// A size_t as a field: ordered as the unsigned values are, shown as them.
+Field unsigned_field(const char* name, size_t value);
 
 // Compares fields across comm (same names in the same order on every rank) and folds in each
 // rank's local verdict. Returns on every rank: ok, or the same error (mismatch naming the

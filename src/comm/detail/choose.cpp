@@ -1,5 +1,6 @@
 #include "comm/detail/choose.hpp"
 
+#include "comm/detail/count_limit.hpp"
 #include "comm/select.hpp"
 #include "commpress/codec.hpp"
 
@@ -22,15 +23,17 @@ int size_of(MPI_Comm comm) {
 // This rank's block of an in-place buffer holding one block per rank.
 const void* own_block(const void* buf, size_t count, Dtype dtype, MPI_Comm comm) {
   const int r = rank_of(comm);
-  if (!buf || r < 0) return nullptr;
+  if (!buf || r < 0 || !count_fits(count, dtype, size_t(size_of(comm)))) return nullptr;
   return static_cast<const std::byte*>(buf) + size_t(r) * count * codec::dtype_size(dtype);
 }
 
 Choice collective(model::Operation op, const Options& opts, const void* data, size_t data_count,
                   size_t count, Dtype dtype, MPI_Comm comm) {
   SelectCall call{op, count, dtype};
-  call.data = data;
-  call.data_count = data ? data_count : 0;
+  // Auto samples the data: not where the count describes no buffer (the agreement refuses it).
+  const bool readable = data && count_fits(data_count, dtype);
+  call.data = readable ? data : nullptr;
+  call.data_count = readable ? data_count : 0;
   return choose_collective(call, opts, size_of(comm));
 }
 
@@ -86,7 +89,7 @@ Choice choose_scatter(const Options& opts, const void* send, size_t count, Dtype
                       MPI_Comm comm) {
   const bool is_root = rank_of(comm) == root;  // the root's p blocks travel
   return collective(model::Operation::scatter, opts, is_root ? send : nullptr,
-                    count * size_t(size_of(comm)), count, dtype, comm);
+                    saturating_blocks(count, size_t(size_of(comm))), count, dtype, comm);
 }
 
 Choice choose_gather(const Options& opts, const void* send, const void* recv, size_t count,

@@ -1,4 +1,5 @@
 #include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/count_limit.hpp"
 #include "comm/detail/wire.hpp"
 #include "comm/select.hpp"
 
@@ -33,6 +34,8 @@ int size_of(MPI_Comm comm) {
 
 Choice choose(model::Operation mop, const Options& opts, const void* send, size_t send_count,
               size_t count, Dtype dtype, Op op, MPI_Comm comm) {
+  // Auto samples the input: not where the count describes no buffer (the agreement refuses it).
+  if (!count_fits(send_count, dtype)) send = nullptr;
   SelectCall call{
       mop, count, dtype, op, send, send ? send_count : 0, compressible(opts, dtype, op)};
   Choice c = choose_collective(call, opts, size_of(comm));
@@ -66,10 +69,9 @@ Choice choose_allreduce(const Options& opts, const void* send, size_t count, Dty
 
 Choice choose_reduce_scatter(const Options& opts, const void* send, size_t count_per_rank,
                              Dtype dtype, Op op, MPI_Comm comm) {
-  const int p = size_of(comm);
-  const bool sizes_ok = count_per_rank <= SIZE_MAX / 8 / size_t(p);
-  return choose(model::Operation::reduce_scatter, opts, sizes_ok ? send : nullptr,
-                count_per_rank * size_t(p), count_per_rank, dtype, op, comm);
+  return choose(model::Operation::reduce_scatter, opts, send,
+                saturating_blocks(count_per_rank, size_t(size_of(comm))), count_per_rank, dtype,
+                op, comm);
 }
 
 Choice choose_reduce(const Options& opts, const void* send, size_t count, Dtype dtype, Op op, int,

@@ -4,10 +4,13 @@
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "comm/detail/agreement.hpp"
+#include "comm/detail/count_limit.hpp"
 #include "comm/detail/node_key.hpp"
 #include "comm/detail/private_comm.hpp"
+#include "core/assert.hpp"
 
 namespace commpress::comm::detail {
 
@@ -26,6 +29,9 @@ Status check_algorithm(const CollectiveCall& call, Algorithm alg) {
 
 Status local_verdict(Collective& c, const CollectiveCall& call, const Options& opts,
                      const std::function<Status(const Collective&)>& local_checks) {
+  // First: every size below is computed from the count.
+  COMMPRESS_RETURN_IF_ERROR(
+      check_count(call.op, call.count, call.dtype, call.per_rank ? size_t(c.size) : 1));
   COMMPRESS_RETURN_IF_ERROR(check_algorithm(call, c.algorithm));
   if (call.has_root && (call.root < 0 || call.root >= c.size))
     return {ErrorCode::invalid_argument, "root " + std::to_string(call.root) +
@@ -46,8 +52,20 @@ Status local_verdict(Collective& c, const CollectiveCall& call, const Options& o
   return local_checks ? local_checks(c) : Status{};
 }
 
+// As the caller spelled the call (the model's reduce_scatter is reduce_scatter_block).
+std::string show_operation(int64_t v) {
+  const auto op = model::Operation(uint8_t(v));
+  return op == model::Operation::reduce_scatter ? "reduce_scatter_block"
+                                                : model::operation_name(op);
+}
+
+constexpr std::string_view kOperationMismatch = "ranks disagree on operation:";
+
 Status named(const CollectiveCall& call, const Status& st) {
-  return st.ok() ? st : Status{st.code(), std::string(call.op) + ": " + st.message()};
+  // A disagreement on the operation is about every rank's call, not this one's: it reads the
+  // same everywhere.
+  if (st.ok() || st.message().starts_with(kOperationMismatch)) return st;
+  return Status{st.code(), std::string(call.op) + ": " + st.message()};
 }
 
 }  // namespace
@@ -66,7 +84,8 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
   Status local = local_verdict(c, call, opts, local_checks);
   std::string codec_name = codec_choice(opts, call.dtype);
   std::vector<Field> fields = {
-      {"count", int64_t(call.count)},
+      {"operation", int64_t(call.operation), show_operation, false},
+      unsigned_field("count", call.count),
       {"dtype", int64_t(call.dtype)},
       {"root", int64_t(call.root)},
       {"codec (name fingerprint)", fingerprint(codec_name)},
@@ -86,6 +105,9 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
     fields.insert(fields.end(), extras->fields.begin(), extras->fields.end());
     mins = extras->mins;
   }
+  COMMPRESS_ASSERT(fields.size() <= own + kOwnFields && mins.size() <= kOwnMins);
+  fields.resize(own + kOwnFields, Field{"(unused)", 0});
+  mins.resize(kOwnMins, 0.0);
   // The node each rank runs on, as its smallest and largest key: equal when all share one.
   const size_t node_at = mins.size();
   mins.insert(mins.end(), {node_key(), -node_key()});
@@ -93,7 +115,7 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
   const auto selection = choice.pending ? choice.pending->mins() : AutoSelection::no_mins();
   mins.insert(mins.end(), selection.begin(), selection.end());
   COMMPRESS_RETURN_IF_ERROR(named(call, agree(c.comm, fields, local, mins, own)));
-  if (extras) std::copy_n(mins.begin(), node_at, extras->mins.begin());
+  if (extras) std::copy_n(mins.begin(), extras->mins.size(), extras->mins.begin());
   c.one_node = mins[node_at] == -mins[node_at + 1];
   if (choice.pending) {
     choice.settle(choice.pending->decide(mins.data() + selection_at, c.one_node));

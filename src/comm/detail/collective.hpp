@@ -1,6 +1,7 @@
 // The frame around every collective, so all ranks always reach the same verdict:
-//   begin_collective  local checks, then one agreement on the arguments (count, dtype, root,
-//                     codec, bound, algorithm, chunk size) folding in every local verdict and,
+//   begin_collective  local checks, then one agreement on the arguments (operation, count,
+//                     dtype, root, codec, bound, algorithm, chunk size) folding in every local
+//                     verdict (a count too large for any buffer among them) and,
 //                     for Auto, the ratio samples its choice is settled from;
 //   resolve_bound     a REL bound turned into one ABS bound from the global value range;
 //   end_collective    the local outcomes agreed (any failure fails every rank; not after MPI's
@@ -37,21 +38,28 @@ inline bool runs_uncompressed(Algorithm a) {
 }
 
 struct CollectiveCall {
-  const char* op;  // "bcast", ... (for messages)
-  size_t count;    // per-rank count as the caller passed it
+  model::Operation operation;  // agreed first: ranks in different operations fail on it
+  const char* op;              // "bcast", ... (for messages)
+  size_t count;                // per-rank count as the caller passed it
   Dtype dtype;
   int root;  // 0 for operations without a root (agreed all the same)
   bool has_root;
   std::vector<Algorithm> offered;  // what this operation implements besides Mpi
+  // Some buffer holds one count per rank (allgather, scatter, gather, reduce_scatter_block):
+  // the size check covers all of them.
+  bool per_rank = false;
 };
 
 // What an operation adds to the argument agreement's single round trip: more fields that
 // must match (judged after the local verdicts), and doubles replaced by their minimum over
-// the ranks (e.g. [lo, -hi]).
+// the ranks (e.g. [lo, -hi]). At most kOwnFields and kOwnMins: every operation's agreement
+// has the same length (padded), so ranks in different operations still meet in one
+// allreduce and fail on its first field, the operation.
 struct AgreementExtras {
   std::vector<Field> fields;
   std::vector<double> mins;
 };
+inline constexpr size_t kOwnFields = 3, kOwnMins = 3;
 
 // local_checks sees rank, size, algorithm and wire (buffers, message sizes...); its verdict
 // is folded into the agreement, so a bad argument on one rank fails every rank. A pending

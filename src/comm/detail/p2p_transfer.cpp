@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "comm/detail/choose.hpp"
+#include "comm/detail/count_limit.hpp"
 #include "comm/detail/private_comm.hpp"
 
 namespace commpress::comm::detail {
@@ -98,6 +99,10 @@ Endpoint make_endpoint(const void* buf, size_t count, Dtype dtype, const Options
   }
   if (count > 0 && buf == nullptr) {
     e.local = {ErrorCode::invalid_argument, "null buffer with a non-zero count"};
+    return e;
+  }
+  if (Status st = check_count("point-to-point", count, dtype); !st.ok()) {
+    e.local = st;
     return e;
   }
   if (e.algorithm == Algorithm::Mpi) {

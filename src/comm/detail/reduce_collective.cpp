@@ -5,6 +5,7 @@
 #include <string>
 
 #include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/count_limit.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_ops.hpp"
@@ -61,7 +62,9 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   // only the output (or the slot) has been written.
   const bool expects_mpi =
       pending ? choice.pending->expects_mpi() : choice.algorithm == Algorithm::Mpi;
-  const bool has_input = call.input && call.input_count;
+  // Nothing is read from an input whose count no buffer could have (the agreement refuses it).
+  const bool has_input = call.input && call.input_count &&
+                         count_fits(call.input_count, call.dtype);
   const bool shared_window_offered = std::find(call.uncompressed.begin(), call.uncompressed.end(),
                                                Algorithm::SharedWindow) != call.uncompressed.end();
   if (has_input && shared_window_offered && comm != MPI_COMM_NULL &&
@@ -75,8 +78,9 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   void* copy = s->input_slot_        ? static_cast<void*>(s->input_slot_)
                : s->input_in_output_ ? call.output
                                      : nullptr;
-  const ValueRange mine = copy ? local_range_copy(call.dtype, call.input, call.input_count, copy)
-                               : local_range(call.dtype, call.input, call.input_count);
+  const void* input = has_input ? call.input : nullptr;
+  const ValueRange mine = copy ? local_range_copy(call.dtype, input, call.input_count, copy)
+                               : local_range(call.dtype, input, call.input_count);
   if (s->input_slot_) segment_fence();
   AgreementExtras extras{
       {{"op", int64_t(call.op)},
@@ -87,7 +91,10 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   std::vector<Algorithm> offered = kOffered;
   offered.insert(offered.end(), call.uncompressed.begin(), call.uncompressed.end());
   auto c = begin_collective(
-      comm, {call.name, call.count, call.dtype, call.root, call.has_root, offered}, choice,
+      comm,
+      {call.operation, call.name, call.count, call.dtype, call.root, call.has_root, offered,
+       call.per_rank},
+      choice,
       [&](const Collective& c) -> Status {
         COMMPRESS_RETURN_IF_ERROR(shared_checks(c, call));
         return local_checks ? local_checks(c) : Status{};

@@ -15,6 +15,7 @@
 namespace commpress::comm::detail {
 
 struct ReduceCall {
+  model::Operation operation;
   const char* name;      // "allreduce", ... (for messages)
   size_t count;          // as the caller passed it (agreed on)
   Dtype dtype;
@@ -29,6 +30,7 @@ struct ReduceCall {
   // Uncompressed algorithms the operation runs besides Mpi (reduce_scatter_block: PlainRing;
   // allreduce: SharedWindow).
   std::span<const Algorithm> uncompressed = {};
+  bool per_rank = false;  // count is each rank's block of the input (reduce_scatter_block)
 };
 
 class ReduceSession {
