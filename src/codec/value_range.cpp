@@ -35,11 +35,8 @@ inline void fold_finite(T v, T& mn, T& mx) {
 // Copies from a sixteenth of the last-level cache up bypass the caches (non-temporal stores):
 // the copy is then written once instead of read for ownership and written back, and with
 // every rank of a node copying, copies this large leave the cache before MPI reads them back.
-// A 64 MiB copy took 5.8 ms so against 9.0-10.0 ms (glibc's memcpy 9.2-9.4 ms: it streams
-// only above 3/4 of the cache, 480 MiB here). Measured as the whole allreduce that declines to
-// compress, 4 ranks on 2 cores, Auto over MPI_Allreduce (paired rounds): 32, 64 and 256 MiB
-// 1.03, 1.01-1.05 and 0.96 streamed against 1.10, 1.08-1.09 and 1.14 cached; 16 MiB 1.20-1.21
-// against 1.09-1.11, so the limit lies above it (30 MiB here).
+// glibc's memcpy streams only from 3/4 of the cache up, too late for that. Below the limit
+// the cached copy measured faster (docs/measured-choices.md).
 size_t stream_from() {
   static const size_t bytes = [] {
 #ifdef _SC_LEVEL3_CACHE_SIZE
@@ -69,10 +66,10 @@ inline void stream_line(std::byte* dst, const std::byte* src) {
 }
 
 // One thread's pass, copying to `out` too when kCopy. Kept apart from the parallel split: GCC
-// does not vectorize the serial fallback of an `omp parallel for simd ... if (...)` loop,
-// which made small arrays 20x slower. kLanes running minima and maxima instead of one vector
-// of each: with a single pair every min waits for the previous one (4 cycles), which held a
-// cache-resident MiB to 35 us; 64 lanes take 17 us.
+// does not vectorize the serial fallback of an `omp parallel for simd ... if (...)` loop, which
+// made small arrays many times slower. kLanes running minima and maxima instead of one vector
+// of each: with a single pair every min waits for the latency of the previous one, and
+// independent lanes hide it (docs/measured-choices.md).
 // kStream (with kCopy): the copy goes around the caches, 64-byte lines at a time.
 template <class T, class U, bool kCopy, bool kStream = false>
 void range_pass(const T* x, size_t n, T& mn, T& mx, T* out) {

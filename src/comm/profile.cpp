@@ -180,8 +180,8 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
   // Every rank computes while the pair probes the overlap, as every rank does during a
   // collective. With the others idle, their cores were free for the kernel's packet work: on
   // the shaped network (4 ranks sharing 2 cores) the probe found transfers overlapping up to
-  // 32 KiB, while a fused-ring allreduce keeps both cores busy; the 64 KiB chunks that made
-  // Auto choose took 0.24-0.28 s for 64 MiB against 0.23-0.24 s with 1 MiB ones.
+  // 32 KiB, while a fused-ring allreduce keeps both cores busy, and the small chunks that made
+  // Auto choose measured slower than 1 MiB ones (docs/measured-choices.md).
   PROFILE_MPI(MPI_Barrier(comm));
   if (pair != MPI_COMM_NULL) {
     auto limit = overlap_limit(pair, rank, buf, out.one_way);

@@ -32,11 +32,10 @@ double range_agreement(const MachineProfile& m, const Scenario& s) {
 
 // How much faster than the candidates before it an algorithm must be predicted to displace
 // them. The allgather ring and Bruck move the same bytes and, at p = 4, differ in the model by
-// one message latency; measured on the 1 Gbit/s netsim (1-64 MiB per rank, random walk and
-// Gaussian, REL 1e-4 and 1e-3), Bruck took 3-63% longer than the ring in all 16 cases of the
-// benchmark run at 69f8497 and 7-53% longer in 15 of 16 at a3e10cf (bench/results), so it must
-// earn its place by the latencies it saves (small messages, many ranks). Why it is slower is
-// not in the model (a guess: its pairwise steps send both ways on one TCP connection).
+// one message latency, yet Bruck measured slower than the ring in nearly every large case of
+// the collectives benchmark (docs/measured-choices.md), so it must earn its place by the
+// latencies it saves (small messages, many ranks). Why it is slower is not in the model (a
+// guess: its pairwise steps send both ways on one TCP connection).
 double displace_margin(Operation op, Algorithm a) {
   return op == Operation::allgather && a == Algorithm::RecursiveDoubling ? 0.05 : 0.0;
 }

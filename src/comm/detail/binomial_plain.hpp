@@ -2,8 +2,9 @@
 // Each rank receives the whole message from its parent, then sends it on to its children,
 // largest subtree first. An MPI library's own bcast may cut a large message into segments
 // to pipeline them down the tree; with more ranks than cores every segment costs the
-// waiting ranks a wake-up: with 4 ranks on 2 cores this tree took 0.78x Open MPI 4.1's time
-// at 1 MiB and 0.74x at 4 MiB (bare, 60 rounds). Auto runs it where the machine profile measured MPI's own slower.
+// waiting ranks a wake-up, and with more ranks than cores this unsegmented tree measured
+// faster (docs/measured-choices.md). Auto runs it where the machine profile measured MPI's own
+// slower.
 #pragma once
 
 #include <mpi.h>

@@ -1,8 +1,8 @@
 // Large message buffers are recycled on their thread instead of going back to malloc.
 // Collectives run in loops, and memory fresh from malloc (mmap at these sizes) faults in every
-// page a receive or an encoder first touches: a 64 MiB fused-ring allreduce on the netsim took
-// about 3,800 page faults per rank per call; with its buffers and frames kept (kept_frames.hpp)
-// it took 0.213 s against 0.222 s. A freed buffer is kept for the next request of the same
+// page a receive or an encoder first touches, thousands of page faults per rank for a large
+// compressed allreduce; keeping its buffers and frames (kept_frames.hpp) saves them
+// (docs/measured-choices.md). A freed buffer is kept for the next request of the same
 // rounded size, up to kKeptBytes per thread, the oldest dropped first. That is address space:
 // a buffer sized for the worst-case frame keeps resident only the pages messages touched.
 #pragma once

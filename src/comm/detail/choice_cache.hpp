@@ -1,7 +1,7 @@
 // model::choose remembered per thread for the last few scenarios. Auto prices each call
 // twice (could any ratio pay? then, after the agreement, the agreed ratios), each time every
-// candidate at ten chunk sizes: ~100k instructions for an allreduce, 19-35 us a call on this
-// machine, more than the rest of commpress's path. An iterative program repeats the same
+// candidate at ten chunk sizes, which costs more than the rest of commpress's path
+// (docs/measured-choices.md). An iterative program repeats the same
 // calls, and where no data was sampled the scenarios repeat exactly; the decision is a pure
 // function of the profile (its fingerprint), the codec's rates, the scenario, the candidates
 // and the margin. The reductions' break-even size (a search over sizes, ~8k instructions a

@@ -1,8 +1,8 @@
 // How many OpenMP threads codec work may use inside one operation. OpenMP gives every
 // process a thread per core it may run on, so with several unbound ranks on a node each
 // rank's codec passes ask for all the node's cores at once, and libgomp's spinning waits
-// turn that into milliseconds: 4 ranks on 2 cores took 13 ms for the range pass of a 4 MiB
-// allreduce that takes 0.3 ms with one thread each. Unless OMP_NUM_THREADS says otherwise,
+// turn a sub-millisecond pass into many milliseconds (docs/measured-choices.md). Unless
+// OMP_NUM_THREADS says otherwise,
 // an operation runs its codec work on this rank's share of the cores.
 #pragma once
 

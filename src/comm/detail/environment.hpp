@@ -1,7 +1,7 @@
 // The environment variables the collectives consult on every call, read once per process.
 // Walking the environment costs a cache miss per variable when it is cold, as it is between
-// an application's collectives: with the ~90 variables mpirun sets, the lookups were 3.6 us
-// of a 16-element bcast's 11.9 us with the caches evicted (8.3 us after; 0.6 us warm).
+// an application's collectives, and mpirun sets dozens of variables: a noticeable share of a
+// small bcast (docs/measured-choices.md).
 #pragma once
 
 namespace commpress::comm::detail {

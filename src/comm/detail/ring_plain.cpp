@@ -27,8 +27,8 @@ Status plain_ring_reduce_scatter(const ReduceContext& ctx, const std::byte* inpu
   const MPI_Datatype type = mpi_datatype(ctx.wire.dtype());
   // The partial lives in out: each piece of it leaves while the next step's piece arrives in
   // a piece-sized buffer, and their sum replaces it. Block-sized partial buffers, fresh on
-  // every call, made the ring 1.7x slower at 1 MiB blocks (3.2 against 1.9 ms, 4 ranks on 2
-  // cores: their pages); this one is kept for the next call.
+  // every call, cost their first-touch page faults every time (docs/measured-choices.md);
+  // this one is kept for the next call.
   thread_local std::vector<std::byte> arriving;
   const size_t piece_bytes = std::min(piece, std::max<size_t>(m, 1)) * es;
   if (arriving.size() < piece_bytes) arriving.resize(piece_bytes);
