@@ -1,6 +1,5 @@
-// The ranks of `commpress bench collective` run one plan: each measurement is a sequence of
-// collectives, so a rank given other options (another --op, --repeat, list of algorithms...)
-// would call different ones or a different number of them and leave the rest waiting.
+// The plan of `commpress bench collective`, agreed across ranks before it runs
+// (bench_plan_agreement.hpp).
 #pragma once
 
 #include <mpi.h>
@@ -9,8 +8,8 @@
 
 namespace commpress::cli {
 
-// Collective: ok on every rank, or the same failure on every rank: the first option the
-// ranks were given differently (named), else the lowest failing rank's `local` verdict.
+// Collective: ok on every rank, or the same failure on every rank (the first option given
+// differently, else the lowest failing rank's `local` verdict).
 Status agree_on_plan(const BenchCollectiveArgs& args, const Status& local, MPI_Comm comm);
 
 }  // namespace commpress::cli

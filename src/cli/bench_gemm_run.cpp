@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "cli/bench_gemm.hpp"
+#include "cli/bench_gemm_agreement.hpp"
 #include "cli/bench_gemm_case.hpp"
 #include "cli/bench_gemm_mpi.hpp"
 #include "cli/bench_gemm_plan.hpp"
@@ -208,13 +209,16 @@ Status run_typed(const BenchGemmArgs& args, const GemmProblem& problem, MPI_Comm
 
 Status run_bench_gemm(const BenchGemmArgs& args) {
   GemmMpiScope mpi;
+  // Every rank checks its own options, then all agree on them: a rank alone with a bad or a
+  // different option would otherwise leave the others waiting in the first multiply.
   auto problem = gemm_problem_of(args);
-  if (!problem.ok()) return problem.status();
   auto dtype = codec::parse_dtype(args.dtype);
-  if (!dtype.ok()) return dtype.status();
+  Status local = !problem.ok() ? problem.status() : !dtype.ok() ? dtype.status() : Status{};
+  if (local.ok() && *dtype != codec::Dtype::f64 && *dtype != codec::Dtype::f32)
+    local = {ErrorCode::invalid_argument, "--dtype takes f32 or f64, got '" + args.dtype + "'"};
+  COMMPRESS_RETURN_IF_ERROR(agree_on_plan(args, local, mpi.comm()));
   if (*dtype == codec::Dtype::f64) return run_typed<double>(args, *problem, mpi.comm());
-  if (*dtype == codec::Dtype::f32) return run_typed<float>(args, *problem, mpi.comm());
-  return {ErrorCode::invalid_argument, "--dtype takes f32 or f64, got '" + args.dtype + "'"};
+  return run_typed<float>(args, *problem, mpi.comm());
 }
 
 }  // namespace commpress::cli

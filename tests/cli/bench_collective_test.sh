@@ -92,32 +92,10 @@ expect_error unknown_op --op alltoall --algorithm mpi --count 10
 expect_error no_bound --op bcast --algorithm binomial --count 10
 expect_error missing_input --op bcast --algorithm mpi --count 10 --input "$WORK/does-not-exist.f32"
 
-# expect_disagreement NAME OPTION RANK0_ARGS -- RANK1_ARGS: rank 1 given other options. Each
-# rank records its own status and error (so mpirun lets the other finish); both must fail,
-# neither hang, each with the plan error naming OPTION, and nothing measured.
-expect_disagreement() {
-  local name=$1 option=$2
-  shift 2
-  local first=()
-  while [ "$1" != -- ]; do first+=("$1"); shift; done
-  shift
-  local rank='"$0" bench collective "${@:2}" 2>"$1.err"; echo $? >"$1.rc"'
-  OMP_NUM_THREADS=1 timeout 60 "$MPIEXEC" "${root_flag[@]}" --oversubscribe \
-    --mca btl self,vader,tcp --mca mpi_yield_when_idle 1 \
-    -np 1 bash -c "$rank" "$BIN" "$WORK/$name.0" "${first[@]}" : \
-    -np 1 bash -c "$rank" "$BIN" "$WORK/$name.1" "$@" >"$WORK/$name.out" 2>&1
-  [ $? -ne 124 ] || fail "$name: hung"
-  for r in 0 1; do
-    [ "$(cat "$WORK/$name.$r.rc" 2>/dev/null)" = 1 ] || fail "$name: rank $r did not exit with status 1"
-    grep -q "^commpress: error: .*different benchmark plans.*$option" "$WORK/$name.$r.err" \
-      || fail "$name: rank $r: no plan error naming $option: $(cat "$WORK/$name.$r.err")"
-  done
-  [ ! -s "$WORK/$name.out" ] || fail "$name: measured anyway: $(cat "$WORK/$name.out")"
-}
 small=(--algorithm mpi,ring --count 64 --lossless zstd-1 --warmup 0)
-expect_disagreement repeat_differs --repeat --op allgather "${small[@]}" --repeat 2 -- \
+expect_disagreement collective repeat_differs --repeat --op allgather "${small[@]}" --repeat 2 -- \
   --op allgather "${small[@]}" --repeat 3
-expect_disagreement op_differs --op --op allgather "${small[@]}" --repeat 1 -- \
+expect_disagreement collective op_differs --op --op allgather "${small[@]}" --repeat 1 -- \
   --op bcast --algorithm mpi,binomial --count 64 --lossless zstd-1 --warmup 0 --repeat 1
 
 finish bench_collective_test

@@ -136,4 +136,10 @@ expect_error scalapack_codec 2 "uncompressed" --algorithm scalapack@lz4 --m 8 --
 expect_error bad_overlap 2 "overlap" --algorithm scalapack --overlap maybe --m 8 --n 8 --k 8
 expect_error bad_repeat 2 "repeat" --algorithm scalapack --repeat 0 --m 8 --n 8 --k 8
 
+# Ranks given different plans fail together instead of waiting in different multiplies.
+tiny=(--algorithm scalapack,summa --m 16 --n 16 --k 16 --warmup 0)
+expect_disagreement gemm repeat_differs --repeat "${tiny[@]}" --repeat 1 -- "${tiny[@]}" --repeat 2
+expect_disagreement gemm size_differs --k "${tiny[@]}" --repeat 1 -- \
+  --algorithm scalapack,summa --m 16 --n 16 --k 32 --warmup 0 --repeat 1
+
 finish bench_gemm_test
