@@ -62,8 +62,8 @@ inline constexpr double kDefaultGemmDecompressRate = 0.3e9;
 // 1 when unknown), else the defaults above. Frame bounds are left raw-sized.
 GemmCodec gemm_codec(const CodecRates* rates);
 
-// Local dgemm / sgemm rate per rank when the profile has none (measured on the development
-// machine with one BLAS thread per rank: dgemm 52 GFLOP/s; sgemm about twice that).
+// Local dgemm / sgemm rate per rank when the profile has none: the development machine's, with
+// one BLAS thread per rank (docs/measured-choices.md); sgemm about twice dgemm.
 inline constexpr double kDefaultGemmFlopsF64 = 52e9;
 inline constexpr double kDefaultGemmFlopsF32 = 104e9;
 double gemm_flop_rate(const MachineProfile& m, Dtype dtype);

@@ -158,8 +158,7 @@ Result<GemmReport> gemm(Trans transa, Trans transb, T alpha, const DistMatrix<T>
   call.codec = plan->codec;
   // The codecs' OpenMP teams (and the bounds' range passes) get the same share of the node's
   // cores as the local products: a full team per rank on an oversubscribed node spends its
-  // time spinning, not compressing (SUMMA with szp, 2048^3 f64, 4 ranks on 2 cores without
-  // OMP_NUM_THREADS: 0.57-0.77 s against 0.18 s).
+  // time spinning, not compressing (docs/measured-choices.md).
   const comm::detail::CodecThreads codec_threads(detail::set_blas_threads_for(grid.comm()));
 
   auto bounds = detail::resolve_input_bounds(call);
