@@ -5,15 +5,11 @@ the kernel of every figure, with the verdicts of the BLAS-kernel targets:
 import argparse
 import json
 import os
-import subprocess
+import sys
 import time
 
-
-def sh(cmd):
-    try:
-        return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return ""
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import sh  # noqa: E402  (the gemm report's provenance helper)
 
 
 def header(a):
