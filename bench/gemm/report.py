@@ -428,6 +428,20 @@ def plot(rows, path):
 
 
 # --- provenance ------------------------------------------------------------------------------
+def blas_md(rows):
+    """The BLAS library and kernel every measurement line names (a generic fallback flagged)."""
+    seen = sorted({(r["blas"], r["blas_core"], bool(r.get("blas_fallback")))
+                   for r in rows if r.get("blas_core")})
+    if not seen:
+        return "not recorded (lines from before the kernel was reported)"
+    rates = ", ".join(f"{r['gflops']:.1f} GFLOP/s at N={r['n']} {r['dtype']}" for r in rows
+                      if r.get("algorithm") == "blas" and not r.get("error"))
+    return "; ".join(f"{lib}, kernel {core}" + (" (GENERIC FALLBACK: the CPU has AVX2/AVX-512; "
+                     "OPENBLAS_CORETYPE fixes it, see README)" if fb else "")
+                     for lib, core, fb in seen) + (
+        f"; the node's local product rate (one rank, both cores' threads: dgemm for f64, sgemm for f32): {rates}" if rates else "")
+
+
 def header_md(a, rows):
     mem = sh("awk '/MemTotal/ {print $2}' /proc/meminfo")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -446,6 +460,7 @@ def header_md(a, rows):
         f"- Machine: {nproc} cores (`nproc`), {cpu}, {memory} memory; {mpi}; OpenBLAS "
         f"(pthreads); ScaLAPACK (libscalapack-openmpi); load average when the run started: "
         f"{a.load or '?'}",
+        f"- BLAS: {blas_md(rows)}",
         "- Networks: *shared memory* `mpirun -np P --oversubscribe --bind-to none --mca btl "
         "self,vader`; 4 ranks on 2 cores are oversubscribed. OpenBLAS threads per rank = cores / "
         "ranks on the node (one when oversubscribed); the 1-rank run gets both cores. "

@@ -15,6 +15,7 @@
 #include "cli/bench_gemm_mpi.hpp"
 #include "cli/bench_gemm_plan.hpp"
 #include "cli/bench_json.hpp"
+#include "commpress/blas_info.hpp"
 #include "linalg/gemm/local_blas.hpp"
 
 namespace commpress::cli {
@@ -113,6 +114,10 @@ std::string result_line(const BenchGemmArgs& args, const GemmProblem& p, int ran
   else
     j.add("bound", m.opts.bound.value);
   j.add("overlap", m.opts.overlap).add("panel", uint64_t(m.opts.panel)).add("seed", args.seed);
+  // The local products' kernel: a generic fallback makes every figure measure it.
+  const linalg::BlasInfo blas = linalg::blas_info();
+  j.add("blas", blas.library + " " + blas.version).add("blas_core", blas.core);
+  j.add("blas_fallback", blas.fallback);
   if (!o.status.ok()) return j.add("error", o.status.to_string()).str();
 
   const double median = gemm_median(o.seconds);

@@ -17,6 +17,8 @@ struct Outcome {
 // `commpress codec ...`: compress, decompress, inspect, compare, list.
 void add_codec_commands(CLI::App& app, Outcome& outcome);
 void add_profile_command(CLI::App& app, Outcome& outcome);  // `commpress profile`
+// `commpress blas`: the BLAS kernel and its dgemm rate (blas_command.cpp).
+void add_blas_command(CLI::App& app, Outcome& outcome);
 // `commpress bench collective`: timed operations under mpirun (bench_collective_command.cpp).
 void add_bench_commands(CLI::App& app, Outcome& outcome);
 // `commpress bench gemm`, added to the bench group (bench_gemm_command.cpp).

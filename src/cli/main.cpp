@@ -14,6 +14,7 @@ using GroupRegistrar = void (*)(CLI::App&, commpress::cli::Outcome&);
 constexpr GroupRegistrar kCommandGroups[] = {
     commpress::cli::add_codec_commands,
     commpress::cli::add_profile_command,
+    commpress::cli::add_blas_command,
     commpress::cli::add_bench_commands,
     commpress::cli::add_bench_gemm_command,  // after the bench group it joins
 };

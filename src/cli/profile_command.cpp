@@ -12,6 +12,7 @@
 #include "cli/raw_io.hpp"
 #include "comm/profile.hpp"
 #include "comm/profile_io.hpp"
+#include "commpress/blas_info.hpp"
 
 namespace commpress::cli {
 
@@ -39,6 +40,9 @@ std::string summary(const model::MachineProfile& m) {
   line("network", m.network);
   s << "gamma: " << m.gamma * 1e9 << " ns/B (" << (m.gamma > 0 ? 1e-9 / m.gamma : 0) << " GB/s)\n";
   s << "ranks per node: " << m.ranks_per_node << "\n";
+  // Every rate here depends on the kernel: a generic fallback one is named with its remedy.
+  s << "BLAS: " << linalg::blas_info().describe() << "; dgemm " << m.gemm_flops_f64 / 1e9
+    << " GFLOP/s per rank\n";
   for (const auto& c : m.codecs) {
     s << c.codec << " " << codec::dtype_name(c.dtype) << ": compress " << c.compress / 1e9
       << " GB/s, decompress " << c.decompress / 1e9 << " GB/s";

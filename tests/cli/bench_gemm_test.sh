@@ -40,7 +40,7 @@ for r in rows:
     for k in ("algorithm", "grid", "ranks", "m", "n", "k", "dtype", "codec", "seconds_median",
               "seconds_min", "gflops", "bytes_sent", "raw_bytes", "ratio", "memory_bytes",
               "predicted_seconds", "guaranteed_abs_bound", "max_abs_error", "rounding_allowance",
-              "within_bound", "reference"):
+              "within_bound", "reference", "blas", "blas_core", "blas_fallback"):
         if k not in r:
             bad.append(f"{what}: no field {k}")
     if r.get("ranks") != np_:

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "comm/detail/agreement.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "linalg/gemm/cannon_steps.hpp"
@@ -80,6 +81,9 @@ Status run_cannon25d(const GemmCall<T>& call, GemmReport& report) {
   } else {
     st = steps->run(first, last, T(0), partial.data(), std::max<int64_t>(1, mi));
   }
+  // Every rank of every layer learns of a failure before the reduction, so all skip it
+  // together instead of some waiting there for a rank that will never come.
+  if (layers > 1) st = comm::detail::agree_outcome(g.comm(), st);
   if (st.ok() && layers > 1) {
     st = reduce_layers(g, mi, nj, call.c->data, call.c->ld, partial);
     if (l != 0) steps->count_send(uint64_t(mi * nj) * sizeof(T), uint64_t(mi * nj) * sizeof(T));

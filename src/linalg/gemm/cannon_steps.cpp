@@ -115,10 +115,13 @@ Status CannonSteps<T>::finish_shift(int step, BlockExchange& xa, BlockExchange& 
     COMMPRESS_RETURN_IF_ERROR(xb.wait());
   } else {
     const Neighbours nb = neighbours();
-    COMMPRESS_RETURN_IF_ERROR(exchange_blocking(call_->grid->row_comm(), nb.left, nb.right,
-                                                kTagShiftA, a_[0], a_[1]));
-    COMMPRESS_RETURN_IF_ERROR(exchange_blocking(call_->grid->col_comm(), nb.up, nb.down,
-                                                kTagShiftB, b_[0], b_[1]));
+    // B's exchange runs even when A's failed: its peers are waiting for it.
+    const Status a = exchange_blocking(call_->grid->row_comm(), nb.left, nb.right, kTagShiftA,
+                                       a_[0], a_[1]);
+    const Status b = exchange_blocking(call_->grid->col_comm(), nb.up, nb.down, kTagShiftB,
+                                       b_[0], b_[1]);
+    COMMPRESS_RETURN_IF_ERROR(a);
+    COMMPRESS_RETURN_IF_ERROR(b);
   }
   const int kk = layout_.k_block(pos_, step);
   count(layout_.a_shape(pos_.row, kk), a_[0].size);
@@ -157,16 +160,18 @@ void CannonSteps<T>::multiply(int step, T beta, T* c, int64_t ldc, BlockExchange
 template <class T>
 Status CannonSteps<T>::run(int first, int last, T beta, T* c, int64_t ldc) {
   if (first >= last) return {};
-  COMMPRESS_RETURN_IF_ERROR(skew(first));
+  // A failed transfer is kept like a failed decode: leaving the loop early would leave the
+  // layer's other ranks waiting in their next shift, and the other layers in the reduction.
+  keep(skew(first));
   const bool overlap = call_->opts->overlap;
   for (int t = first; t < last; ++t) {
     const bool more = t + 1 < last;
     BlockExchange xa, xb;
-    if (more && overlap) COMMPRESS_RETURN_IF_ERROR(post_shift(xa, xb));
+    if (more && overlap) keep(post_shift(xa, xb));
     multiply(t, t == first ? beta : T(1), c, ldc, xa, xb);
-    if (more) COMMPRESS_RETURN_IF_ERROR(finish_shift(t, xa, xb));
+    if (more) keep(finish_shift(t, xa, xb));
   }
-  return {};
+  return failure_;
 }
 
 template <class T>

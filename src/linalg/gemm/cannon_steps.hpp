@@ -4,8 +4,9 @@
 // what the skew and every shift move: a block is decoded into a work block for its product and
 // never recompressed, so a lossless codec gives exactly the uncompressed products.
 //
-// Failures after setup (a frame that does not decode) are kept, not returned at once: the rank
-// keeps taking part in every transfer so no peer is left waiting, and status() reports them.
+// Failures after setup (a frame that does not decode, a transfer that reports an error) are
+// kept, not returned at once: the rank keeps taking part in every transfer so no peer is left
+// waiting, and run() and status() report them once the loop is done.
 #pragma once
 
 #include <array>

@@ -7,6 +7,7 @@
 #include "comm/detail/agreement.hpp"
 #include "comm/detail/codec_threads.hpp"
 #include "commpress/linalg.hpp"
+#include "linalg/gemm/compressed_operands.hpp"
 #include "linalg/gemm/gemm_bounds.hpp"
 #include "linalg/gemm/gemm_call.hpp"
 #include "linalg/gemm/local_blas.hpp"
@@ -175,8 +176,13 @@ Result<GemmReport> gemm(Trans transa, Trans transb, T alpha, const DistMatrix<T>
   report.predicted_seconds = plan->predicted_seconds;
   Status st = comm::detail::agree_outcome(grid.comm(), run(plan->algorithm, call, report));
   if (!st.ok()) return st;
-  // An algorithm that moved its blocks raw (ScaLapack, whatever codec was asked for) left the
-  // inputs exact.
+  // An input that never went through the codec (raw algorithms, a panel with nowhere to
+  // travel) is exact: it adds nothing to the bound, and with neither compressed the report
+  // names no codec.
+  const detail::CompressedOperands used = detail::compressed_operands(plan->algorithm, grid);
+  if (!used.a) call.block_bound_a = ErrorBound::lossless();
+  if (!used.b) call.block_bound_b = ErrorBound::lossless();
+  if (!used.any()) report.codec = "none";
   if (report.codec == "none") return report;
   auto bound_c = detail::bound_on_c(call);
   if (!bound_c.ok()) return bound_c.status();

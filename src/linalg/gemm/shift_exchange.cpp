@@ -1,5 +1,6 @@
 #include "linalg/gemm/shift_exchange.hpp"
 
+#include <atomic>
 #include <climits>
 #include <string>
 
@@ -20,7 +21,26 @@ Status received_size(const MPI_Status& st, EncodedBlock& in) {
   return {};
 }
 
+std::atomic<int> g_fail_countdown{0};
+
+// The failure fail_exchange_for_testing() asked for, on the exchange it named.
+Status injected_failure() {
+  int left = g_fail_countdown.load();
+  while (left > 0 && !g_fail_countdown.compare_exchange_weak(left, left - 1)) {
+  }
+  if (left != 1) return {};
+  return {ErrorCode::mpi, "block exchange failed (injected by fail_exchange_for_testing)"};
+}
+
+// The received size, then any injected failure.
+Status completed(const MPI_Status& st, EncodedBlock& in) {
+  COMMPRESS_RETURN_IF_ERROR(received_size(st, in));
+  return injected_failure();
+}
+
 }  // namespace
+
+void fail_exchange_for_testing(int nth) { g_fail_countdown = nth > 0 ? nth : 0; }
 
 BlockExchange::~BlockExchange() {
   if (posted()) MPI_Waitall(2, requests_, MPI_STATUSES_IGNORE);
@@ -50,7 +70,7 @@ Status BlockExchange::wait() {
   in_ = nullptr;
   if (!complete_) COMMPRESS_MPI(MPI_Waitall(2, requests_, statuses_));
   complete_ = false;
-  return received_size(statuses_[0], *in);
+  return completed(statuses_[0], *in);
 }
 
 Status exchange_blocking(MPI_Comm comm, int dest, int src, int tag, const EncodedBlock& out,
@@ -59,7 +79,7 @@ Status exchange_blocking(MPI_Comm comm, int dest, int src, int tag, const Encode
   COMMPRESS_MPI(MPI_Sendrecv(out.bytes.data(), int(out.size), MPI_BYTE, dest, tag,
                              in.bytes.data(), int(in.bytes.size()), MPI_BYTE, src, tag, comm,
                              &st));
-  return received_size(st, in);
+  return completed(st, in);
 }
 
 Status bcast_block(MPI_Comm comm, int root, EncodedBlock& block) {

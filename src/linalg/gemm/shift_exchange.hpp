@@ -58,6 +58,11 @@ class BlockExchange {
 Status exchange_blocking(MPI_Comm comm, int dest, int src, int tag, const EncodedBlock& out,
                          EncodedBlock& in);
 
+// Tests: the nth exchange this rank completes from now on (1: the next; 0: none) reports an
+// MPI error after its messages have moved, as a failed receive would, so the callers' handling
+// of a failure part-way through their transfers can be exercised on one rank.
+void fail_exchange_for_testing(int nth);
+
 // Broadcasts root's block over comm: its size, then its bytes (into capacity on the others).
 Status bcast_block(MPI_Comm comm, int root, EncodedBlock& block);
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "linalg/gemm/compressed_operands.hpp"
 #include "linalg/gemm/summa_driver.hpp"
 #include "linalg/gemm/summa_layers.hpp"
 #include "linalg/gemm/summa_loop.hpp"
@@ -41,10 +42,8 @@ Status check_sizes(const GemmCall<T>& call, std::span<const Panel> panels, int64
                            max_layer_shipment(panels, g.layers(), mb, nb, a_codec, b_codec, dt));
 }
 
-// Pieces are compressed only where they travel: along a grid row or column of more than one
-// rank, or to other layers.
 std::string piece_codec(const std::string& codec, int comm_size, int layers) {
-  return comm_size > 1 || layers > 1 ? codec : std::string("none");
+  return summa_compresses(comm_size, layers) ? codec : std::string("none");
 }
 
 }  // namespace
