@@ -163,6 +163,14 @@ class Codec {
   // Decodes a payload whose header was already validated; out holds info.count elements.
   virtual Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                         Workspace& ws) const = 0;
+
+ private:
+  // decompress() once the header is parsed and its checksum verified (the frame's checksum
+  // covers the whole payload: it is computed once per decoded frame, also through the
+  // dispatching decompress below).
+  Status decompress_inspected(std::span<const std::byte> frame, const FrameInfo& info, void* out,
+                              size_t n, Dtype d, Workspace& ws) const;
+  friend Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d);
 };
 
 // Registry ---------------------------------------------------------------------------------

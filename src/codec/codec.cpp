@@ -164,18 +164,23 @@ Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, 
                          Workspace& ws) const {
   auto info = detail::inspect_header(frame);
   if (!info.ok()) return info.status();
-  if (info->codec != id())
+  return decompress_inspected(frame, *info, out, n, d, ws);
+}
+
+Status Codec::decompress_inspected(std::span<const std::byte> frame, const FrameInfo& info,
+                                   void* out, size_t n, Dtype d, Workspace& ws) const {
+  if (info.codec != id())
     return {ErrorCode::mismatch, "frame was written by codec id " +
-                                     std::to_string(int(info->codec)) + ", not by " +
+                                     std::to_string(int(info.codec)) + ", not by " +
                                      std::string(name())};
   // As inspect() does: a count the payload cannot hold is a damaged frame, whatever the
   // destination.
-  COMMPRESS_RETURN_IF_ERROR(check_count_fits(frame.subspan(kFrameHeaderSize), *info));
-  if (info->dtype != d)
-    return {ErrorCode::mismatch, std::string("frame holds ") + dtype_name(info->dtype) +
+  COMMPRESS_RETURN_IF_ERROR(check_count_fits(frame.subspan(kFrameHeaderSize), info));
+  if (info.dtype != d)
+    return {ErrorCode::mismatch, std::string("frame holds ") + dtype_name(info.dtype) +
                                      " but the destination is " + dtype_name(d)};
-  if (info->count != n)
-    return {ErrorCode::mismatch, "frame holds " + std::to_string(info->count) +
+  if (info.count != n)
+    return {ErrorCode::mismatch, "frame holds " + std::to_string(info.count) +
                                      " elements but the destination has room for " +
                                      std::to_string(n)};
   if (!supports(d))
@@ -183,14 +188,14 @@ Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, 
                                           " cannot hold dtype " + dtype_name(d)};
   if (n > 0 && out == nullptr) return {ErrorCode::invalid_argument, "null output buffer"};
   // A lossless codec's frame promises exactness; any bound in its header is forged.
-  if (!lossy() && info->mode != BoundMode::lossless)
+  if (!lossy() && info.mode != BoundMode::lossless)
     return {ErrorCode::corrupt_frame, std::string("a ") + std::string(name()) +
                                           " frame is lossless but its header says bound mode " +
-                                          bound_mode_name(info->mode)};
-  if (info->payload_size > max_payload(n, d))
-    return {ErrorCode::corrupt_frame, "payload of " + std::to_string(info->payload_size) +
+                                          bound_mode_name(info.mode)};
+  if (info.payload_size > max_payload(n, d))
+    return {ErrorCode::corrupt_frame, "payload of " + std::to_string(info.payload_size) +
                                           " bytes exceeds this codec's worst case"};
-  return decode(frame.subspan(kFrameHeaderSize), *info, out, ws);
+  return decode(frame.subspan(kFrameHeaderSize), info, out, ws);
 }
 
 Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d) const {
@@ -202,7 +207,7 @@ Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d
   if (!info.ok()) return info.status();
   auto codec = codec_for_id(info->codec);
   if (!codec.ok()) return codec.status();
-  return (*codec)->decompress(frame, out, n, d);
+  return (*codec)->decompress_inspected(frame, *info, out, n, d, thread_workspace());
 }
 
 }  // namespace commpress::codec
