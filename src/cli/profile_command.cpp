@@ -10,8 +10,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/raw_io.hpp"
-#include "comm/profile.hpp"
-#include "comm/profile_io.hpp"
+#include "profile/measure_profile.hpp"
+#include "profile/profile_report_json.hpp"
 #include "commpress/blas_info.hpp"
 
 namespace commpress::cli {
@@ -71,7 +71,7 @@ Status run_profile(const ProfileArgs& args) {
   }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  comm::ProfileOptions o;
+  profile::ProfileOptions o;
   o.codecs = {"szp"};
   for (const auto& c : args.codecs)
     if (c != "szp") o.codecs.push_back(c);
@@ -83,10 +83,10 @@ Status run_profile(const ProfileArgs& args) {
     std::fprintf(stderr, "%s\n", line.c_str());
     std::fflush(stderr);
   };
-  auto rep = comm::measure_profile(MPI_COMM_WORLD, o);
+  auto rep = profile::measure_profile(MPI_COMM_WORLD, o);
   Status st = rep.ok() ? Status{} : rep.status();
   if (st.ok() && rank == 0) {
-    const std::string json = comm::profile_to_json(rep->profile, &*rep);
+    const std::string json = profile::profile_report_to_json(*rep);
     st = write_file(args.out, std::as_bytes(std::span(json)));
     if (st.ok()) std::printf("%swrote %s\n", summary(rep->profile).c_str(), args.out.c_str());
   }

@@ -14,7 +14,7 @@
 #include "commpress/model.hpp"
 #include "commpress/status.hpp"
 
-namespace commpress::comm {
+namespace commpress::profile {
 
 struct ProfileOptions {
   std::vector<std::string> codecs = {"szp"};
@@ -47,4 +47,4 @@ struct ProfileReport {
 // Collective over comm (at least 2 ranks). Every rank returns the same profile.
 Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts);
 
-}  // namespace commpress::comm
+}  // namespace commpress::profile
