@@ -11,18 +11,23 @@
 #   profile   ... linalg              (measures the machine for the models)
 #   capi      ... profile             (the C API)                 -> libcommpress
 #
-# commpress_layer(<name> [BELOW <layer>...]) defines commpress_layer_<name> from
-# src/<name>/**/*.cpp and records the layer in the global property COMMPRESS_LAYERS.
+# commpress_layer(<name> [BELOW <layer>...] [EXCLUDE <regex>]) defines commpress_layer_<name>
+# from src/<name>/**/*.cpp, less the files matching EXCLUDE.
 function(commpress_layer name)
-  cmake_parse_arguments(L "" "" "BELOW" ${ARGN})
+  cmake_parse_arguments(L "" "EXCLUDE" "BELOW" ${ARGN})
   set(root ${PROJECT_BINARY_DIR}/layers/${name})
+  file(REMOVE_RECURSE ${root})  # no link left from another configuration
   file(MAKE_DIRECTORY ${root})
   foreach(seen ${L_BELOW} ${name})
-    if(NOT EXISTS ${root}/${seen})
-      file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${seen} ${root}/${seen} SYMBOLIC)
-    endif()
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${seen} ${root}/${seen} SYMBOLIC)
   endforeach()
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cpp)
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}/src
+       ${PROJECT_SOURCE_DIR}/src/${name}/*.hpp)
+  if(L_EXCLUDE)
+    list(FILTER sources EXCLUDE REGEX "${L_EXCLUDE}")
+    list(FILTER headers EXCLUDE REGEX "${L_EXCLUDE}")
+  endif()
   add_library(commpress_layer_${name} OBJECT ${sources})
   add_library(commpress_layer_${name}_headers OBJECT)
   foreach(t commpress_layer_${name} commpress_layer_${name}_headers)
@@ -32,16 +37,12 @@ function(commpress_layer name)
   # The layer's headers too: one generated file includes them all under the layer's root,
   # so a header that includes a higher layer fails the build even where no source of the
   # layer includes that header.
-  file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}/src
-       ${PROJECT_SOURCE_DIR}/src/${name}/*.hpp)
   set(text "")
   foreach(h ${headers})
     string(APPEND text "#include \"${h}\"\n")
   endforeach()
   file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/layers/headers_${name}.cpp CONTENT "${text}")
   target_sources(commpress_layer_${name}_headers PRIVATE ${PROJECT_BINARY_DIR}/layers/headers_${name}.cpp)
-  set_property(GLOBAL APPEND PROPERTY COMMPRESS_LAYERS ${name})
-  set_property(GLOBAL PROPERTY COMMPRESS_LAYER_BELOW_${name} ${L_BELOW})
 endfunction()
 
 # A library made of layers: a SHARED library from their objects. The layers are kept on the

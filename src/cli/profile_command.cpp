@@ -12,7 +12,10 @@
 #include "cli/raw_io.hpp"
 #include "profile/measure_profile.hpp"
 #include "profile/profile_report_json.hpp"
+#include "commpress/config.h"
+#if COMMPRESS_HAVE_GEMM
 #include "commpress/blas_info.hpp"
+#endif
 
 namespace commpress::cli {
 
@@ -40,9 +43,11 @@ std::string summary(const model::MachineProfile& m) {
   line("network", m.network);
   s << "gamma: " << m.gamma * 1e9 << " ns/B (" << (m.gamma > 0 ? 1e-9 / m.gamma : 0) << " GB/s)\n";
   s << "ranks per node: " << m.ranks_per_node << "\n";
+#if COMMPRESS_HAVE_GEMM
   // Every rate here depends on the kernel: a generic fallback one is named with its remedy.
   s << "BLAS: " << linalg::blas_info().describe() << "; dgemm " << m.gemm_flops_f64 / 1e9
     << " GFLOP/s per rank\n";
+#endif
   for (const auto& c : m.codecs) {
     s << c.codec << " " << codec::dtype_name(c.dtype) << ": compress " << c.compress / 1e9
       << " GB/s, decompress " << c.decompress / 1e9 << " GB/s";
