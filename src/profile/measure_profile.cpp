@@ -14,6 +14,7 @@
 #include "commpress/homomorphic.hpp"
 #include "commpress/config.h"
 #if COMMPRESS_HAVE_GEMM
+#include "commpress/blas_info.hpp"
 #include "linalg/gemm/local_blas.hpp"
 #endif
 
@@ -510,6 +511,7 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, flops, 2, MPI_DOUBLE, MPI_MIN, comm));
   rep.profile.gemm_flops_f64 = flops[0];
   rep.profile.gemm_flops_f32 = flops[1];
+  rep.blas = linalg::blas_info().describe();
   say(opts, rank, "  dgemm " + std::to_string(flops[0] / 1e9) + " GFLOP/s, sgemm " +
                       std::to_string(flops[1] / 1e9) + " GFLOP/s per rank");
 #endif

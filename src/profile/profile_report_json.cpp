@@ -15,6 +15,7 @@ std::string profile_report_to_json(const ProfileReport& report) {
   raw["nodes"] = report.nodes;
   raw["host"] = report.host;
   raw["pair_shares_node"] = report.pair_shares_node;
+  if (!report.blas.empty()) raw["blas"] = report.blas;
   raw["pingpong_one_way"] = json::array();
   for (const auto& s : report.pingpong) raw["pingpong_one_way"].push_back({s.bytes, s.seconds});
   raw["codec_rows"] = json::array();
