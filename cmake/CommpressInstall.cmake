@@ -20,9 +20,15 @@ install(TARGETS commpress EXPORT commpressTargets
 if(TARGET commpress_cli)
   install(TARGETS commpress_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 endif()
+# The multiply's headers only where it is built.
+set(multiply_headers "")
+if(NOT COMMPRESS_ENABLE_GEMM)
+  set(multiply_headers REGEX "/(linalg|scalapack_matrix|blas_info)\\.hpp$|/scalapack\\.h$" EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        COMPONENT dev)
+        COMPONENT dev ${multiply_headers})
 install(FILES ${PROJECT_BINARY_DIR}/include/commpress/version.h
+              ${PROJECT_BINARY_DIR}/include/commpress/config.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/commpress COMPONENT dev)
 install(EXPORT commpressCodecTargets NAMESPACE commpress:: DESTINATION ${COMMPRESS_CMAKE_DIR}
         COMPONENT dev)

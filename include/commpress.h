@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commpress/config.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -246,6 +248,7 @@ commpress_status commpress_reduce(const void* send, void* recv, size_t count,
                                   MPI_Comm comm, const commpress_options* options,
                                   commpress_report* report);
 
+#if COMMPRESS_HAVE_GEMM
 /* ---- Distributed matrix multiply -------------------------------------------------------
  * C = alpha * op(A) * op(B) + beta * C on a process grid, in the "block" distribution of
  * include/commpress/linalg.hpp: grid row i owns the global rows [i*mb, min(rows, (i+1)*mb))
@@ -343,6 +346,7 @@ commpress_status commpress_sgemm(commpress_trans transa, commpress_trans transb,
                                  const commpress_grid* grid,
                                  const commpress_gemm_options* options,
                                  commpress_gemm_report* report);
+#endif /* COMMPRESS_HAVE_GEMM */
 
 #ifdef __cplusplus
 } /* extern "C" */

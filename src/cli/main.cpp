@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "commpress/config.h"
 
 namespace {
 
@@ -14,9 +15,13 @@ using GroupRegistrar = void (*)(CLI::App&, commpress::cli::Outcome&);
 constexpr GroupRegistrar kCommandGroups[] = {
     commpress::cli::add_codec_commands,
     commpress::cli::add_profile_command,
+#if COMMPRESS_HAVE_GEMM
     commpress::cli::add_blas_command,
+#endif
     commpress::cli::add_bench_commands,
+#if COMMPRESS_HAVE_GEMM
     commpress::cli::add_bench_gemm_command,  // after the bench group it joins
+#endif
 };
 
 void print_error(const std::string& message) {

@@ -10,9 +10,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/raw_io.hpp"
-#include "comm/profile.hpp"
-#include "comm/profile_io.hpp"
+#include "profile/measure_profile.hpp"
+#include "profile/profile_report_json.hpp"
+#include "commpress/config.h"
+#if COMMPRESS_HAVE_GEMM
 #include "commpress/blas_info.hpp"
+#endif
 
 namespace commpress::cli {
 
@@ -40,9 +43,11 @@ std::string summary(const model::MachineProfile& m) {
   line("network", m.network);
   s << "gamma: " << m.gamma * 1e9 << " ns/B (" << (m.gamma > 0 ? 1e-9 / m.gamma : 0) << " GB/s)\n";
   s << "ranks per node: " << m.ranks_per_node << "\n";
+#if COMMPRESS_HAVE_GEMM
   // Every rate here depends on the kernel: a generic fallback one is named with its remedy.
   s << "BLAS: " << linalg::blas_info().describe() << "; dgemm " << m.gemm_flops_f64 / 1e9
     << " GFLOP/s per rank\n";
+#endif
   for (const auto& c : m.codecs) {
     s << c.codec << " " << codec::dtype_name(c.dtype) << ": compress " << c.compress / 1e9
       << " GB/s, decompress " << c.decompress / 1e9 << " GB/s";
@@ -71,7 +76,7 @@ Status run_profile(const ProfileArgs& args) {
   }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  comm::ProfileOptions o;
+  profile::ProfileOptions o;
   o.codecs = {"szp"};
   for (const auto& c : args.codecs)
     if (c != "szp") o.codecs.push_back(c);
@@ -83,10 +88,10 @@ Status run_profile(const ProfileArgs& args) {
     std::fprintf(stderr, "%s\n", line.c_str());
     std::fflush(stderr);
   };
-  auto rep = comm::measure_profile(MPI_COMM_WORLD, o);
+  auto rep = profile::measure_profile(MPI_COMM_WORLD, o);
   Status st = rep.ok() ? Status{} : rep.status();
   if (st.ok() && rank == 0) {
-    const std::string json = comm::profile_to_json(rep->profile, &*rep);
+    const std::string json = profile::profile_report_to_json(*rep);
     st = write_file(args.out, std::as_bytes(std::span(json)));
     if (st.ok()) std::printf("%swrote %s\n", summary(rep->profile).c_str(), args.out.c_str());
   }

@@ -88,7 +88,7 @@ struct Reader {
 
 }  // namespace
 
-std::string profile_to_json(const model::MachineProfile& m, const ProfileReport* measured) {
+std::string profile_to_json(const model::MachineProfile& m) {
   json j;
   j["format"] = kFormat;
   j["version"] = kVersion;
@@ -121,25 +121,6 @@ std::string profile_to_json(const model::MachineProfile& m, const ProfileReport*
                            {"combine_raw", c.combine_raw},
                            {"call_overhead", c.call_overhead},
                            {"typical_ratio", c.typical_ratio}});
-  if (measured) {
-    json& raw = j["measurements"];
-    raw["ranks"] = measured->ranks;
-    raw["nodes"] = measured->nodes;
-    raw["host"] = measured->host;
-    raw["pair_shares_node"] = measured->pair_shares_node;
-    raw["pingpong_one_way"] = json::array();
-    for (const auto& s : measured->pingpong) raw["pingpong_one_way"].push_back({s.bytes, s.seconds});
-    raw["codec_rows"] = json::array();
-    for (const auto& r : measured->codec_rows)
-      raw["codec_rows"].push_back({{"codec", r.codec},
-                                   {"dtype", codec::dtype_name(r.dtype)},
-                                   {"rel_bound", r.rel_bound},
-                                   {"ratio", r.ratio},
-                                   {"compress", r.compress},
-                                   {"decompress", r.decompress},
-                                   {"combine", r.combine},
-                                   {"combine_raw", r.combine_raw}});
-  }
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

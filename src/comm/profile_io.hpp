@@ -5,14 +5,14 @@
 #include <string>
 #include <string_view>
 
-#include "comm/profile.hpp"
 #include "commpress/model.hpp"
 #include "commpress/status.hpp"
 
 namespace commpress::comm {
 
-// The profile plus, when given, the raw measurements behind it (for the record).
-std::string profile_to_json(const model::MachineProfile& m, const ProfileReport* measured = nullptr);
+// The profile alone; `commpress profile` adds the raw measurements behind it
+// (profile/profile_report_json.hpp).
+std::string profile_to_json(const model::MachineProfile& m);
 
 // Parses and validates (every number finite and non-negative, known dtypes); a field that
 // is missing or wrong is named in the error. Unknown fields are ignored.

@@ -51,6 +51,9 @@ for dt, c in szp.items():
 sizes = [s[0] for s in p.get("measurements", {}).get("pingpong_one_way", [])]
 need(sizes and sizes[0] == 8 and sizes[-1] == most, f"ping-pong sizes 8..{most}: {sizes[:3]}..{sizes[-1:]}")
 need(all(s[1] > 0 for s in p["measurements"]["pingpong_one_way"]), "ping-pong times > 0")
+# The BLAS the rates came from, named (a build without the multiply has no BLAS rates).
+if "gemm_flops_f64" in p:
+    need("OpenBLAS" in p["measurements"].get("blas", ""), f"the BLAS is not named: {p['measurements'].get('blas')}")
 for b in bad:
     print("  " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)

@@ -9,7 +9,7 @@
 #include "commpress/model.hpp"
 #include "commpress/status.hpp"
 
-namespace commpress::comm {
+namespace commpress::profile {
 
 // Collective. f32 blocks (reduce_scatter) or messages (bcast) of 64 KiB, 1 MiB and 8 MiB,
 // those up to max_bytes.
@@ -21,4 +21,4 @@ Result<model::MpiAgainstPlain> measure_allreduce_mpi(MPI_Comm comm, double max_b
 Result<model::MpiAgainstPlain> measure_allgather_mpi(MPI_Comm comm, double max_bytes);
 Result<model::MpiAgainstPlain> measure_bcast_window_mpi(MPI_Comm comm, double max_bytes);
 
-}  // namespace commpress::comm
+}  // namespace commpress::profile

@@ -1,4 +1,4 @@
-#include "comm/profile.hpp"
+#include "profile/measure_profile.hpp"
 
 #include <omp.h>
 
@@ -9,12 +9,19 @@
 #include <random>
 #include <utility>
 
-#include "comm/profile_mpi_against_plain.hpp"
+#include "profile/mpi_against_plain.hpp"
 #include "comm/select.hpp"
 #include "commpress/homomorphic.hpp"
+#include "commpress/config.h"
+#if COMMPRESS_HAVE_GEMM
+#include "commpress/blas_info.hpp"
 #include "linalg/gemm/local_blas.hpp"
+#endif
 
-namespace commpress::comm {
+namespace commpress::profile {
+
+// The profiler is a client of comm: it times comm's own calls.
+using namespace comm;
 
 namespace {
 
@@ -251,6 +258,7 @@ double timed(F&& f, int reps, Status& st) {
 
 double rate(double bytes, double seconds) { return seconds > 0 ? bytes / seconds : 0; }
 
+#if COMMPRESS_HAVE_GEMM
 // Flop/s of a local n^3 product with the BLAS threads the distributed multiply sets (this
 // reaches into linalg on purpose: the rate is only useful as the multiply will see it). The
 // fastest of a few runs, after a warm-up; the caller keeps the slowest rank's.
@@ -272,6 +280,7 @@ double measure_gemm_rate(MPI_Comm comm) {
   const double best = timed(run, 3, st);
   return best > 0 ? 2.0 * double(n) * double(n) * double(n) / best : 0;
 }
+#endif
 
 template <class T>
 Result<CodecRow> measure_codec(const codec::Codec& c, double rel, size_t n) {
@@ -496,13 +505,16 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   double gamma = measure_gamma();
   PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &gamma, 1, MPI_DOUBLE, MPI_MAX, comm));
   rep.profile.gamma = gamma;
+#if COMMPRESS_HAVE_GEMM  // without the multiply the profile keeps no BLAS rates
   say(opts, rank, "local dgemm / sgemm rates (1024^3 on every rank at once)");
   double flops[2] = {measure_gemm_rate<double>(comm), measure_gemm_rate<float>(comm)};
   PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, flops, 2, MPI_DOUBLE, MPI_MIN, comm));
   rep.profile.gemm_flops_f64 = flops[0];
   rep.profile.gemm_flops_f32 = flops[1];
+  rep.blas = linalg::blas_info().describe();
   say(opts, rank, "  dgemm " + std::to_string(flops[0] / 1e9) + " GFLOP/s, sgemm " +
                       std::to_string(flops[1] / 1e9) + " GFLOP/s per rank");
+#endif
   rep.profile.threads_per_rank = omp_get_max_threads();
   say(opts, rank, "codec rates (" + std::to_string(rep.profile.threads_per_rank) +
                       " thread(s) per rank, all ranks at once)");
@@ -541,4 +553,4 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   return rep;
 }
 
-}  // namespace commpress::comm
+}  // namespace commpress::profile

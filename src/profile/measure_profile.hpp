@@ -14,7 +14,7 @@
 #include "commpress/model.hpp"
 #include "commpress/status.hpp"
 
-namespace commpress::comm {
+namespace commpress::profile {
 
 struct ProfileOptions {
   std::vector<std::string> codecs = {"szp"};
@@ -42,9 +42,12 @@ struct ProfileReport {
   int nodes = 0;
   bool pair_shares_node = false;  // ranks 0 and 1 on one node: the link is intra-node
   std::string host;
+  // The BLAS the local product rates were measured with (library, version, kernel; a generic
+  // fallback kernel named with its remedy). Empty in a build without the multiply.
+  std::string blas;
 };
 
 // Collective over comm (at least 2 ranks). Every rank returns the same profile.
 Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts);
 
-}  // namespace commpress::comm
+}  // namespace commpress::profile
