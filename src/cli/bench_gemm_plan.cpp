@@ -13,12 +13,6 @@ Status invalid(std::string message) {
   return {ErrorCode::invalid_argument, std::move(message)};
 }
 
-Result<linalg::Trans> parse_trans(const char* option, const std::string& v) {
-  if (v == "N" || v == "n") return linalg::Trans::N;
-  if (v == "T" || v == "t") return linalg::Trans::T;
-  return invalid(std::string(option) + " takes N or T, got '" + v + "'");
-}
-
 // The bounds a codec is measured at: lossless codecs (and none) once, exactly; lossy codecs at
 // each given bound; "auto" at each bound, or exactly when none is given.
 Result<std::vector<codec::ErrorBound>> bounds_for(const std::string& name,
@@ -61,6 +55,12 @@ Result<GridShape> grid_for(const BenchGemmArgs& args, const GemmProblem& p, code
 }
 
 }  // namespace
+
+Result<linalg::Trans> parse_trans(const char* option, const std::string& v) {
+  if (v == "N" || v == "n") return linalg::Trans::N;
+  if (v == "T" || v == "t") return linalg::Trans::T;
+  return invalid(std::string(option) + " takes N or T, got '" + v + "'");
+}
 
 Result<GemmProblem> gemm_problem_of(const BenchGemmArgs& args) {
   GemmProblem p;

@@ -17,6 +17,7 @@ constexpr GroupRegistrar kCommandGroups[] = {
     commpress::cli::add_blas_command,
     commpress::cli::add_bench_commands,
     commpress::cli::add_bench_gemm_command,  // after the bench group it joins
+    commpress::cli::add_plan_gemm_command,
 };
 
 void print_error(const std::string& message) {

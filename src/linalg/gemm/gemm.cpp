@@ -112,16 +112,16 @@ Status check_plan(const GemmCall<T>& call, const GemmPlan& plan) {
     return {ErrorCode::invalid_argument,
             "the plan is for a " + shape_of(plan.grid_rows, plan.grid_cols, plan.layers) +
                 " grid, not " + shape_of(g.rows(), g.cols(), g.layers())};
+  if (plan.algorithm == GemmAlgorithm::Auto)
+    return {ErrorCode::invalid_argument, "a plan names the algorithm that runs, not auto"};
   COMMPRESS_RETURN_IF_ERROR(check_algorithm(plan.algorithm, g));
   if (plan.codec == "auto" || plan.codec.empty())
     return {ErrorCode::invalid_argument, "the plan's codec must be \"none\" or a registry name"};
   const bool bounded = (!plan.compress_a || plan.bound_a.mode != codec::BoundMode::lossless) &&
                        (!plan.compress_b || plan.bound_b.mode != codec::BoundMode::lossless);
   COMMPRESS_RETURN_IF_ERROR(check_codec<T>(plan.codec, bounded));
-  model::GemmScenario shape;
-  shape.grid = {g.rows(), g.cols(), g.layers()};
-  shape.codec.enabled = plan.compress_a || plan.compress_b;
-  if (!model::gemm_runs(plan.algorithm, shape))
+  if (plan.codec != "none" &&
+      model::gemm_algorithm_info(plan.algorithm)->codec != model::GemmCodecUse::compressed)
     return {ErrorCode::unsupported, std::string(gemm_algorithm_name(plan.algorithm)) +
                                         " moves uncompressed blocks; codec " + plan.codec +
                                         " is not available with it"};
