@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "cli/bench_gemm_mpi.hpp"
+#include "commpress/gemm_model.hpp"
 
 namespace commpress::cli {
 
@@ -55,6 +56,12 @@ Result<GridShape> grid_for(const BenchGemmArgs& args, const GemmProblem& p, code
 }
 
 }  // namespace
+
+std::string gemm_algorithm_list() {
+  std::string out = linalg::gemm_algorithm_name(linalg::GemmAlgorithm::Auto);
+  for (const model::GemmAlgorithmInfo& a : model::gemm_algorithms()) out += std::string(", ") + a.name;
+  return out;
+}
 
 Result<linalg::Trans> parse_trans(const char* option, const std::string& v) {
   if (v == "N" || v == "n") return linalg::Trans::N;

@@ -151,8 +151,7 @@ void add_plan_gemm_command(CLI::App& app, Outcome& outcome) {
   cmd->add_option("--dtype", a->dtype, "f64 or f32")->capture_default_str();
   cmd->add_option("--transa", a->transa, "N or T")->capture_default_str();
   cmd->add_option("--transb", a->transb, "N or T")->capture_default_str();
-  cmd->add_option("--algorithm", a->algorithm,
-                  "auto, cannon, summa, srumma, cannon25d, summa25d or scalapack")
+  cmd->add_option("--algorithm", a->algorithm, gemm_algorithm_list())
       ->capture_default_str();
   cmd->add_option("--codec", a->codec, "none, auto or a registry name")->capture_default_str();
   cmd->add_option("--bound-rel", a->bound_rel, "input bound relative to each matrix's range");
