@@ -3,6 +3,8 @@
 // bound its compression implies on C. Execution decides nothing the plan does not say.
 #include <bit>
 #include <cstring>
+#include <initializer_list>
+#include <vector>
 #include <string>
 
 #include "comm/detail/agreement.hpp"
@@ -135,25 +137,32 @@ Status check_plan(const GemmCall<T>& call, const GemmPlan& plan) {
   return {};
 }
 
+// The call's own fields, which every rank must share, then the given ones.
+template <class T>
+std::vector<comm::detail::Field> call_fields(const GemmCall<T>& call,
+                                             std::initializer_list<comm::detail::Field> more) {
+  std::vector<comm::detail::Field> fields{{"m", call.m},
+                                          {"n", call.n},
+                                          {"k", call.k},
+                                          {"transa", int64_t(call.transa)},
+                                          {"transb", int64_t(call.transb)},
+                                          {"dtype", int64_t(codec::dtype_of<T>())},
+                                          {"alpha", bits_of(double(call.alpha))},
+                                          {"beta", bits_of(double(call.beta))}};
+  fields.insert(fields.end(), more);
+  return fields;
+}
+
 template <class T>
 Status agree_arguments(const GemmCall<T>& call, const GemmOptions& o) {
-  return comm::detail::agree(
-      call.grid->comm(),
-      {{"m", call.m},
-       {"n", call.n},
-       {"k", call.k},
-       {"transa", int64_t(call.transa)},
-       {"transb", int64_t(call.transb)},
-       {"dtype", int64_t(codec::dtype_of<T>())},
-       {"alpha", bits_of(double(call.alpha))},
-       {"beta", bits_of(double(call.beta))},
-       {"algorithm", int64_t(o.algorithm)},
-       {"codec", comm::detail::fingerprint(o.codec)},
-       {"bound mode", int64_t(o.bound.mode)},
-       {"bound value", bits_of(o.bound.value)},
-       {"overlap", int64_t(o.overlap)},
-       {"panel", o.panel}},
-      check_local(call, o));
+  return comm::detail::agree(call.grid->comm(),
+                             call_fields(call, {{"algorithm", int64_t(o.algorithm)},
+                                                {"codec", comm::detail::fingerprint(o.codec)},
+                                                {"bound mode", int64_t(o.bound.mode)},
+                                                {"bound value", bits_of(o.bound.value)},
+                                                {"overlap", int64_t(o.overlap)},
+                                                {"panel", o.panel}}),
+                             check_local(call, o));
 }
 
 // Every field of a caller's plan, so that no rank runs another plan than its peers.
@@ -161,27 +170,19 @@ template <class T>
 Status agree_plan(const GemmCall<T>& call, const GemmPlan& p) {
   return comm::detail::agree(
       call.grid->comm(),
-      {{"m", call.m},
-       {"n", call.n},
-       {"k", call.k},
-       {"transa", int64_t(call.transa)},
-       {"transb", int64_t(call.transb)},
-       {"dtype", int64_t(codec::dtype_of<T>())},
-       {"alpha", bits_of(double(call.alpha))},
-       {"beta", bits_of(double(call.beta))},
-       {"algorithm", int64_t(p.algorithm)},
-       {"codec", comm::detail::fingerprint(p.codec)},
-       {"compress A", int64_t(p.compress_a)},
-       {"compress B", int64_t(p.compress_b)},
-       {"bound A mode", int64_t(p.bound_a.mode)},
-       {"bound A value", bits_of(p.bound_a.value)},
-       {"bound B mode", int64_t(p.bound_b.mode)},
-       {"bound B value", bits_of(p.bound_b.value)},
-       {"overlap", int64_t(p.overlap)},
-       {"panel", p.panel},
-       {"ranks per node", int64_t(p.ranks_per_node)},
-       {"predicted seconds", bits_of(p.predicted_seconds)},
-       {"memory", int64_t(p.memory_bytes)}},
+      call_fields(call, {{"algorithm", int64_t(p.algorithm)},
+                         {"codec", comm::detail::fingerprint(p.codec)},
+                         {"compress A", int64_t(p.compress_a)},
+                         {"compress B", int64_t(p.compress_b)},
+                         {"bound A mode", int64_t(p.bound_a.mode)},
+                         {"bound A value", bits_of(p.bound_a.value)},
+                         {"bound B mode", int64_t(p.bound_b.mode)},
+                         {"bound B value", bits_of(p.bound_b.value)},
+                         {"overlap", int64_t(p.overlap)},
+                         {"panel", p.panel},
+                         {"ranks per node", int64_t(p.ranks_per_node)},
+                         {"predicted seconds", bits_of(p.predicted_seconds)},
+                         {"memory", int64_t(p.memory_bytes)}}),
       check_plan(call, p));
 }
 
