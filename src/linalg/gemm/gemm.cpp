@@ -4,13 +4,13 @@
 #include <bit>
 #include <cstring>
 #include <initializer_list>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "comm/detail/agreement.hpp"
 #include "comm/detail/codec_threads.hpp"
-#include "commpress/linalg.hpp"
 #include "commpress/gemm_model.hpp"
+#include "commpress/linalg.hpp"
 #include "linalg/gemm/gemm_bounds.hpp"
 #include "linalg/gemm/gemm_call.hpp"
 #include "linalg/gemm/local_blas.hpp"
