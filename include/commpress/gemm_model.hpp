@@ -12,20 +12,46 @@
 #include <span>
 #include <vector>
 
+#include "commpress/gemm_algorithm.hpp"
 #include "commpress/model.hpp"
 
 namespace commpress::model {
 
-// Values mirror commpress::linalg::GemmAlgorithm (plan_gemm checks they match). There is no
-// Auto here: the model only predicts algorithms that run.
-enum class GemmAlgorithm : uint8_t {
-  Cannon = 1,
-  Summa = 2,
-  Srumma = 3,
-  Cannon25D = 4,
-  Summa25D = 5,
-  ScaLapack = 6,
+// The multiply's one algorithm enum (gemm_algorithm.hpp). The models predict the algorithms
+// that run; Auto has no model (gemm_runs is false for it).
+using GemmAlgorithm = commpress::GemmAlgorithm;
+
+// What an algorithm does with the call's codec.
+enum class GemmCodecUse : uint8_t {
+  compressed,  // its blocks travel through the codec
+  refused,     // it moves raw blocks and refuses a codec
+  ignored,     // it moves raw blocks whatever codec is asked for
 };
+// The grids an algorithm runs on.
+enum class GemmGridRule : uint8_t {
+  square_flat,    // q x q x 1
+  flat,           // pr x pc x 1
+  square_layers,  // q x q x c
+  any,            // pr x pc x c
+};
+// What a rule asks of a grid, for error messages: "a square 2-D grid", ...
+const char* gemm_grid_needs(GemmGridRule rule);
+// Where Auto considers an algorithm.
+enum class GemmCandidate : uint8_t { flat, layered, never };
+
+// One row of the algorithm table (src/model/gemm_algorithms.def) as the model sees it.
+struct GemmAlgorithmInfo {
+  GemmAlgorithm id;
+  const char* name;        // "cannon", "summa25d", ...
+  const char* literature;  // "Cannon (1969)", ...
+  GemmCodecUse codec;
+  GemmGridRule grid;
+  GemmCandidate candidate;
+};
+// Every algorithm that runs, in the table's order (Auto's order of preference on ties).
+std::span<const GemmAlgorithmInfo> gemm_algorithms();
+// The row of a, or nullptr (Auto, or a value that names no algorithm).
+const GemmAlgorithmInfo* gemm_algorithm_info(GemmAlgorithm a);
 
 struct GemmGrid {
   int rows = 1, cols = 1, layers = 1;
@@ -84,9 +110,8 @@ struct GemmScenario {
   int ranks_per_node = 0;
 };
 
-// Whether the algorithm runs on the scenario's grid and codec (Cannon: square 2-D grids;
-// SUMMA, SRUMMA, ScaLapack: 2-D grids; Cannon25D: square layers; Summa25D: any; SRUMMA and
-// ScaLapack move raw blocks only).
+// Whether the algorithm runs on the scenario's grid and codec: its table row's grid rule, and
+// a codec only where its blocks travel compressed (Auto: never).
 bool gemm_runs(GemmAlgorithm a, const GemmScenario& s);
 
 // Predicted seconds; +infinity when !gemm_runs.
@@ -128,8 +153,9 @@ SrummaCost srumma_cost(const GemmScenario& s);
 // every c > 1 with p / c a perfect square. layers > 0 keeps only that c.
 std::vector<GemmGrid> gemm_grids(int p, int layers = 0);
 
-// What Auto considers on a grid: Cannon (square faces), SUMMA and SRUMMA on 2-D grids, the
-// 2.5D algorithms only on grids with layers > 1; never ScaLapack (it is there to compare).
+// What Auto considers on a grid, in the table's order: the flat candidates on 2-D grids (choose_gemm
+// skips those that do not run there: Cannon on a non-square one), the layered ones on grids with
+// layers > 1; never ScaLapack (it is there to compare).
 std::vector<GemmAlgorithm> auto_algorithms(const GemmGrid& g);
 
 // The fastest (algorithm, grid, codec) among the candidates: on every grid the given

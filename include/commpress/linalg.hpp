@@ -24,6 +24,7 @@
 #include <string_view>
 
 #include "commpress/codec.hpp"
+#include "commpress/gemm_algorithm.hpp"
 #include "commpress/status.hpp"
 
 namespace commpress::linalg {
@@ -33,18 +34,12 @@ using codec::ErrorBound;
 
 enum class Trans : uint8_t { N = 0, T = 1 };
 
-// Values are stable (they appear in reports and benchmark output).
-enum class GemmAlgorithm : uint8_t {
-  Auto = 0,       // chosen by the cost models (algorithm, replication, compression)
-  Cannon = 1,     // square grids: skew, then sqrt(p) multiply-and-shift steps
-  Summa = 2,      // any grid: row and column panel broadcasts with look-ahead
-  Srumma = 3,     // owner-computes with one-sided gets (RMA) and shared-memory windows
-  Cannon25D = 4,  // c layers, each does 1/c of Cannon's steps; C reduced over the layers
-  Summa25D = 5,   // c layers, each does 1/c of SUMMA's panels; C reduced over the layers
-  ScaLapack = 6,  // ScaLAPACK's own pdgemm_/psgemm_ on the same data (for comparison)
-};
+// The one algorithm enum (commpress/gemm_algorithm.hpp), also model::GemmAlgorithm.
+using GemmAlgorithm = commpress::GemmAlgorithm;
 
-const char* gemm_algorithm_name(GemmAlgorithm a);                  // "cannon", "summa25d", ...
+const char* gemm_algorithm_name(GemmAlgorithm a);  // "auto", "cannon", "summa25d", ...
+// Where it comes from: "Cannon (1969)", "2.5D SUMMA (Solomonik & Demmel 2011)", ...
+const char* gemm_algorithm_literature(GemmAlgorithm a);
 Result<GemmAlgorithm> parse_gemm_algorithm(std::string_view name);
 
 // Splits n items over p parts in blocks of ceil(n / p): the block distribution above.
@@ -138,23 +133,64 @@ struct GemmReport {
   double guaranteed_abs_bound = 0;
 };
 
-// What Auto (or a forced algorithm) would do, without running: the choice, the model's time,
-// and the memory each rank needs. Collective (agrees on the arguments).
+// Everything a multiply does, decided before it runs: the algorithm (never Auto), the grid, the
+// codec and which operands go through it with which bound, the panel width, the overlap, and
+// the model's time and memory. A pure function of agreed inputs (the call's sizes and options,
+// the rank count or grid, the shared-memory domain and the machine profile), so every rank
+// holds the same plan; gemm(plan, ...) executes it and decides nothing. The multiply has no
+// run-time fallback: what looks like one (codec "auto" sending raw blocks, a SUMMA panel with
+// nowhere to travel staying raw, ScaLAPACK ignoring a codec) is in the plan's fields.
 struct GemmPlan {
   GemmAlgorithm algorithm = GemmAlgorithm::Auto;
   int grid_rows = 1, grid_cols = 1, layers = 1;
-  std::string codec = "none";
+  std::string codec = "none";  // resolved: "none" or a registry name
   double predicted_seconds = 0;
   uint64_t memory_bytes = 0;  // per rank, largest over the ranks
+  // The multiply it was made for; gemm(plan, ...) checks the matrices against it.
+  Trans transa = Trans::N, transb = Trans::N;
+  int64_t m = 0, n = 0, k = 0;  // op(A) is m x k, op(B) k x n
+  Dtype dtype = Dtype::f64;
+  // Which operands travel through the codec (the others travel raw, or not at all, and stay
+  // exact), and the bound each one's blocks are compressed with: lossless, ABS, or REL to that
+  // operand's global value range (the one number execution computes from the data).
+  bool compress_a = false, compress_b = false;
+  ErrorBound bound_a = ErrorBound::lossless(), bound_b = ErrorBound::lossless();
+  bool overlap = true;
+  int64_t panel = 0;       // SUMMA, 2.5D SUMMA: panel width in columns of op(A); 0 for the others
+  int ranks_per_node = 1;  // the shared-memory domain the model assumed (SRUMMA reads in it)
 };
+
+// The inputs a plan is a pure function of, besides the options and the machine profile in
+// force (COMMPRESS_PROFILE, else the built-in default): the multiply, and either a rank count
+// (Auto chooses the grid) or a grid (grid_rows, grid_cols, layers all > 0).
+struct GemmProblem {
+  Trans transa = Trans::N, transb = Trans::N;
+  int64_t m = 0, n = 0, k = 0;
+  Dtype dtype = Dtype::f64;
+  int ranks = 0;           // with no grid: every pr x pc x c over these ranks
+  int grid_rows = 0, grid_cols = 0, layers = 0;
+  int ranks_per_node = 1;  // ranks per shared-memory domain (SRUMMA's model)
+};
+
+// Pure (no MPI): what gemm would run. This is what `commpress plan gemm` prints.
+Result<GemmPlan> plan_gemm(const GemmProblem& problem, const GemmOptions& opts = {});
 
 template <class T>
 Result<GemmReport> gemm(Trans transa, Trans transb, T alpha, const DistMatrix<T>& a,
                         const DistMatrix<T>& b, T beta, DistMatrix<T>& c, const Grid& grid,
                         const GemmOptions& opts = {});
+// Executes a plan (from plan_gemm on this grid, or on this grid's rank count when its grid is
+// this one): every rank must pass the same plan, matrices of its sizes and a grid of its shape,
+// else every rank fails with the same error. gemm(transa, ..., opts) is plan_gemm on the grid,
+// then this.
+template <class T>
+Result<GemmReport> gemm(const GemmPlan& plan, T alpha, const DistMatrix<T>& a,
+                        const DistMatrix<T>& b, T beta, DistMatrix<T>& c, const Grid& grid);
 
-// On a given grid, Auto chooses among the algorithms that grid can run (layers > 1: the 2.5D
-// ones; a square face: Cannon too) and whether to compress.
+// Collective: the arguments are agreed on first, the shared-memory domain measured (the
+// smallest over the ranks, or COMMPRESS_PRETEND_RANKS_PER_NODE when smaller), then the pure
+// plan_gemm above. On a given grid, Auto chooses among the algorithms that grid can run
+// (layers > 1: the 2.5D ones; a square face: Cannon too) and whether to compress.
 Result<GemmPlan> plan_gemm(Trans transa, Trans transb, int64_t m, int64_t n, int64_t k, Dtype dtype,
                            const Grid& grid, const GemmOptions& opts = {});
 // Over a communicator, Auto also chooses the grid: every pr x pc x c with pr*pc*c = size(comm)
@@ -170,5 +206,12 @@ extern template Result<GemmReport> gemm<double>(Trans, Trans, double, const Dist
                                                 const DistMatrix<double>&, double,
                                                 DistMatrix<double>&, const Grid&,
                                                 const GemmOptions&);
+extern template Result<GemmReport> gemm<float>(const GemmPlan&, float, const DistMatrix<float>&,
+                                               const DistMatrix<float>&, float,
+                                               DistMatrix<float>&, const Grid&);
+extern template Result<GemmReport> gemm<double>(const GemmPlan&, double,
+                                                const DistMatrix<double>&,
+                                                const DistMatrix<double>&, double,
+                                                DistMatrix<double>&, const Grid&);
 
 }  // namespace commpress::linalg

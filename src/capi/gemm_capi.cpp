@@ -4,6 +4,7 @@
 
 #include "capi/capi_support.hpp"
 #include "capi/linalg_capi.hpp"
+#include "commpress/gemm_model.hpp"
 
 using namespace commpress;
 using namespace commpress::capi;
@@ -13,13 +14,18 @@ namespace {
 static_assert(int(COMMPRESS_NO_TRANS) == int(linalg::Trans::N));
 static_assert(int(COMMPRESS_TRANS) == int(linalg::Trans::T));
 using linalg::GemmAlgorithm;
+// commpress.h's values are the C++ enum's, row by row of the algorithm table.
 static_assert(int(COMMPRESS_GEMM_AUTO) == int(GemmAlgorithm::Auto));
-static_assert(int(COMMPRESS_GEMM_CANNON) == int(GemmAlgorithm::Cannon));
-static_assert(int(COMMPRESS_GEMM_SUMMA) == int(GemmAlgorithm::Summa));
-static_assert(int(COMMPRESS_GEMM_SRUMMA) == int(GemmAlgorithm::Srumma));
-static_assert(int(COMMPRESS_GEMM_CANNON25D) == int(GemmAlgorithm::Cannon25D));
-static_assert(int(COMMPRESS_GEMM_SUMMA25D) == int(GemmAlgorithm::Summa25D));
-static_assert(int(COMMPRESS_GEMM_SCALAPACK) == int(GemmAlgorithm::ScaLapack));
+#define COMMPRESS_GEMM_ALGORITHM(Id, C_ID, name, literature, codec, grid, candidate, model_time, \
+                                 model_memory, plan, runner)                                   \
+  static_assert(int(COMMPRESS_GEMM_##C_ID) == int(GemmAlgorithm::Id));
+#include "model/gemm_algorithms.def"
+#undef COMMPRESS_GEMM_ALGORITHM
+
+bool known_algorithm(int v) {
+  return v == int(GemmAlgorithm::Auto) ||
+         model::gemm_algorithm_info(GemmAlgorithm(uint8_t(v))) != nullptr;
+}
 
 bool valid_trans(commpress_trans t) { return t == COMMPRESS_NO_TRANS || t == COMMPRESS_TRANS; }
 
@@ -96,7 +102,7 @@ commpress_status commpress_gemm_options_set_algorithm(commpress_gemm_options* op
     if (options == nullptr)
       return null_argument("commpress_gemm_options_set_algorithm", "options");
     const int v = int(algorithm);
-    if (v < COMMPRESS_GEMM_AUTO || v > COMMPRESS_GEMM_SCALAPACK)
+    if (v < 0 || v > 255 || !known_algorithm(v))
       return fail(ErrorCode::invalid_argument,
                   "commpress_gemm_options_set_algorithm: unknown algorithm " + std::to_string(v));
     options->options.algorithm = linalg::GemmAlgorithm(v);

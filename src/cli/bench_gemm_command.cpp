@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/bench_gemm.hpp"
+#include "cli/bench_gemm_plan.hpp"
 #include "cli/commands.hpp"
 
 namespace commpress::cli {
@@ -17,9 +18,9 @@ void add_bench_gemm_command(CLI::App& app, Outcome& outcome) {
       "one JSON line per measurement on rank 0");
   cmd->add_option(
          "--algorithm", a->algorithms,
-         "auto, cannon, summa, srumma, cannon25d, summa25d, scalapack, or blas (one "
-         "local product on one rank); a comma-separated list measures each; ALG@CODEC measures ALG "
-         "with that codec only")
+         gemm_algorithm_list() +
+             ", or blas (one local product on one rank); a comma-separated list measures each; "
+             "ALG@CODEC measures ALG with that codec only")
       ->delimiter(',')
       ->required();
   cmd->add_option("--m", a->m, "rows of op(A) and C")->required();

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "cli/bench_gemm_mpi.hpp"
+#include "commpress/gemm_model.hpp"
 
 namespace commpress::cli {
 
@@ -11,12 +12,6 @@ namespace {
 
 Status invalid(std::string message) {
   return {ErrorCode::invalid_argument, std::move(message)};
-}
-
-Result<linalg::Trans> parse_trans(const char* option, const std::string& v) {
-  if (v == "N" || v == "n") return linalg::Trans::N;
-  if (v == "T" || v == "t") return linalg::Trans::T;
-  return invalid(std::string(option) + " takes N or T, got '" + v + "'");
 }
 
 // The bounds a codec is measured at: lossless codecs (and none) once, exactly; lossy codecs at
@@ -61,6 +56,18 @@ Result<GridShape> grid_for(const BenchGemmArgs& args, const GemmProblem& p, code
 }
 
 }  // namespace
+
+std::string gemm_algorithm_list() {
+  std::string out = linalg::gemm_algorithm_name(linalg::GemmAlgorithm::Auto);
+  for (const model::GemmAlgorithmInfo& a : model::gemm_algorithms()) out += std::string(", ") + a.name;
+  return out;
+}
+
+Result<linalg::Trans> parse_trans(const char* option, const std::string& v) {
+  if (v == "N" || v == "n") return linalg::Trans::N;
+  if (v == "T" || v == "t") return linalg::Trans::T;
+  return invalid(std::string(option) + " takes N or T, got '" + v + "'");
+}
 
 Result<GemmProblem> gemm_problem_of(const BenchGemmArgs& args) {
   GemmProblem p;

@@ -26,6 +26,12 @@ Result<std::vector<GemmMeasurement>> plan_gemm_measurements(const BenchGemmArgs&
                                                             const GemmProblem& problem,
                                                             codec::Dtype dtype, MPI_Comm comm);
 
+// "auto, cannon, summa, ...": every algorithm name, from the algorithm table.
+std::string gemm_algorithm_list();
+
+// --transa / --transb: N or T (either case).
+Result<linalg::Trans> parse_trans(const char* option, const std::string& v);
+
 // The problem the options describe (sizes, transposition, zeros, reference), checked.
 Result<GemmProblem> gemm_problem_of(const BenchGemmArgs& args);
 

@@ -23,5 +23,7 @@ void add_blas_command(CLI::App& app, Outcome& outcome);
 void add_bench_commands(CLI::App& app, Outcome& outcome);
 // `commpress bench gemm`, added to the bench group (bench_gemm_command.cpp).
 void add_bench_gemm_command(CLI::App& app, Outcome& outcome);
+// `commpress plan gemm`: the multiply's plan, printed (plan_gemm_command.cpp).
+void add_plan_gemm_command(CLI::App& app, Outcome& outcome);
 
 }  // namespace commpress::cli

@@ -6,6 +6,11 @@
 // what makes the general model reduce to their closed form. Compressed, the blocks are
 // compressed once before the skew, the frames circulate and each step decodes the pair it
 // multiplies.
+//
+// Memory: two buffers per operand (the block in use and the one arriving) sized for the
+// largest encoding (a frame at its bound when compressed, the raw block otherwise), plus a
+// decoded work pair. 2.5D Cannon receives its replicas into those buffers and adds a partial
+// C block.
 #include <cmath>
 
 #include "model/gemm_terms.hpp"
@@ -62,6 +67,13 @@ double cannon_time(const GemmScenario& s) {
   const double cpu = product + z.decompress_time(a) + z.decompress_time(bb);
   const double step = s.overlap ? std::max(shift, cpu) : shift + cpu;
   return compress_once + replicate + steps * shift + steps * step + reduce;
+}
+
+double cannon_memory(const GemmScenario& s) {
+  const LayerBlocks b = layer_blocks(s);
+  const double e = s.elem_size, ka = largest_part(s.k, s.grid.rows);
+  const double a = b.mb * ka * e, bb = ka * b.nb * e;
+  return 2 * (s.codec.frame_bound(a) + s.codec.frame_bound(bb)) + a + bb + partial_c_bytes(s);
 }
 
 }  // namespace detail

@@ -1,11 +1,73 @@
-// Which algorithms run where, the prediction dispatch, the grids worth trying over p ranks,
-// and Auto's pick: the smallest predicted time among the runnable candidates.
+// The algorithm table as the model sees it (gemm_algorithms.def), which algorithms run where,
+// the prediction dispatch, the grids worth trying over p ranks, and Auto's pick: the smallest
+// predicted time among the runnable candidates.
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "model/gemm_terms.hpp"
 
 namespace commpress::model {
+
+namespace {
+
+struct Row {
+  GemmAlgorithmInfo info;
+  double (*time)(const GemmScenario&);
+  double (*memory)(const GemmScenario&);
+};
+
+constexpr Row kRows[] = {
+#define COMMPRESS_GEMM_ALGORITHM(Id, C_ID, name, literature, codec, grid, candidate, model_time, \
+                                 model_memory, plan, runner)                                   \
+  {{GemmAlgorithm::Id, name, literature, GemmCodecUse::codec, GemmGridRule::grid,               \
+    GemmCandidate::candidate},                                                                  \
+   detail::model_time, detail::model_memory},
+#include "model/gemm_algorithms.def"
+#undef COMMPRESS_GEMM_ALGORITHM
+};
+
+constexpr std::array<GemmAlgorithmInfo, std::size(kRows)> infos() {
+  std::array<GemmAlgorithmInfo, std::size(kRows)> out{};
+  for (size_t i = 0; i < std::size(kRows); ++i) out[i] = kRows[i].info;
+  return out;
+}
+constexpr std::array<GemmAlgorithmInfo, std::size(kRows)> kInfos = infos();
+
+const Row* row_of(GemmAlgorithm a) {
+  for (const Row& r : kRows)
+    if (r.info.id == a) return &r;
+  return nullptr;
+}
+
+bool grid_fits(GemmGridRule rule, const GemmGrid& g) {
+  switch (rule) {
+    case GemmGridRule::square_flat: return g.square() && g.layers == 1;
+    case GemmGridRule::flat: return g.layers == 1;
+    case GemmGridRule::square_layers: return g.square();
+    case GemmGridRule::any: return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::span<const GemmAlgorithmInfo> gemm_algorithms() { return kInfos; }
+
+const char* gemm_grid_needs(GemmGridRule rule) {
+  switch (rule) {
+    case GemmGridRule::square_flat: return "a square 2-D grid";
+    case GemmGridRule::flat: return "a 2-D grid (one layer)";
+    case GemmGridRule::square_layers: return "square layers";
+    case GemmGridRule::any: return "any grid";
+  }
+  return "an unknown grid";
+}
+
+const GemmAlgorithmInfo* gemm_algorithm_info(GemmAlgorithm a) {
+  const Row* r = row_of(a);
+  return r ? &kInfos[size_t(r - kRows)] : nullptr;
+}
 
 GemmCodec gemm_codec(const CodecRates* rates) {
   GemmCodec z;
@@ -30,30 +92,21 @@ int64_t default_summa_panel(int64_t k, const GemmGrid& g) {
 
 bool gemm_runs(GemmAlgorithm a, const GemmScenario& s) {
   const GemmGrid& g = s.grid;
-  if (g.rows < 1 || g.cols < 1 || g.layers < 1) return false;
-  switch (a) {
-    case GemmAlgorithm::Cannon: return g.square() && g.layers == 1;
-    case GemmAlgorithm::Summa: return g.layers == 1;
-    case GemmAlgorithm::Srumma:
-    case GemmAlgorithm::ScaLapack: return g.layers == 1 && !s.codec.enabled;
-    case GemmAlgorithm::Cannon25D: return g.square();
-    case GemmAlgorithm::Summa25D: return true;
-  }
-  return false;
+  const Row* r = row_of(a);
+  if (r == nullptr || g.rows < 1 || g.cols < 1 || g.layers < 1) return false;
+  if (s.codec.enabled && r->info.codec != GemmCodecUse::compressed) return false;
+  return grid_fits(r->info.grid, g);
 }
 
 double gemm_time(GemmAlgorithm a, const GemmScenario& s) {
   if (!gemm_runs(a, s)) return INFINITY;
   if (s.m <= 0 || s.n <= 0) return 0;
-  switch (a) {
-    case GemmAlgorithm::Cannon:
-    case GemmAlgorithm::Cannon25D: return detail::cannon_time(s);
-    case GemmAlgorithm::Summa:
-    case GemmAlgorithm::Summa25D: return detail::summa_time(s);
-    case GemmAlgorithm::Srumma: return srumma_cost(s).seconds;
-    case GemmAlgorithm::ScaLapack: return detail::scalapack_time(s);
-  }
-  return INFINITY;
+  return row_of(a)->time(s);
+}
+
+double gemm_memory(GemmAlgorithm a, const GemmScenario& s) {
+  if (!gemm_runs(a, s)) return 0;
+  return row_of(a)->memory(s);
 }
 
 std::vector<GemmGrid> gemm_grids(int p, int layers) {
@@ -74,8 +127,11 @@ std::vector<GemmGrid> gemm_grids(int p, int layers) {
 }
 
 std::vector<GemmAlgorithm> auto_algorithms(const GemmGrid& g) {
-  if (g.layers > 1) return {GemmAlgorithm::Cannon25D, GemmAlgorithm::Summa25D};
-  return {GemmAlgorithm::Cannon, GemmAlgorithm::Summa, GemmAlgorithm::Srumma};
+  const GemmCandidate here = g.layers > 1 ? GemmCandidate::layered : GemmCandidate::flat;
+  std::vector<GemmAlgorithm> out;
+  for (const GemmAlgorithmInfo& a : kInfos)
+    if (a.candidate == here) out.push_back(a.id);
+  return out;
 }
 
 GemmChoice choose_gemm(const GemmScenario& base, std::span<const GemmGrid> grids,

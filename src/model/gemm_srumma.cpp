@@ -9,6 +9,10 @@
 //
 // The transposed cases fetch the same volumes from other owners; the model charges the
 // non-transposed owners.
+//
+// Memory: the copy of the rank's own blocks into the shared window (when the domain has other
+// ranks) and two buffers for the largest task's remote pieces (one without overlap, none when
+// every piece is inside the domain).
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -114,5 +118,19 @@ SrummaCost srumma_cost(const GemmScenario& s) {
   out.fetch_buffer_bytes = buffer_bytes;
   return out;
 }
+
+namespace detail {
+
+double srumma_time(const GemmScenario& s) { return srumma_cost(s).seconds; }
+
+double srumma_memory(const GemmScenario& s) {
+  const LayerBlocks b = layer_blocks(s);
+  const int domain = std::max(1, s.ranks_per_node);
+  const double own =
+      domain > 1 && s.grid.size() > 1 ? (b.mb * b.ka + b.kb * b.nb) * s.elem_size : 0;
+  return own + srumma_cost(s).fetch_buffer_bytes;
+}
+
+}  // namespace detail
 
 }  // namespace commpress::model

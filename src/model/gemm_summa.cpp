@@ -7,6 +7,14 @@
 // receiver decodes it; that codec work sits with the product on the rank's cores. Look-ahead
 // (overlap) posts panel t + 1's broadcasts before panel t's product: the first panel is
 // exposed, the others advance at the pace of the slower of network and cores.
+//
+// Memory: one pair of panel pieces (two with look-ahead), and their frames when compressed;
+// 2.5D SUMMA adds a partial C block and the replicated pieces of the layer's own panels (1/c of
+// the A and B blocks): memory(c) = (|A| + |B|) / p + |C| c / p on top of the panels (the full
+// replication of Solomonik & Demmel, (|A| + |B| + |C|) c / p, is what 2.5D Cannon holds).
+// ScaLAPACK: one pair of panel pieces as pdgemm's workspace.
+#include <cmath>
+
 #include "model/gemm_terms.hpp"
 
 namespace commpress::model::detail {
@@ -26,6 +34,30 @@ double panel_loop(const GemmScenario& s, double panels, double width, bool overl
   if (pr > 1) cpu += z.compress_time(bp) + z.decompress_time(bp);
   if (!overlap) return panels * (net + cpu);
   return net + cpu + (panels - 1) * std::max(net, cpu);
+}
+
+double pair(const GemmCodec& z, double a, double b, int copies) {
+  if (!z.enabled) return copies * (a + b);
+  return copies * (z.frame_bound(a) + z.frame_bound(b)) + a + b;
+}
+
+double panel_memory(const GemmScenario& s, bool overlap) {
+  const LayerBlocks b = layer_blocks(s);
+  const Panels panels = summa_panels(s);
+  const double e = s.elem_size;
+  // Layer 0 ships each layer only the pieces of its own panels: its share of the blocks.
+  const double share = panels.count > 0 ? std::ceil(panels.count / s.grid.layers) / panels.count : 0;
+  const double replicas = s.grid.layers > 1 ? (b.mb * b.ka + b.kb * b.nb) * e * share : 0;
+  return pair(s.codec, b.mb * panels.widest * e, panels.widest * b.nb * e, overlap ? 2 : 1) +
+         replicas + partial_c_bytes(s);
+}
+
+// pdgemm as the model sees it: SUMMA without look-ahead, raw, at the default panel width.
+GemmScenario as_pdgemm(const GemmScenario& s) {
+  GemmScenario raw = s;
+  raw.codec = GemmCodec{};
+  raw.panel = 0;
+  return raw;
 }
 
 }  // namespace
@@ -52,13 +84,14 @@ double summa_time(const GemmScenario& s) {
   return t;
 }
 
-// pdgemm is modelled as SUMMA without look-ahead, raw, at the default panel width.
+double summa_memory(const GemmScenario& s) { return panel_memory(s, s.overlap); }
+
 double scalapack_time(const GemmScenario& s) {
-  GemmScenario raw = s;
-  raw.codec = GemmCodec{};
-  raw.panel = 0;
+  const GemmScenario raw = as_pdgemm(s);
   const Panels panels = summa_panels(raw);
   return panel_loop(raw, panels.count, panels.width, false);
 }
+
+double scalapack_memory(const GemmScenario& s) { return panel_memory(as_pdgemm(s), false); }
 
 }  // namespace commpress::model::detail

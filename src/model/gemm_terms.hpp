@@ -83,9 +83,21 @@ inline Panels summa_panels(const GemmScenario& s) {
   return {count, double(s.k) / count, double(w)};
 }
 
-// Per-algorithm models (gemm_cannon.cpp, gemm_summa.cpp, gemm_memory.cpp).
-double cannon_time(const GemmScenario& s);      // any layers (Cannon25D; 1 layer = Cannon)
-double summa_time(const GemmScenario& s);       // any layers (Summa25D; 1 layer = SUMMA)
-double scalapack_time(const GemmScenario& s);
+// A replicated layer's partial C block (the 2.5D algorithms), 0 on one layer.
+inline double partial_c_bytes(const GemmScenario& s) {
+  if (s.grid.layers <= 1) return 0;
+  const LayerBlocks b = layer_blocks(s);
+  return b.mb * b.nb * s.elem_size;
+}
+
+// Every algorithm's cost model, as its table row names them (gemm_cannon.cpp, gemm_summa.cpp,
+// gemm_srumma.cpp): predicted seconds, and extra bytes per rank (the largest over the ranks:
+// what GemmPlan::memory_bytes reports and what Auto holds against the memory cap).
+#define COMMPRESS_GEMM_ALGORITHM(Id, C_ID, name, literature, codec, grid, candidate, model_time, \
+                                 model_memory, plan, runner)                                   \
+  double model_time(const GemmScenario& s);                                                    \
+  double model_memory(const GemmScenario& s);
+#include "model/gemm_algorithms.def"
+#undef COMMPRESS_GEMM_ALGORITHM
 
 }  // namespace commpress::model::detail

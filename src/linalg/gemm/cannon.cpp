@@ -5,6 +5,12 @@
 
 namespace commpress::linalg::detail {
 
+// Both operands are encoded once before the skew, even on one rank.
+void plan_cannon(GemmPlan& plan) {
+  plan.compress_a = plan.compress_b = true;
+  plan.panel = 0;
+}
+
 template <class T>
 Status run_cannon(const GemmCall<T>& call, GemmReport& report) {
   if (call.grid->layers() != 1 || call.grid->rows() != call.grid->cols())

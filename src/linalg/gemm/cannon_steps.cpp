@@ -24,9 +24,9 @@ CannonSteps<T>::CannonSteps(const GemmCall<T>& call, BlockCodec a, BlockCodec b)
 
 template <class T>
 Result<CannonSteps<T>> CannonSteps<T>::create(const GemmCall<T>& call) {
-  auto a = BlockCodec::create(call.codec, call.block_bound_a);
+  auto a = BlockCodec::create(call.codec_a, call.block_bound_a);
   if (!a.ok()) return a.status();
-  auto b = BlockCodec::create(call.codec, call.block_bound_b);
+  auto b = BlockCodec::create(call.codec_b, call.block_bound_b);
   if (!b.ok()) return b.status();
   CannonSteps s(call, std::move(*a), std::move(*b));
   const codec::Dtype d = codec::dtype_of<T>();
@@ -163,7 +163,7 @@ Status CannonSteps<T>::run(int first, int last, T beta, T* c, int64_t ldc) {
   // A failed transfer is kept like a failed decode: leaving the loop early would leave the
   // layer's other ranks waiting in their next shift, and the other layers in the reduction.
   keep(skew(first));
-  const bool overlap = call_->opts->overlap;
+  const bool overlap = call_->plan->overlap;
   for (int t = first; t < last; ++t) {
     const bool more = t + 1 < last;
     BlockExchange xa, xb;

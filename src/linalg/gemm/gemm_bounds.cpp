@@ -32,11 +32,12 @@ Result<codec::ValueRange> global_range(const DistMatrix<T>& m, const Grid& g) {
   return out;
 }
 
+// The plan's bound for one operand, with a REL bound resolved against its global range.
 template <class T>
-Result<codec::ErrorBound> block_bound(const DistMatrix<T>& m, const GemmCall<T>& call) {
-  const codec::ErrorBound& b = call.opts->bound;
-  if (b.mode == codec::BoundMode::abs) return codec::ErrorBound::absolute(b.value);
-  auto range = global_range(m, *call.grid);
+Result<codec::ErrorBound> block_bound(const DistMatrix<T>& m, const codec::ErrorBound& b,
+                                      const Grid& g) {
+  if (b.mode != codec::BoundMode::rel) return b;
+  auto range = global_range(m, g);
   if (!range.ok()) return range.status();
   // 0 (a constant matrix, or a bound too small for T) sends the blocks exact.
   const double abs = codec::rel_to_abs(b.value, *range, codec::dtype_of<T>());
@@ -65,13 +66,9 @@ Result<double> max_abs_line_sum(const DistMatrix<T>& m, const Grid& g, bool per_
 template <class T>
 Result<InputBounds> resolve_input_bounds(const GemmCall<T>& call) {
   InputBounds out;
-  if (call.codec == "none") return out;
-  auto codec = codec::get_codec(call.codec);
-  if (!codec.ok()) return codec.status();
-  if (!(*codec)->lossy()) return out;
-  auto a = block_bound(*call.a, call);
+  auto a = block_bound(*call.a, call.plan->bound_a, *call.grid);
   if (!a.ok()) return a.status();
-  auto b = block_bound(*call.b, call);
+  auto b = block_bound(*call.b, call.plan->bound_b, *call.grid);
   if (!b.ok()) return b.status();
   out.a = *a;
   out.b = *b;

@@ -1,5 +1,5 @@
 // Error bounds of compressed multiplies: the absolute bound each input block is compressed
-// with (REL resolved against the input's global range), and what those imply for C:
+// with (the plan's bound for that operand, REL resolved against the input's global range), and what those imply for C:
 // |dC_ij| <= |alpha| * sum_k (eA*|B_kj| + eB*|A_ik| + eA*eB), whose maximum over (i, j) is
 // |alpha| * (eA * max_j colsum|op(B)| + eB * max_i rowsum|op(A)| + k*eA*eB).
 #pragma once
@@ -13,7 +13,7 @@ struct InputBounds {
   codec::ErrorBound b = codec::ErrorBound::lossless();
 };
 
-// Collective over the grid. Lossless (or no) codec: both lossless.
+// Collective over the grid (only a REL bound needs the data).
 template <class T>
 Result<InputBounds> resolve_input_bounds(const GemmCall<T>& call);
 

@@ -1,12 +1,15 @@
-// plan_gemm: what gemm runs, from the cost models (include/commpress/gemm_model.hpp) on the
-// machine profile in force. Auto takes the algorithm (and, over a communicator, the grid) with
-// the smallest predicted time; a forced algorithm passes through with its prediction. Codec
-// "auto" weighs raw blocks against zstd-1 and, under a lossy bound, szp, at the ratio the
-// profile measured for them (plan_gemm has no data to sample): compression is chosen only
-// when the model predicts it faster, i.e. when the link is slow enough for the codec
-// (compressed_cannon_threshold is that rule in closed form). Every rank decides alike: the
-// arguments are agreed on first, and the rest depends only on them, the profile and the
-// shared-memory domain size (agreed too).
+// plan_gemm: everything gemm runs, from the cost models (include/commpress/gemm_model.hpp) on
+// the machine profile in force, before anything runs. Auto takes the algorithm (and, over a
+// communicator, the grid) with the smallest predicted time; a forced algorithm passes through
+// with its prediction. Codec "auto" weighs raw blocks against zstd-1 and, under a lossy bound,
+// szp, at the ratio the profile measured for them (plan_gemm has no data to sample):
+// compression is chosen only when the model predicts it faster, i.e. when the link is slow
+// enough for the codec (compressed_cannon_threshold is that rule in closed form). The chosen
+// algorithm's planning hook (its row of model/gemm_algorithms.def) then says which operands
+// travel through the codec and how wide SUMMA's panels are.
+//
+// The planning itself is pure (plan_gemm(GemmProblem)); the collective overloads agree on the
+// arguments first and measure the shared-memory domain (agreed too), so every rank plans alike.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -19,22 +22,13 @@
 #include "comm/select.hpp"
 #include "commpress/gemm_model.hpp"
 #include "commpress/linalg.hpp"
+#include "linalg/gemm/gemm_call.hpp"
 
 namespace commpress::linalg {
 
 namespace {
 
 namespace md = commpress::model;
-
-static_assert(uint8_t(GemmAlgorithm::Cannon) == uint8_t(md::GemmAlgorithm::Cannon) &&
-              uint8_t(GemmAlgorithm::Summa) == uint8_t(md::GemmAlgorithm::Summa) &&
-              uint8_t(GemmAlgorithm::Srumma) == uint8_t(md::GemmAlgorithm::Srumma) &&
-              uint8_t(GemmAlgorithm::Cannon25D) == uint8_t(md::GemmAlgorithm::Cannon25D) &&
-              uint8_t(GemmAlgorithm::Summa25D) == uint8_t(md::GemmAlgorithm::Summa25D) &&
-              uint8_t(GemmAlgorithm::ScaLapack) == uint8_t(md::GemmAlgorithm::ScaLapack));
-
-md::GemmAlgorithm to_model(GemmAlgorithm a) { return md::GemmAlgorithm(uint8_t(a)); }
-GemmAlgorithm from_model(md::GemmAlgorithm a) { return GemmAlgorithm(uint8_t(a)); }
 
 struct Request {
   Trans ta, tb;
@@ -173,74 +167,166 @@ md::GemmScenario scenario(const Request& r, const md::MachineProfile& prof, int 
   return s;
 }
 
-// The plan among the given grids (agreed shapes). The memory cap bounds the choice of the
-// replication, so it applies only when plan_gemm chooses the grid.
-Result<GemmPlan> plan_over(const Request& r, const std::vector<md::GemmGrid>& grids, int domain,
-                           bool choose_grid) {
+// The algorithm's row, for a forced algorithm (nullptr for Auto).
+const md::GemmAlgorithmInfo* forced(const GemmOptions& o) {
+  return o.algorithm == GemmAlgorithm::Auto ? nullptr : md::gemm_algorithm_info(o.algorithm);
+}
+
+bool asks_codec(const GemmOptions& o) {
+  return !o.codec.empty() && o.codec != "none" && o.codec != "auto";
+}
+
+// A forced algorithm that moves raw blocks: one that refuses a codec fails here, one that
+// ignores it is planned raw.
+Result<Codecs> codecs_for(const Request& r, const md::MachineProfile& prof) {
+  const GemmOptions& o = *r.opts;
+  const md::GemmAlgorithmInfo* alg = forced(o);
+  if (alg && alg->codec == md::GemmCodecUse::refused && asks_codec(o))
+    return Status{ErrorCode::unsupported,
+                  std::string(alg->name) + " moves uncompressed blocks; codec " + o.codec +
+                      " is not available with it (use codec \"none\")"};
+  if (alg && alg->codec == md::GemmCodecUse::ignored) return Codecs{{"none"}, {md::GemmCodec{}}};
+  return codec_candidates(r, prof);
+}
+
+// The choice among the given grids. The memory cap bounds the choice of the replication, so
+// it applies only when plan_gemm chooses the grid.
+Result<GemmPlan> choose(const Request& r, const std::vector<md::GemmGrid>& grids, int domain,
+                        bool choose_grid) {
   const GemmOptions& o = *r.opts;
   const md::MachineProfile& prof = comm::detail::machine_profile();
-  auto codecs = codec_candidates(r, prof);
+  auto codecs = codecs_for(r, prof);
   if (!codecs.ok()) return codecs.status();
   const md::GemmScenario base = scenario(r, prof, domain);
   std::vector<md::GemmAlgorithm> algorithms;
-  if (o.algorithm != GemmAlgorithm::Auto) algorithms.push_back(to_model(o.algorithm));
-  const bool auto_alg = o.algorithm == GemmAlgorithm::Auto;
+  if (o.algorithm != GemmAlgorithm::Auto) algorithms.push_back(o.algorithm);
   const double cap = choose_grid ? double(o.memory_cap_bytes) : 0.0;
   const md::GemmChoice best = md::choose_gemm(base, grids, algorithms, codecs->models, cap);
-  GemmPlan plan;
-  if (best.found) {
-    plan.algorithm = from_model(best.algorithm);
-    plan.grid_rows = best.grid.rows;
-    plan.grid_cols = best.grid.cols;
-    plan.layers = best.grid.layers;
-    plan.codec = codecs->names[size_t(best.codec)];
-    plan.predicted_seconds = best.seconds;
-    plan.memory_bytes = uint64_t(std::ceil(best.memory));
-    return plan;
-  }
-  if (auto_alg)
+  if (!best.found) {
+    if (o.algorithm == GemmAlgorithm::Auto)
+      return Status{ErrorCode::invalid_argument,
+                    "plan_gemm: no algorithm runs here with codec " + o.codec + " (layers " +
+                        std::to_string(o.layers) + ", memory cap " +
+                        std::to_string(o.memory_cap_bytes) + " bytes)"};
     return Status{ErrorCode::invalid_argument,
-                  "plan_gemm: no algorithm runs here with codec " + o.codec + " (layers " +
-                      std::to_string(o.layers) + ", memory cap " +
-                      std::to_string(o.memory_cap_bytes) + " bytes)"};
-  if (!choose_grid) {
-    // A forced algorithm the model does not run with this codec (SRUMMA, ScaLAPACK move raw
-    // blocks): it passes through unmodelled; gemm then refuses SRUMMA with a codec.
-    plan.algorithm = o.algorithm;
-    plan.grid_rows = grids[0].rows;
-    plan.grid_cols = grids[0].cols;
-    plan.layers = grids[0].layers;
-    plan.codec = o.codec == "auto" ? "none" : o.codec;
-    return plan;
+                  std::string("plan_gemm: no grid over these ranks runs ") +
+                      gemm_algorithm_name(o.algorithm) + " (layers " + std::to_string(o.layers) +
+                      ", memory cap " + std::to_string(o.memory_cap_bytes) + " bytes)"};
   }
-  return Status{ErrorCode::invalid_argument,
-                std::string("plan_gemm: no grid over these ranks runs ") +
-                    gemm_algorithm_name(o.algorithm) + " (layers " + std::to_string(o.layers) +
-                    ", memory cap " + std::to_string(o.memory_cap_bytes) + " bytes)"};
+  GemmPlan plan;
+  plan.algorithm = best.algorithm;
+  plan.grid_rows = best.grid.rows;
+  plan.grid_cols = best.grid.cols;
+  plan.layers = best.grid.layers;
+  plan.codec = codecs->names[size_t(best.codec)];
+  plan.predicted_seconds = best.seconds;
+  plan.memory_bytes = uint64_t(std::ceil(best.memory));
+  return plan;
+}
+
+// What the chosen algorithm adds (its planning hook), and the call's own fields.
+Status complete(GemmPlan& plan, const Request& r, int domain) {
+  const GemmOptions& o = *r.opts;
+  plan.transa = r.ta;
+  plan.transb = r.tb;
+  plan.m = r.m;
+  plan.n = r.n;
+  plan.k = r.k;
+  plan.dtype = r.dtype;
+  plan.overlap = o.overlap;
+  plan.panel = o.panel;
+  plan.ranks_per_node = domain;
+  COMMPRESS_RETURN_IF_ERROR(detail::plan_details(plan));
+  if (plan.codec == "none") return {};
+  auto c = codec::get_codec(plan.codec);
+  if (!c.ok()) return c.status();
+  if (!(*c)->lossy()) return {};
+  if (plan.compress_a) plan.bound_a = o.bound;
+  if (plan.compress_b) plan.bound_b = o.bound;
+  return {};
+}
+
+Status check_problem(const GemmProblem& p) {
+  const bool on_grid = p.grid_rows > 0 || p.grid_cols > 0 || p.layers > 0;
+  if (on_grid && (p.grid_rows < 1 || p.grid_cols < 1 || p.layers < 1))
+    return {ErrorCode::invalid_argument, "plan_gemm: a grid needs rows, columns and layers >= 1"};
+  if (!on_grid && p.ranks < 1)
+    return {ErrorCode::invalid_argument, "plan_gemm: give a rank count >= 1 or a grid"};
+  if (on_grid && p.ranks > 0 && p.ranks != p.grid_rows * p.grid_cols * p.layers)
+    return {ErrorCode::invalid_argument,
+            "plan_gemm: a " + std::to_string(p.grid_rows) + "x" + std::to_string(p.grid_cols) +
+                "x" + std::to_string(p.layers) + " grid does not hold " + std::to_string(p.ranks) +
+                " ranks"};
+  if (p.ranks_per_node < 1)
+    return {ErrorCode::invalid_argument, "plan_gemm: ranks per node must be >= 1"};
+  return {};
 }
 
 }  // namespace
+
+namespace detail {
+
+Status plan_details(GemmPlan& plan) {
+  switch (plan.algorithm) {
+#define COMMPRESS_GEMM_ALGORITHM(Id, C_ID, name, literature, codec, grid, candidate, model_time, \
+                                 model_memory, plan_hook, runner)                              \
+  case GemmAlgorithm::Id:                                                                      \
+    plan_hook(plan);                                                                           \
+    break;
+#include "model/gemm_algorithms.def"
+#undef COMMPRESS_GEMM_ALGORITHM
+    case GemmAlgorithm::Auto:
+      return {ErrorCode::invalid_argument, "a plan names an algorithm that runs, not auto"};
+  }
+  if (plan.codec == "none") plan.compress_a = plan.compress_b = false;
+  return {};
+}
+
+}  // namespace detail
+
+Result<GemmPlan> plan_gemm(const GemmProblem& p, const GemmOptions& opts) {
+  const Request r{p.transa, p.transb, p.m, p.n, p.k, p.dtype, &opts};
+  COMMPRESS_RETURN_IF_ERROR(check_request(r));
+  COMMPRESS_RETURN_IF_ERROR(check_problem(p));
+  if (opts.algorithm != GemmAlgorithm::Auto && forced(opts) == nullptr)
+    return Status{ErrorCode::invalid_argument,
+                  "plan_gemm: unknown gemm algorithm " + std::to_string(int(opts.algorithm))};
+  std::vector<md::GemmGrid> grids;
+  const bool choose_grid = p.grid_rows <= 0;
+  if (choose_grid) {
+    grids = md::gemm_grids(p.ranks, opts.layers);
+  } else {
+    const md::GemmGrid g{p.grid_rows, p.grid_cols, p.layers};
+    md::GemmScenario shape;
+    shape.grid = g;
+    if (opts.algorithm != GemmAlgorithm::Auto && !md::gemm_runs(opts.algorithm, shape))
+      return Status{ErrorCode::invalid_argument,
+                    std::string("plan_gemm: ") + gemm_algorithm_name(opts.algorithm) + " needs " +
+                        md::gemm_grid_needs(forced(opts)->grid) + ", got " +
+                        std::to_string(g.rows) + "x" + std::to_string(g.cols) + "x" +
+                        std::to_string(g.layers)};
+    grids.push_back(g);
+  }
+  auto plan = choose(r, grids, p.ranks_per_node, choose_grid);
+  if (!plan.ok()) return plan.status();
+  COMMPRESS_RETURN_IF_ERROR(complete(*plan, r, p.ranks_per_node));
+  return plan;
+}
 
 Result<GemmPlan> plan_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, Dtype dtype,
                            const Grid& grid, const GemmOptions& opts) {
   const Request r{ta, tb, m, n, k, dtype, &opts};
   COMMPRESS_RETURN_IF_ERROR(agree_request(grid.comm(), r));
-  const md::GemmGrid g{grid.rows(), grid.cols(), grid.layers()};
+  GemmProblem p{ta, tb, m, n, k, dtype, 0, grid.rows(), grid.cols(), grid.layers(), 1};
   md::GemmScenario shape;
-  shape.grid = g;
-  if (opts.algorithm != GemmAlgorithm::Auto &&
-      !md::gemm_runs(to_model(opts.algorithm), shape))
-    return Status{ErrorCode::invalid_argument,
-                  std::string("plan_gemm: ") + gemm_algorithm_name(opts.algorithm) +
-                      " does not run on a " + std::to_string(g.rows) + "x" +
-                      std::to_string(g.cols) + "x" + std::to_string(g.layers) + " grid"};
-  int domain = 1;
-  if (g.layers == 1 && may_run_srumma(opts)) {
+  shape.grid = {grid.rows(), grid.cols(), grid.layers()};
+  const bool runs = opts.algorithm == GemmAlgorithm::Auto || md::gemm_runs(opts.algorithm, shape);
+  if (runs && grid.layers() == 1 && may_run_srumma(opts)) {
     auto d = shared_domain(grid.comm());
     if (!d.ok()) return d.status();
-    domain = *d;
+    p.ranks_per_node = *d;
   }
-  return plan_over(r, {g}, domain, false);
+  return plan_gemm(p, opts);
 }
 
 Result<GemmPlan> plan_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, Dtype dtype,
@@ -249,15 +335,14 @@ Result<GemmPlan> plan_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, 
   if (!pc.ok()) return pc.status();
   const Request r{ta, tb, m, n, k, dtype, &opts};
   COMMPRESS_RETURN_IF_ERROR(agree_request(*pc, r));
-  int p = 1;
-  COMMPRESS_MPI(MPI_Comm_size(*pc, &p));
-  int domain = 1;
+  GemmProblem p{ta, tb, m, n, k, dtype, 1, 0, 0, 0, 1};
+  COMMPRESS_MPI(MPI_Comm_size(*pc, &p.ranks));
   if (may_run_srumma(opts)) {
     auto d = shared_domain(*pc);
     if (!d.ok()) return d.status();
-    domain = *d;
+    p.ranks_per_node = *d;
   }
-  return plan_over(r, md::gemm_grids(p, opts.layers), domain, true);
+  return plan_gemm(p, opts);
 }
 
 }  // namespace commpress::linalg

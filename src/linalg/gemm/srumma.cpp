@@ -73,11 +73,6 @@ Result<Layout> gather_layout(const GemmCall<T>& call) {
 
 template <class T>
 Status run_srumma(const GemmCall<T>& call, GemmReport& report) {
-  // Every rank sees the same resolved codec, so every rank refuses alike.
-  if (call.codec != "none")
-    return {ErrorCode::unsupported, "srumma moves uncompressed blocks with one-sided gets; codec " +
-                                        call.codec +
-                                        " is not available with it (use codec \"none\")"};
   const Grid& g = *call.grid;
   if (g.layers() != 1) return {ErrorCode::invalid_argument, "srumma runs on 2-D grids"};
   auto layout = gather_layout(call);
@@ -89,7 +84,6 @@ Status run_srumma(const GemmCall<T>& call, GemmReport& report) {
   const Status ran = exec.run();
   COMMPRESS_RETURN_IF_ERROR(exec.close());
   COMMPRESS_RETURN_IF_ERROR(ran);
-  report.codec = "none";
   report.raw_bytes = exec.fetched_bytes();
   report.bytes_sent = exec.fetched_bytes();
   report.memory_bytes = exec.memory_bytes();

@@ -52,7 +52,7 @@ Status SrummaExec<T>::open(int pretend) {
     most = std::max(most, elements);
   }
   // Without overlap one buffer does: each step's gets complete before it multiplies.
-  const bool overlap = call_.opts == nullptr || call_.opts->overlap;
+  const bool overlap = call_.plan->overlap;
   for (size_t s = 0; s < std::min<size_t>(overlap ? 2 : 1, fetched_steps_.size()); ++s)
     slots_[s].data.resize(size_t(most));
   return {};
@@ -131,7 +131,7 @@ Status SrummaExec<T>::run() {
   }
   started_.assign(list_.rows.size() * list_.cols.size(), 0);
   const size_t fetched = fetched_steps_.size();
-  const bool overlap = call_.opts == nullptr || call_.opts->overlap;
+  const bool overlap = call_.plan->overlap;
   // The first two steps' gets (both buffers) fly while the in-place products run.
   if (overlap)
     for (size_t r = 0; r < std::min<size_t>(2, fetched); ++r)

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "linalg/gemm/compressed_operands.hpp"
+#include "commpress/gemm_model.hpp"
 #include "linalg/gemm/summa_driver.hpp"
 #include "linalg/gemm/summa_layers.hpp"
 #include "linalg/gemm/summa_loop.hpp"
@@ -42,11 +42,21 @@ Status check_sizes(const GemmCall<T>& call, std::span<const Panel> panels, int64
                            max_layer_shipment(panels, g.layers(), mb, nb, a_codec, b_codec, dt));
 }
 
-std::string piece_codec(const std::string& codec, int comm_size, int layers) {
-  return summa_compresses(comm_size, layers) ? codec : std::string("none");
-}
+// A panel piece is compressed only where it travels: along a grid row or column of more than
+// one rank, or to other layers.
+bool travels(int ranks_along, int layers) { return ranks_along > 1 || layers > 1; }
 
 }  // namespace
+
+// A's pieces travel along grid rows, B's along grid columns; the panel width is the caller's,
+// or the model's default (the one its prediction assumed).
+void plan_summa(GemmPlan& plan) {
+  plan.compress_a = travels(plan.grid_cols, plan.layers);
+  plan.compress_b = travels(plan.grid_rows, plan.layers);
+  if (plan.panel <= 0)
+    plan.panel = model::default_summa_panel(
+        plan.k, model::GemmGrid{plan.grid_rows, plan.grid_cols, plan.layers});
+}
 
 template <class T>
 Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
@@ -56,15 +66,15 @@ Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
   const int64_t rows_here = BlockSplit{call.m, g.rows()}.size(g.row());
   const int64_t cols_here = BlockSplit{call.n, g.cols()}.size(g.col());
   const std::vector<Panel> panels =
-      make_panels(call.k, g.rows(), g.cols(), layers, call.opts->panel);
+      make_panels(call.k, g.rows(), g.cols(), layers, call.plan->panel);
   int64_t widest = 0;
   for (const Panel& p : panels) widest = std::max(widest, p.width);
 
-  auto a_stream = PanelStream<T>::create(g.row_comm(), piece_codec(call.codec, g.cols(), layers),
-                                         call.block_bound_a, call.opts->overlap);
+  auto a_stream = PanelStream<T>::create(g.row_comm(), call.codec_a, call.block_bound_a,
+                                         call.plan->overlap);
   if (!a_stream.ok()) return a_stream.status();
-  auto b_stream = PanelStream<T>::create(g.col_comm(), piece_codec(call.codec, g.rows(), layers),
-                                         call.block_bound_b, call.opts->overlap);
+  auto b_stream = PanelStream<T>::create(g.col_comm(), call.codec_b, call.block_bound_b,
+                                         call.plan->overlap);
   if (!b_stream.ok()) return b_stream.status();
   COMMPRESS_RETURN_IF_ERROR(
       check_sizes(call, panels, widest, a_stream->codec(), b_stream->codec()));

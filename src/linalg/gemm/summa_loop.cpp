@@ -32,7 +32,7 @@ Status summa_panel_loop(const GemmCall<T>& call, std::span<const Panel> panels,
       scale_block(target.rows, target.cols, target.beta, target.c, target.ldc);
     return {};
   }
-  const bool overlap = call.opts->overlap;
+  const bool overlap = call.plan->overlap;
   if (overlap) post_panel(panels, 0, 0, a_stream, a_source, b_stream, b_source, target);
   for (size_t i = 0; i < panels.size(); ++i) {
     const int slot = overlap ? int(i % 2) : 0;

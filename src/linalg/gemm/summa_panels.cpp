@@ -6,16 +6,9 @@
 
 namespace commpress::linalg::detail {
 
-int64_t default_panel_width(int64_t k, int grid_rows, int grid_cols, int layers) {
-  constexpr int64_t kWidest = 256;
-  const int64_t parts = int64_t(std::max(grid_rows, grid_cols)) * std::max(layers, 1);
-  return std::clamp<int64_t>((k + parts - 1) / parts, 1, kWidest);
-}
-
 std::vector<Panel> make_panels(int64_t k, int grid_rows, int grid_cols, int layers, int64_t width) {
   std::vector<Panel> out;
-  if (k <= 0) return out;
-  if (width <= 0) width = default_panel_width(k, grid_rows, grid_cols, layers);
+  if (k <= 0 || width <= 0) return out;
   const BlockSplit by_col{k, grid_cols}, by_row{k, grid_rows};
   const int64_t bc = by_col.block(), br = by_row.block();
   int64_t k0 = 0;

@@ -16,11 +16,7 @@ struct Panel {
   int layer = 0;        // 2.5D layer that multiplies this panel (round robin)
 };
 
-// Panel width when the caller chose none: small enough that every layer gets panels of each
-// owner, large enough for efficient local products.
-int64_t default_panel_width(int64_t k, int grid_rows, int grid_cols, int layers);
-
-// Every panel of k in order. width <= 0 means default_panel_width.
+// Every panel of k in order, at most width (> 0: the plan's panel) wide.
 std::vector<Panel> make_panels(int64_t k, int grid_rows, int grid_cols, int layers, int64_t width);
 
 }  // namespace commpress::linalg::detail
