@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codec/lossless/zstd_contexts.hpp"
+#include "codec/lossy/szp/chained_kernels_avx512.hpp"
 #include "codec/lossy/szp/chained_lorenzo.hpp"
 #include "codec/lossy/szp/hysteresis_quantizer.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
@@ -151,6 +152,27 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
     const size_t valid = valid_in_block(len, b);
     const T* xb = x + b * kBlockValues;
     std::byte* body = s.bodies.data() + pos;
+#if COMMPRESS_SZP_E_AVX512
+    if (order == 1 && valid == kBlockValues) {
+      __m512i qv[64 / sizeof(T) == 16 ? 2 : 4];
+      Int carry = st.q1;
+      const bool fine = half ? detail::quantize_hysteresis_avx512(xb, qz, carry, qv)
+                             : detail::quantize_rounded_avx512(xb, qz, qv);
+      uint8_t h;
+      const size_t size = fine ? detail::encode_chained_avx512(qv, st.q1, xb, valid, h, body)
+                               : write_raw_block(xb, valid, body);
+      if (!fine) h = kRawHeader;
+      if (h != kRawHeader) {
+        alignas(64) Int qa[kBlockValues];
+        for (size_t g = 0; g < sizeof(qv) / sizeof(qv[0]); ++g)
+          _mm512_store_si512(qa + g * (64 / sizeof(T)), qv[g]);
+        ChainedLorenzo::advance(qa, st);
+      }
+      s.headers[b] = h;
+      pos += size;
+      continue;
+    }
+#endif
     Int q[kBlockValues], r[kBlockValues];
     bool ok;
     if (half) {
@@ -271,6 +293,14 @@ Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* 
       st.q2 = st.q1;
       continue;
     }
+#if COMMPRESS_SZP_E_AVX512
+    if (order == 1 && valid == kBlockValues) {
+      detail::decode_chained_avx512(h, body, qz, st.q1, o);
+      st.q2 = st.q1;  // order 1 never reads it
+      body += table[h];
+      continue;
+    }
+#endif
     Int r[kBlockValues], q[kBlockValues];
     const bool ok = decode_residuals<T>(h, Mode::lossy, {body, table[h]}, r);
     if (!ok) return {ErrorCode::internal, "szp-e: a checked block header did not decode"};
