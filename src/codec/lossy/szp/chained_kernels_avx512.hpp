@@ -1,4 +1,4 @@
-// AVX-512 paths of szp-e's order-1 blocks (entropy_chunk.cpp): szp's fused block kernels with
+// AVX-512 paths of szp-e's full blocks (entropy_chunk.cpp): szp's fused block kernels with
 // the carried integer subtracted before Lorenzo and added back after the prefix sum, so they
 // write and read exactly the bytes of the portable path (szp_entropy_test compares frames of
 // both on the same data), and the hysteresis quantizer's checks on whole vectors.
@@ -107,36 +107,65 @@ inline bool quantize_hysteresis_avx512(const T* x, const LinearQuantizer<T>& qz,
   return true;
 }
 
-// Order-1 block from its integers: szp's encoder on q - carry. Writes raw itself.
+// The block's integers minus the prediction that szp's restart-in-every-block Lorenzo
+// leaves to add: order 1 is szp's Lorenzo on q - q1; order 2 is it on the first differences
+// d[i] = q[i] - q[i-1] (d[-1] = q1 - q2) minus d[-1].
 template <class T>
-inline size_t encode_chained_avx512(__m512i* q, IntOfT<T> carry, const T* x, size_t valid,
-                                    uint8_t& header, std::byte* body) {
+inline void chained_operand(const __m512i* q, int order, IntOfT<T> q1, IntOfT<T> q2,
+                            __m512i* v) {
   using L = Lanes<T>;
-  const __m512i c = L::set1(int64_t(carry));
-  __m512i d[L::kVectors];
-  for (int g = 0; g < L::kVectors; ++g) d[g] = L::sub(q[g], c);
-  return encode_ints<T, Mode::lossy>(d, x, valid, header, body);
+  const __m512i c1 = L::set1(int64_t(q1));
+  if (order == 1) {
+    for (int g = 0; g < L::kVectors; ++g) v[g] = L::sub(q[g], c1);
+    return;
+  }
+  const __m512i dc = L::set1(int64_t(q1) - int64_t(q2));
+  for (int g = 0; g < L::kVectors; ++g)
+    v[g] = L::sub(L::sub(q[g], L::shift_in(q[g], g == 0 ? c1 : q[g - 1])), dc);
 }
 
-// Order-1 zero / plain / outlier block into out[0..32); leaves the block's last integer in carry.
 template <class T>
-inline void decode_chained_avx512(uint8_t header, const std::byte* body,
-                                  const LinearQuantizer<T>& qz, IntOfT<T>& carry, T* out) {
-  using L = Lanes<T>;
-  __m512i q[L::kVectors];
-  decode_ints<T, Mode::lossy>(header, body, q);
-  const __m512i c = L::set1(int64_t(carry));
-  const VecOf<T> step = broadcast(qz.step());
-  for (int g = 0; g < L::kVectors; ++g) {
-    q[g] = L::add(q[g], c);
-    store(out + g * L::kPerVector, L::reconstruct(q[g], step));
-  }
+inline IntOfT<T> last_lane(__m512i v, int lane) {
   if constexpr (std::is_same_v<T, float>)
-    carry = IntOfT<T>(_mm_cvtsi128_si32(
-        _mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(15), q[1]))));
+    return IntOfT<T>(_mm_cvtsi128_si32(
+        _mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(lane), v))));
   else
-    carry = IntOfT<T>(_mm_cvtsi128_si64(_mm512_castsi512_si128(
-        _mm512_permutexvar_epi64(_mm512_set1_epi64(7), q[3]))));
+    return IntOfT<T>(_mm_cvtsi128_si64(
+        _mm512_castsi512_si128(_mm512_permutexvar_epi64(_mm512_set1_epi64(lane), v))));
+}
+
+// A full block from its integers q with the chunk's state (q1, q2): szp's encoder on
+// chained_operand. Writes raw itself.
+template <class T>
+inline size_t encode_chained_avx512(const __m512i* q, int order, IntOfT<T> q1, IntOfT<T> q2,
+                                    const T* x, size_t valid, uint8_t& header, std::byte* body) {
+  __m512i v[Lanes<T>::kVectors];
+  chained_operand<T>(q, order, q1, q2, v);
+  return encode_ints<T, Mode::lossy>(v, x, valid, header, body);
+}
+
+// A full zero / plain / outlier block into out[0..32), advancing the state (q1, q2).
+template <class T>
+inline void decode_chained_avx512(uint8_t header, const std::byte* body, int order,
+                                  const LinearQuantizer<T>& qz, IntOfT<T>& q1, IntOfT<T>& q2,
+                                  T* out) {
+  using L = Lanes<T>;
+  constexpr int V = L::kVectors;
+  __m512i q[V];
+  decode_ints<T, Mode::lossy>(header, body, q);
+  const __m512i c1 = L::set1(int64_t(q1));
+  if (order == 1) {
+    for (int g = 0; g < V; ++g) q[g] = L::add(q[g], c1);
+  } else {  // q holds d - d[-1]: add it back, then sum the differences from q1
+    const __m512i dc = L::set1(int64_t(q1) - int64_t(q2));
+    for (int g = 0; g < V; ++g) q[g] = L::add(q[g], dc);
+    q[0] = L::scan(q[0], c1);
+    for (int g = 1; g < V; ++g) q[g] = L::scan(q[g], q[g - 1]);
+  }
+  const VecOf<T> step = broadcast(qz.step());
+  for (int g = 0; g < V; ++g) store(out + g * L::kPerVector, L::reconstruct(q[g], step));
+  q1 = last_lane<T>(q[V - 1], L::kPerVector - 1);
+  q2 = last_lane<T>(q[V - 1], L::kPerVector - 2);
 }
 
 }  // namespace commpress::codec::szp::detail

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -153,20 +154,18 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
     const T* xb = x + b * kBlockValues;
     std::byte* body = s.bodies.data() + pos;
 #if COMMPRESS_SZP_E_AVX512
-    if (order == 1 && valid == kBlockValues) {
+    if (valid == kBlockValues) {
       __m512i qv[64 / sizeof(T) == 16 ? 2 : 4];
       Int carry = st.q1;
       const bool fine = half ? detail::quantize_hysteresis_avx512(xb, qz, carry, qv)
                              : detail::quantize_rounded_avx512(xb, qz, qv);
-      uint8_t h;
-      const size_t size = fine ? detail::encode_chained_avx512(qv, st.q1, xb, valid, h, body)
-                               : write_raw_block(xb, valid, body);
-      if (!fine) h = kRawHeader;
+      uint8_t h = kRawHeader;
+      const size_t size =
+          fine ? detail::encode_chained_avx512(qv, order, st.q1, st.q2, xb, valid, h, body)
+               : write_raw_block(xb, valid, body);
       if (h != kRawHeader) {
-        alignas(64) Int qa[kBlockValues];
-        for (size_t g = 0; g < sizeof(qv) / sizeof(qv[0]); ++g)
-          _mm512_store_si512(qa + g * (64 / sizeof(T)), qv[g]);
-        ChainedLorenzo::advance(qa, st);
+        st.q1 = detail::last_lane<T>(qv[std::size(qv) - 1], 64 / sizeof(T) - 1);
+        st.q2 = detail::last_lane<T>(qv[std::size(qv) - 1], 64 / sizeof(T) - 2);
       }
       s.headers[b] = h;
       pos += size;
@@ -294,9 +293,8 @@ Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* 
       continue;
     }
 #if COMMPRESS_SZP_E_AVX512
-    if (order == 1 && valid == kBlockValues) {
-      detail::decode_chained_avx512(h, body, qz, st.q1, o);
-      st.q2 = st.q1;  // order 1 never reads it
+    if (valid == kBlockValues) {
+      detail::decode_chained_avx512(h, body, order, qz, st.q1, st.q2, o);
       body += table[h];
       continue;
     }
