@@ -28,9 +28,13 @@ constexpr uint8_t kHalfStep = 0x10;
 // Coding byte: which streams are zstd frames.
 constexpr uint8_t kRunsZstd = 0x01;
 constexpr uint8_t kBodiesZstd = 0x02;
-// zstd's level for both streams: level 1 compresses the run and plane streams as well as
-// level 3 did on the benchmark's data, at several times the speed (bench/results/codecs.md).
-constexpr int kZstdLevel = 1;
+// zstd's level for a stream: 1 where the chunk's streams are a sizeable part of its raw
+// values (tight bounds: zstd's time then counts against the codec's speed), 6 where they are
+// under 1/16 of them (loose bounds: a slower level costs little per raw byte and buys ~10%
+// more ratio there, bench/results/codecs.md).
+constexpr int kZstdFastLevel = 1;
+constexpr int kZstdDenseLevel = 6;
+constexpr size_t kDenseRatio = 16;
 // Streams shorter than this are stored as they are: a zstd frame's own header and block
 // header would eat what little it could save.
 constexpr size_t kZstdMinInput = 32;
@@ -85,14 +89,15 @@ ChunkScratch& thread_scratch() {
 }
 
 // Writes src to dst as a zstd frame when that is smaller, else as it is; returns the size
-// and sets `flag` in `coding` when zstd was used.
-Result<size_t> put_stream(const void* src, size_t len, std::byte* dst, uint8_t flag,
-                          uint8_t& coding) {
+// and sets `flag` in `coding` when zstd was used. raw_bytes: the chunk's values' size.
+Result<size_t> put_stream(const void* src, size_t len, size_t raw_bytes, std::byte* dst,
+                          uint8_t flag, uint8_t& coding) {
   if (len >= kZstdMinInput) {
     ZSTD_CCtx* cctx = codec::detail::thread_zstd_cctx();
     if (!cctx) return Status{ErrorCode::capacity, "ZSTD_createCCtx failed (out of memory)"};
     // A capacity one byte short of the input: zstd fails when it cannot save anything.
-    size_t z = ZSTD_compressCCtx(cctx, dst, len - 1, src, len, kZstdLevel);
+    const int level = len * kDenseRatio < raw_bytes ? kZstdDenseLevel : kZstdFastLevel;
+    size_t z = ZSTD_compressCCtx(cctx, dst, len - 1, src, len, level);
     if (!ZSTD_isError(z)) {
       coding |= flag;
       return z;
@@ -200,9 +205,10 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
 
   uint8_t coding = 0;
   std::byte* p = dst + kChunkHeaderSize;
-  auto hs = put_stream(s.runs.data(), runs, p, kRunsZstd, coding);
+  const size_t raw_bytes = len * sizeof(T);
+  auto hs = put_stream(s.runs.data(), runs, raw_bytes, p, kRunsZstd, coding);
   if (!hs.ok()) return hs.status();
-  auto bs = put_stream(s.bodies.data(), pos, p + *hs, kBodiesZstd, coding);
+  auto bs = put_stream(s.bodies.data(), pos, raw_bytes, p + *hs, kBodiesZstd, coding);
   if (!bs.ok()) return bs.status();
   dst[0] = std::byte(mode);
   dst[1] = std::byte(coding);
