@@ -240,24 +240,26 @@ def homomorphic_table(path):
 
 # --- targets ---------------------------------------------------------------------------------
 TARGETS_README = (
-    "Targets of the codec issue on this machine, checked against the tables below: szp on the "
-    "random walk at REL 1e-4 compresses at >= 2.5 GB/s and decompresses at >= 4 GB/s on one "
-    "thread, with 2 threads close to twice that; szp's ratio is >= 0.6x SZ3's on the random "
-    "walk and the smooth field at the same bound; combine and combine_raw are >= 4x faster "
-    "than the decompress + add + compress round trip they replace.")
+    "Targets of the codec issues on this machine, checked against the tables below. Issue 18: "
+    "on the random walk and the smooth field at REL 1e-2, 1e-3 and 1e-4 the best szp mode "
+    "(`szp` or `szp-e`) reaches >= 0.7x SZ3's ratio while compressing at >= 2 GB/s and "
+    "decompressing at >= 3 GB/s on one thread, and >= 500 on the random walk at REL 1e-2. "
+    "Earlier: szp on the random walk at REL 1e-4 compresses at >= 2.5 GB/s and decompresses at "
+    ">= 4 GB/s on one thread, with 2 threads close to twice that; combine and combine_raw are "
+    ">= 4x faster than the decompress + add + compress round trip they replace.")
 
 
 # Why a target can be missed, by the design rather than by the run: printed under the table
 # for each kind of target the run missed.
 WHY_MISSED = {
     "ratio": (
-        "*Ratio vs SZ3*: szp codes each block of 32 values at one fixed bit width behind a "
-        "one-byte header, with no entropy coder (what makes it fast, parallel and summable "
-        "without decoding). Its ratio therefore has a floor cost per block: at least the "
-        "header byte per 32 values (ratio <= 128 for f32), 2-5 bytes for a constant block "
-        "(header and first value), 9 bytes for residuals in {-1, 0, 1}. SZ3 predicts by interpolation and entropy-codes its quantization codes "
-        "(Huffman, then zstd), so at loose bounds, where most codes are equal, its ratio has "
-        "no such floor. The gap narrows as the bound tightens."),
+        "*Ratio vs SZ3*: `szp` has a floor cost per 32-value block (a header byte, the first "
+        "value), which `szp-e` removes (prediction chained across blocks, zero blocks as runs, "
+        "hysteresis quantization, zstd over the streams). Both predict along the flat array "
+        "only, where SZ3 is given the smooth field's 3-D shape and interpolates across all "
+        "three axes: on that field a 1-D predictor meets the waves' slope along x at every "
+        "value, so at loose bounds its residuals are not zero where SZ3's are. Prediction "
+        "over a shape the caller gives is issue 18's item 3, not built yet."),
     "combine": (
         "*Homomorphic speedups*: the round trip they are compared with is szp's own, which "
         "is already fast (see the szp rows above). `combine` skips dequantization, the float "
@@ -298,12 +300,23 @@ def targets_md(rows, homomorphic_path):
                     f"({d2 / d1:.2f}x)", verdict(min(c2 / c1, d2 / d1) >= 1.6)))
     for ds in ("random_walk", "smooth_field"):
         for rel in (1e-2, 1e-3, 1e-4):
-            szp, sz3 = find_row(rows, "szp", ds, rel), find_row(rows, "sz3", ds, rel)
-            if szp and sz3:
-                q = float(szp["ratio"]) / float(sz3["ratio"])
-                out.append((f"szp ratio / SZ3 ratio, {ds} REL {rel:g}", ">= 0.6",
-                            f"{float(szp['ratio']):.2f} / {float(sz3['ratio']):.2f} = {q:.2f}",
-                            verdict(q >= 0.6)))
+            sz3 = find_row(rows, "sz3", ds, rel)
+            modes = [r for r in (find_row(rows, c, ds, rel) for c in ("szp", "szp-e")) if r]
+            if not (sz3 and modes):
+                continue
+            best = max(modes, key=lambda r: float(r["ratio"]))
+            q = float(best["ratio"]) / float(sz3["ratio"])
+            bc, bd = float(best["compress_gbps"]), float(best["decompress_gbps"])
+            out.append((f"best szp mode ratio / SZ3 ratio, {ds} REL {rel:g}",
+                        ">= 0.7 at >= 2 / >= 3 GB/s",
+                        f"{best['codec']}: {float(best['ratio']):.2f} / {float(sz3['ratio']):.2f} "
+                        f"= {q:.2f}, compress {bc:.2f}, decompress {bd:.2f} GB/s",
+                        verdict(q >= 0.7 and bc >= 2 and bd >= 3)))
+    rw = [r for r in (find_row(rows, c, "random_walk", 1e-2) for c in ("szp", "szp-e")) if r]
+    if rw:
+        best = max(rw, key=lambda r: float(r["ratio"]))
+        out.append(("best szp mode ratio, random_walk REL 0.01", ">= 500",
+                    f"{best['codec']}: {float(best['ratio']):.2f}", verdict(float(best["ratio"]) >= 500)))
     if homomorphic_path and os.path.exists(homomorphic_path):
         with open(homomorphic_path, newline="") as f:
             hom = list(csv.DictReader(f))
@@ -342,6 +355,9 @@ def collect_meta(a):
         "nproc": sh("nproc") or "?",
         "cpu": sh("lscpu | sed -n 's/^Model name: *//p' | head -1") or "?",
         "memory": f"{int(mem) / 2**20:.1f} GiB" if mem.isdigit() else "?",
+        # Other work on the machine slows every codec alike; the 1/5/15-minute load average
+        # at the end of the run says how much there was.
+        "load": " / ".join(open("/proc/loadavg").read().split()[:3]) if os.path.exists("/proc/loadavg") else "?",
         "compiler": build.get("compiler", "?"), "flags": build.get("flags", "?"),
         "peer_versions": peers,
     }
@@ -358,7 +374,8 @@ def header_md(m):
         f"{m.get('n', '?')} values per data set; up to {m.get('repeats', '?')} timed runs after "
         f"one warm-up; total time {m.get('elapsed', '?')}",
         f"- Machine: {m.get('nproc', '?')} cores (`nproc`), {m.get('cpu', '?')}, "
-        f"{m.get('memory', '?')} memory",
+        f"{m.get('memory', '?')} memory; load average at the end of the run (1/5/15 min): "
+        f"{m.get('load', '?')} (other work shares the cores: compare speeds within one run)",
         f"- Compiler: {m.get('compiler', '?')}; flags: `{m.get('flags', '?')}`; "
         f"commit {m.get('git', '?')}",
         f"- Peers (Python bindings): {peers}",

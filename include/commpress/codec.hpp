@@ -38,6 +38,7 @@ enum class CodecId : uint8_t {
   pred_byte = 9,
   pred_bit = 10,
   zfp_accuracy = 11,
+  szp_e = 12,
 };
 
 size_t dtype_size(Dtype d);

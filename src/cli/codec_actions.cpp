@@ -1,8 +1,10 @@
 // compress, decompress, inspect and list: thin layers over the codec API that add only file
 // handling and messages naming the file at fault.
+#include <sys/stat.h>
+
+#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <new>
 #include <string>
 
 #include "cli/codec_commands.hpp"
@@ -44,7 +46,24 @@ std::string dtype_list(const cc::Codec& codec) {
 
 }  // namespace
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The rate a user sees: raw array bytes over the wall time from opening the input to the
+// output's rename, reading and writing the files included.
+std::string end_to_end(size_t raw_bytes, Clock::time_point start) {
+  const double s = std::chrono::duration<double>(Clock::now() - start).count();
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.3f s end to end, %.3g GB/s", s,
+                s > 0 ? double(raw_bytes) / s * 1e-9 : 0.0);
+  return buf;
+}
+
+}  // namespace
+
 Status run_compress(const CompressArgs& args) {
+  const auto start = Clock::now();
   auto codec = cc::get_codec(args.codec);
   if (!codec.ok()) return codec.status();
   auto dtype = cc::parse_dtype(args.dtype);
@@ -54,38 +73,48 @@ Status run_compress(const CompressArgs& args) {
   if ((*codec)->lossy() && bound->mode == cc::BoundMode::lossless)
     return {ErrorCode::invalid_argument,
             "codec " + args.codec + " is lossy: give an error bound with --abs or --rel"};
-  auto data = read_array(args.in, *dtype);
+  auto data = MappedFile::open(args.in);
   if (!data.ok()) return data.status();
-  size_t n = data->size() / cc::dtype_size(*dtype);
-  std::vector<std::byte> frame;
-  COMMPRESS_RETURN_IF_ERROR(
-      with_file((*codec)->compress(data->data(), n, *dtype, *bound, frame), args.in));
-  COMMPRESS_RETURN_IF_ERROR(write_file(args.out, frame));
-  std::printf("%s: %zu %s elements, %zu -> %zu bytes (ratio %.4g)\n", args.out.c_str(), n,
-              cc::dtype_name(*dtype), data->size(), frame.size(),
-              frame.empty() ? 0.0 : double(data->size()) / double(frame.size()));
+  const auto in = data->bytes();
+  COMMPRESS_RETURN_IF_ERROR(check_array_size(args.in, in.size(), *dtype));
+  const size_t n = in.size() / cc::dtype_size(*dtype);
+  COMMPRESS_RETURN_IF_ERROR(with_file(cc::check_count(n), args.in));
+  auto room = PageBuffer::allocate((*codec)->compress_bound(n, *dtype), "the frame");
+  if (!room.ok()) return room.status();
+  cc::Workspace ws;
+  auto size = (*codec)->compress_into(in.data(), n, *dtype, *bound, room->bytes(), ws);
+  if (!size.ok()) return with_file(size.status(), args.in);
+  COMMPRESS_RETURN_IF_ERROR(write_file(args.out, room->bytes().first(*size), args.sync));
+  std::printf("%s: %zu %s elements, %zu -> %zu bytes (ratio %.4g), %s\n", args.out.c_str(), n,
+              cc::dtype_name(*dtype), in.size(), *size,
+              *size == 0 ? 0.0 : double(in.size()) / double(*size),
+              end_to_end(in.size(), start).c_str());
   return {};
 }
 
-Status run_decompress(const std::string& in, const std::string& out) {
-  auto frame = read_file(in);
+Status run_decompress(const DecompressArgs& args) {
+  const auto start = Clock::now();
+  auto frame = MappedFile::open(args.in);
   if (!frame.ok()) return frame.status();
-  auto info = cc::inspect(*frame);
-  if (!info.ok()) return with_file(info.status(), in);
-  size_t elem = cc::dtype_size(info->dtype);
-  std::vector<std::byte> data;
+  auto info = cc::inspect(frame->bytes());
+  if (!info.ok()) return with_file(info.status(), args.in);
   // inspect has refused a count the file's payload cannot hold (Codec::check_count_fits), so
-  // what is allocated here is bounded by the file's size times its codec's densest coding;
-  // a valid frame may still describe more than fits.
-  try {
-    data.resize(info->count * elem);
-  } catch (const std::bad_alloc&) {
-    return {ErrorCode::capacity, "'" + in + "' decodes to " + std::to_string(info->count) +
-                                     " elements, more than this machine can allocate"};
-  }
-  COMMPRESS_RETURN_IF_ERROR(
-      with_file(cc::decompress(*frame, data.data(), info->count, info->dtype), in));
-  return write_file(out, data);
+  // what is written here is bounded by the file's size times its codec's densest coding.
+  const size_t bytes = info->count * cc::dtype_size(info->dtype);
+  COMMPRESS_RETURN_IF_ERROR(write_file_in_place(
+      args.out, bytes,
+      [&](std::span<std::byte> dst) {
+        return with_file(cc::decompress(frame->bytes(), dst.data(), info->count, info->dtype),
+                         args.in);
+      },
+      args.sync));
+  // Only when the output is a file: a pipe or the terminal gets the data alone.
+  struct stat st {};
+  if (stat(args.out.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    std::printf("%s: %zu %s elements, %zu -> %zu bytes, %s\n", args.out.c_str(),
+                size_t(info->count), cc::dtype_name(info->dtype), frame->bytes().size(), bytes,
+                end_to_end(bytes, start).c_str());
+  return {};
 }
 
 Status run_inspect(const std::string& in) {

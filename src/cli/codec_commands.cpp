@@ -9,6 +9,10 @@ namespace commpress::cli {
 
 namespace {
 
+constexpr const char* kSyncHelp =
+    "flush the output to disk (fsync) before it replaces OUT; without it the replacement is "
+    "still atomic for every reader, as with cp";
+
 void add_compress(CLI::App& group, Outcome& outcome) {
   auto args = std::make_shared<CompressArgs>();
   CLI::App* cmd = group.add_subcommand("compress", "compress a raw little-endian array into a frame");
@@ -23,16 +27,18 @@ void add_compress(CLI::App& group, Outcome& outcome) {
   cmd->add_option("--dtype", args->dtype, "element type: f32, f64, i32, i64 or u8")->required();
   cmd->add_option("IN", args->in, "raw input array")->required();
   cmd->add_option("OUT", args->out, "frame to write")->required();
+  cmd->add_flag("--sync", args->sync, kSyncHelp);
   cmd->callback([args, &outcome] { outcome.status = run_compress(*args); });
 }
 
 void add_decompress(CLI::App& group, Outcome& outcome) {
-  auto args = std::make_shared<std::pair<std::string, std::string>>();
+  auto args = std::make_shared<DecompressArgs>();
   CLI::App* cmd = group.add_subcommand(
       "decompress", "decode a frame into a raw array (dtype and count come from its header)");
-  cmd->add_option("IN", args->first, "frame")->required();
-  cmd->add_option("OUT", args->second, "raw array to write")->required();
-  cmd->callback([args, &outcome] { outcome.status = run_decompress(args->first, args->second); });
+  cmd->add_option("IN", args->in, "frame")->required();
+  cmd->add_option("OUT", args->out, "raw array to write")->required();
+  cmd->add_flag("--sync", args->sync, kSyncHelp);
+  cmd->callback([args, &outcome] { outcome.status = run_decompress(*args); });
 }
 
 void add_inspect(CLI::App& group, Outcome& outcome) {

@@ -15,6 +15,13 @@ struct CompressArgs {
   std::optional<double> rel_bound;
   std::string in;
   std::string out;
+  bool sync = false;  // fsync the output before it replaces the destination
+};
+
+struct DecompressArgs {
+  std::string in;
+  std::string out;
+  bool sync = false;
 };
 
 struct CompareArgs {
@@ -25,7 +32,7 @@ struct CompareArgs {
 };
 
 Status run_compress(const CompressArgs& args);
-Status run_decompress(const std::string& in, const std::string& out);
+Status run_decompress(const DecompressArgs& args);
 Status run_inspect(const std::string& in);
 Status run_compare(const CompareArgs& args);
 Status run_list();

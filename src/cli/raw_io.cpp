@@ -7,6 +7,7 @@
 #include <memory>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,20 +60,28 @@ Result<std::vector<std::byte>> read_file(const std::string& path) {
   return bytes;
 }
 
-Status write_file(const std::string& path, std::span<const std::byte> bytes) {
-  // A device or a pipe (/dev/stdout, a FIFO) takes the bytes as they come: there is no file
-  // to keep, and renaming over it would replace the device node.
-  struct stat st_dest {};
-  if (stat(path.c_str(), &st_dest) == 0 && !S_ISREG(st_dest.st_mode)) {
-    const int fd = ::open(path.c_str(), O_WRONLY);
-    if (fd < 0) return io_error("cannot open", path);
-    Status st = write_all(fd, bytes);
-    if (::close(fd) != 0 && st.ok()) st = {ErrorCode::io, std::strerror(errno)};
-    return st.ok() ? st : Status{ErrorCode::io, "cannot write '" + path + "': " + st.message()};
-  }
-  // A file is written beside the destination (through a link, beside the file it names: a
-  // rename within one file system is atomic), made durable, then renamed over it: a failure
-  // at any point leaves no partial file and the destination as it was.
+namespace {
+
+// A destination that is not a regular file (/dev/stdout, a FIFO) takes the bytes as they
+// come: there is no file to keep, and renaming over it would replace the device node.
+bool writes_directly(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+Status write_directly(const std::string& path, std::span<const std::byte> bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY);
+  if (fd < 0) return io_error("cannot open", path);
+  Status st = write_all(fd, bytes);
+  if (::close(fd) != 0 && st.ok()) st = {ErrorCode::io, std::strerror(errno)};
+  return st.ok() ? st : Status{ErrorCode::io, "cannot write '" + path + "': " + st.message()};
+}
+
+// A file is written beside the destination (through a link, beside the file it names: a
+// rename within one file system is atomic), then renamed over it: a failure at any point
+// leaves no partial file and the destination as it was. `write` fills the open temporary.
+template <class Write>
+Status replace_file(const std::string& path, bool sync, const Write& write) {
   std::string target = path;
   if (char* real = realpath(path.c_str(), nullptr)) {
     target = real;
@@ -84,9 +93,9 @@ Status write_file(const std::string& path, std::span<const std::byte> bytes) {
   std::string tmp = dir + "." + base + ".tmp-XXXXXX";
   const int fd = mkstemp(tmp.data());
   if (fd < 0) return io_error("cannot create a temporary file beside", path);
-  Status st = write_all(fd, bytes);
+  Status st = write(fd);
   if (st.ok() && fchmod(fd, mode_for(target)) != 0) st = {ErrorCode::io, std::strerror(errno)};
-  if (st.ok() && fsync(fd) != 0) st = {ErrorCode::io, std::strerror(errno)};
+  if (st.ok() && sync && fsync(fd) != 0) st = {ErrorCode::io, std::strerror(errno)};
   if (::close(fd) != 0 && st.ok()) st = {ErrorCode::io, std::strerror(errno)};
   if (st.ok() && std::rename(tmp.c_str(), target.c_str()) != 0)
     st = {ErrorCode::io, std::strerror(errno)};
@@ -95,16 +104,94 @@ Status write_file(const std::string& path, std::span<const std::byte> bytes) {
   return {ErrorCode::io, "cannot write '" + path + "': " + st.message()};
 }
 
+}  // namespace
+
+Status write_file(const std::string& path, std::span<const std::byte> bytes, bool sync) {
+  if (writes_directly(path)) return write_directly(path, bytes);
+  return replace_file(path, sync, [&](int fd) { return write_all(fd, bytes); });
+}
+
+Status write_file_in_place(const std::string& path, size_t size, const Fill& fill, bool sync) {
+  if (writes_directly(path)) {
+    auto buf = PageBuffer::allocate(size, "the output");
+    if (!buf.ok()) return buf.status();
+    COMMPRESS_RETURN_IF_ERROR(fill(buf->bytes()));
+    return write_directly(path, buf->bytes());
+  }
+  Status filled;  // the producer's own error, passed on as it is
+  Status st = replace_file(path, sync, [&](int fd) -> Status {
+    if (size == 0) return filled = fill({});
+    // Reserve the blocks first: a full file system or a size limit is an error here, where
+    // a store into a mapping beyond them would be a SIGBUS.
+    if (const int e = posix_fallocate(fd, 0, off_t(size)); e != 0)
+      return {ErrorCode::io, std::strerror(e)};
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED) return {ErrorCode::io, std::strerror(errno)};
+    filled = fill({static_cast<std::byte*>(p), size});
+    munmap(p, size);
+    return filled.ok() ? Status{} : Status{ErrorCode::io, "not written"};
+  });
+  return filled.ok() ? st : filled;
+}
+
+Status check_array_size(const std::string& path, size_t bytes, codec::Dtype d) {
+  const size_t elem = codec::dtype_size(d);
+  if (bytes % elem == 0) return {};
+  return {ErrorCode::invalid_argument, "'" + path + "' holds " + std::to_string(bytes) +
+                                           " bytes, not a multiple of the " +
+                                           std::to_string(elem) + "-byte " +
+                                           codec::dtype_name(d) + " element size"};
+}
+
 Result<std::vector<std::byte>> read_array(const std::string& path, codec::Dtype d) {
   auto bytes = read_file(path);
   if (!bytes.ok()) return bytes;
-  size_t elem = codec::dtype_size(d);
-  if (bytes->size() % elem != 0)
-    return Status{ErrorCode::invalid_argument,
-                  "'" + path + "' holds " + std::to_string(bytes->size()) +
-                      " bytes, not a multiple of the " + std::to_string(elem) + "-byte " +
-                      codec::dtype_name(d) + " element size"};
+  COMMPRESS_RETURN_IF_ERROR(check_array_size(path, bytes->size(), d));
   return bytes;
+}
+
+Result<MappedFile> MappedFile::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open", path);
+  struct stat st {};
+  if (fstat(fd, &st) != 0) {
+    Status e = io_error("cannot stat", path);
+    ::close(fd);
+    return e;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status{ErrorCode::io, "'" + path + "' is not a regular file"};
+  }
+  const size_t size = size_t(st.st_size);
+  void* p = nullptr;
+  if (size > 0) {
+    p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED) {
+      Status e = io_error("cannot map", path);
+      ::close(fd);
+      return e;
+    }
+  }
+  ::close(fd);  // the mapping keeps the file
+  return MappedFile(p, size);
+}
+
+MappedFile::~MappedFile() {
+  if (data_) munmap(data_, size_);
+}
+
+Result<PageBuffer> PageBuffer::allocate(size_t bytes, const std::string& what) {
+  if (bytes == 0) return PageBuffer(nullptr, 0);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return Status{ErrorCode::capacity, "no room for the " + std::to_string(bytes) + " bytes of " +
+                                           what + ": " + std::strerror(errno)};
+  return PageBuffer(p, bytes);
+}
+
+PageBuffer::~PageBuffer() {
+  if (data_) munmap(data_, size_);
 }
 
 }  // namespace commpress::cli

@@ -92,6 +92,16 @@ ln -s linked.frame "$WORK/link.frame"
 "$BIN" codec decompress "$WORK/linked.frame" /dev/stdout | cmp -s - "$WORK/in.f32" \
   || fail "decompress to a pipe did not give the data"
 
+# The summary lines give the end-to-end rate, and --sync changes nothing but durability.
+"$BIN" codec compress --sync --codec szp --abs 1e-3 --dtype f32 "$WORK/in.f32" "$WORK/synced.frame" \
+  >"$WORK/line.txt" || fail "compress --sync failed"
+grep -q " s end to end, .* GB/s" "$WORK/line.txt" || fail "compress gave no end-to-end rate: $(cat "$WORK/line.txt")"
+cmp -s "$WORK/synced.frame" "$WORK/szp.f32.frame" || fail "compress --sync wrote another frame"
+"$BIN" codec decompress --sync "$WORK/synced.frame" "$WORK/synced.out" >"$WORK/line.txt" \
+  || fail "decompress --sync failed"
+grep -q " s end to end, .* GB/s" "$WORK/line.txt" || fail "decompress gave no end-to-end rate: $(cat "$WORK/line.txt")"
+cmp -s "$WORK/synced.out" "$WORK/szp.f32.out" || fail "decompress --sync wrote other data"
+
 # Bad input of every kind.
 "$BIN" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/good.frame" >/dev/null
 { cat "$WORK/in.f32"; printf x; } >"$WORK/odd.bin"

@@ -16,7 +16,7 @@ constexpr size_t kChecksumOffset = 48;
 
 bool valid_dtype(uint8_t v) { return v >= 1 && v <= 5; }
 bool valid_mode(uint8_t v) { return v <= 2; }
-bool valid_codec(uint8_t v) { return v >= 1 && v <= 11; }
+bool valid_codec(uint8_t v) { return v >= 1 && v <= uint8_t(CodecId::szp_e); }
 
 std::string num(uint64_t v) { return std::to_string(v); }
 

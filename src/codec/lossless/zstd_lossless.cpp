@@ -2,31 +2,14 @@
 // frame. Contexts are per thread and reused, so a warm call does not allocate.
 #include <zstd.h>
 
-#include <memory>
 #include <string>
 
 #include "codec/format/count_fits.hpp"
+#include "codec/lossless/zstd_contexts.hpp"
 #include "commpress/codec.hpp"
 
 namespace commpress::codec {
 namespace {
-
-struct CCtxFree {
-  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
-struct DCtxFree {
-  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
-};
-
-ZSTD_CCtx* thread_cctx() {
-  thread_local std::unique_ptr<ZSTD_CCtx, CCtxFree> ctx(ZSTD_createCCtx());
-  return ctx.get();
-}
-
-ZSTD_DCtx* thread_dctx() {
-  thread_local std::unique_ptr<ZSTD_DCtx, DCtxFree> ctx(ZSTD_createDCtx());
-  return ctx.get();
-}
 
 // A zstd frame is at least its 4-byte magic, and every block (at most 128 KiB of content)
 // at least its 3-byte header: zstd's densest coding is about 1:43690.
@@ -65,7 +48,7 @@ class ZstdLossless final : public Codec {
 
   Result<size_t> encode(const void* data, size_t n, Dtype d, double, std::span<std::byte> out,
                         Workspace&) const override {
-    ZSTD_CCtx* cctx = thread_cctx();
+    ZSTD_CCtx* cctx = detail::thread_zstd_cctx();
     if (!cctx) return Status{ErrorCode::internal, "ZSTD_createCCtx failed (out of memory)"};
     size_t bytes = n * dtype_size(d);
     size_t r = ZSTD_compressCCtx(cctx, out.data(), out.size(), data, bytes, level_);
@@ -93,7 +76,7 @@ class ZstdLossless final : public Codec {
     if (ZSTD_isError(frame_len) || frame_len != payload.size())
       return {ErrorCode::corrupt_frame,
               "zstd frame does not span the " + std::to_string(payload.size()) + "-byte payload"};
-    ZSTD_DCtx* dctx = thread_dctx();
+    ZSTD_DCtx* dctx = detail::thread_zstd_dctx();
     if (!dctx) return {ErrorCode::internal, "ZSTD_createDCtx failed (out of memory)"};
     size_t r = ZSTD_decompressDCtx(dctx, out, expected, payload.data(), payload.size());
     if (ZSTD_isError(r))

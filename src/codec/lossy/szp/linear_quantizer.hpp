@@ -20,13 +20,14 @@ class LinearQuantizer {
   // |q| < kLimit, so a Lorenzo residual q[i] - q[i-1] never overflows Int.
   static constexpr Int kLimit = Int(1) << (BlockTraits<T>::kBits - 2);
 
-  // abs_bound >= 0 (the frame header guarantees it); 0 asks for exact values.
-  explicit LinearQuantizer(double abs_bound) {
+  // abs_bound >= 0 (the frame header guarantees it); 0 asks for exact values. half_step
+  // halves the step (szp-e's hysteresis chunks: two codes lie within eb of every value).
+  explicit LinearQuantizer(double abs_bound, bool half_step = false) {
     // The step is computed in T so the decoder's reconstruction is one multiply in T.
     // Clamp before narrowing: an out-of-range double -> float conversion is undefined.
     constexpr double kMax = double(std::numeric_limits<T>::max());
     double step = std::min(2.0 * abs_bound, kMax);
-    step_ = T(step);
+    step_ = half_step ? T(step) / T(2) : T(step);
     // A step of 0 (a bound of 0, or one that underflowed in T) quantizes every value to 0, so
     // only values within accept() of zero, zeros at least, pass the check below; the rest
     // travel raw. (An infinite inverse would make 0 x inf = NaN and send even zeros raw.)

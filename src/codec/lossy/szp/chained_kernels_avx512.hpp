@@ -1,0 +1,175 @@
+// AVX-512 paths of szp-e's full blocks (entropy_chunk.cpp): szp's fused block kernels with
+// the carried integer subtracted before Lorenzo and added back after the prefix sum, so they
+// write and read exactly the bytes of the portable path (szp_entropy_test compares frames of
+// both on the same data), and the hysteresis quantizer's checks on whole vectors.
+#pragma once
+
+#include "codec/lossy/szp/block_kernels_avx512.hpp"
+
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+#define COMMPRESS_SZP_E_AVX512 1
+
+namespace commpress::codec::szp::detail {
+
+template <class T>
+using IntOfT = typename BlockTraits<T>::Int;
+
+// Rounded integers of 32 values (padded); false when one fails the quantizer's check.
+template <class T>
+inline bool quantize_rounded_avx512(const T* x, const LinearQuantizer<T>& qz, __m512i* q) {
+  using L = Lanes<T>;
+  const VecOf<T> inv = broadcast(qz.inv_step()), step = broadcast(qz.step()),
+                 accept = broadcast(qz.accept());
+  uint32_t ok = L::kAllLanes;
+  for (int g = 0; g < L::kVectors; ++g)
+    ok &= L::quantize(load(x + g * L::kPerVector), inv, step, accept, q[g]);
+  return ok == L::kAllLanes;
+}
+
+// hysteresis_block (hysteresis_quantizer.hpp) on 32 values (padded), same integers.
+template <class T>
+inline bool quantize_hysteresis_avx512(const T* x, const LinearQuantizer<T>& qz,
+                                       IntOfT<T>& carry, __m512i* q) {
+  using L = Lanes<T>;
+  using Int = IntOfT<T>;
+  using U = std::make_unsigned_t<Int>;
+  constexpr int V = L::kVectors, P = L::kPerVector;
+  const VecOf<T> inv = broadcast(qz.inv_step()), step = broadcast(qz.step()),
+                 accept = broadcast(qz.accept());
+  const VecOf<T> limit = broadcast(T(LinearQuantizer<T>::kLimit - 1));
+  __m512i lo[V], rn[V];
+  uint32_t fit0 = 0, fit1 = 0, ok = 0;
+  for (int g = 0; g < V; ++g) {
+    const VecOf<T> xv = load(x + g * P);
+    uint32_t in, f0, f1, fr;
+    if constexpr (std::is_same_v<T, float>) {
+      const __m512 y = _mm512_mul_ps(xv, inv);
+      in = _mm512_cmp_ps_mask(_mm512_abs_ps(y), limit, _CMP_LT_OQ);
+      lo[g] = _mm512_maskz_cvtps_epi32(
+          in, _mm512_roundscale_ps(y, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+      rn[g] = _mm512_maskz_cvtps_epi32(in, y);
+      const __m512i hi = _mm512_add_epi32(lo[g], _mm512_set1_epi32(1));
+      auto err = [&](__m512i k) {
+        return _mm512_abs_ps(_mm512_sub_ps(xv, _mm512_mul_ps(_mm512_cvtepi32_ps(k), step)));
+      };
+      f0 = _mm512_cmp_ps_mask(err(lo[g]), accept, _CMP_LE_OQ);
+      f1 = _mm512_cmp_ps_mask(err(hi), accept, _CMP_LE_OQ);
+      fr = _mm512_cmp_ps_mask(err(rn[g]), accept, _CMP_LE_OQ);
+    } else {
+      const __m512d y = _mm512_mul_pd(xv, inv);
+      in = _mm512_cmp_pd_mask(_mm512_abs_pd(y), limit, _CMP_LT_OQ);
+      lo[g] = _mm512_maskz_cvtpd_epi64(
+          __mmask8(in), _mm512_roundscale_pd(y, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+      rn[g] = _mm512_maskz_cvtpd_epi64(__mmask8(in), y);
+      const __m512i hi = _mm512_add_epi64(lo[g], _mm512_set1_epi64(1));
+      auto err = [&](__m512i k) {
+        return _mm512_abs_pd(_mm512_sub_pd(xv, _mm512_mul_pd(_mm512_cvtepi64_pd(k), step)));
+      };
+      f0 = _mm512_cmp_pd_mask(err(lo[g]), accept, _CMP_LE_OQ);
+      f1 = _mm512_cmp_pd_mask(err(hi), accept, _CMP_LE_OQ);
+      fr = _mm512_cmp_pd_mask(err(rn[g]), accept, _CMP_LE_OQ);
+    }
+    fit0 |= f0 << (g * P);
+    fit1 |= f1 << (g * P);
+    ok |= (in & fr) << (g * P);
+  }
+  if (ok != 0xFFFFFFFFu) return false;
+  // Every lane keeps the carried integer: one compare per vector.
+  const __m512i c = L::set1(int64_t(carry)), one = L::set1(1);
+  uint32_t keep = 0;
+  for (int g = 0; g < V; ++g) {
+    uint32_t eq0, eq1;
+    if constexpr (std::is_same_v<T, float>) {
+      eq0 = _mm512_cmpeq_epi32_mask(c, lo[g]);
+      eq1 = _mm512_cmpeq_epi32_mask(c, _mm512_add_epi32(lo[g], one));
+    } else {
+      eq0 = _mm512_cmpeq_epi64_mask(c, lo[g]);
+      eq1 = _mm512_cmpeq_epi64_mask(c, _mm512_add_epi64(lo[g], one));
+    }
+    keep |= ((eq0 & (fit0 >> (g * P))) | (eq1 & (fit1 >> (g * P)))) << (g * P);
+  }
+  if (keep == 0xFFFFFFFFu) {
+    for (int g = 0; g < V; ++g) q[g] = c;
+    return true;
+  }
+  alignas(64) Int lov[kBlockValues], rnv[kBlockValues], qv[kBlockValues];
+  for (int g = 0; g < V; ++g) {
+    _mm512_store_si512(lov + g * P, lo[g]);
+    _mm512_store_si512(rnv + g * P, rn[g]);
+  }
+  for (size_t i = 0; i < kBlockValues; ++i) {
+    const U d = U(carry) - U(lov[i]);
+    const bool kept = d <= 1 && (((d ? fit1 : fit0) >> i) & 1);
+    carry = kept ? carry : rnv[i];
+    qv[i] = carry;
+  }
+  for (int g = 0; g < V; ++g) q[g] = _mm512_load_si512(qv + g * P);
+  return true;
+}
+
+// The block's integers minus the prediction that szp's restart-in-every-block Lorenzo
+// leaves to add: order 1 is szp's Lorenzo on q - q1; order 2 is it on the first differences
+// d[i] = q[i] - q[i-1] (d[-1] = q1 - q2) minus d[-1].
+template <class T>
+inline void chained_operand(const __m512i* q, int order, IntOfT<T> q1, IntOfT<T> q2,
+                            __m512i* v) {
+  using L = Lanes<T>;
+  const __m512i c1 = L::set1(int64_t(q1));
+  if (order == 1) {
+    for (int g = 0; g < L::kVectors; ++g) v[g] = L::sub(q[g], c1);
+    return;
+  }
+  const __m512i dc = L::set1(int64_t(q1) - int64_t(q2));
+  for (int g = 0; g < L::kVectors; ++g)
+    v[g] = L::sub(L::sub(q[g], L::shift_in(q[g], g == 0 ? c1 : q[g - 1])), dc);
+}
+
+template <class T>
+inline IntOfT<T> last_lane(__m512i v, int lane) {
+  if constexpr (std::is_same_v<T, float>)
+    return IntOfT<T>(_mm_cvtsi128_si32(
+        _mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(lane), v))));
+  else
+    return IntOfT<T>(_mm_cvtsi128_si64(
+        _mm512_castsi512_si128(_mm512_permutexvar_epi64(_mm512_set1_epi64(lane), v))));
+}
+
+// A full block from its integers q with the chunk's state (q1, q2): szp's encoder on
+// chained_operand. Writes raw itself.
+template <class T>
+inline size_t encode_chained_avx512(const __m512i* q, int order, IntOfT<T> q1, IntOfT<T> q2,
+                                    const T* x, size_t valid, uint8_t& header, std::byte* body) {
+  __m512i v[Lanes<T>::kVectors];
+  chained_operand<T>(q, order, q1, q2, v);
+  return encode_ints<T, Mode::lossy>(v, x, valid, header, body);
+}
+
+// A full zero / plain / outlier block into out[0..32), advancing the state (q1, q2).
+template <class T>
+inline void decode_chained_avx512(uint8_t header, const std::byte* body, int order,
+                                  const LinearQuantizer<T>& qz, IntOfT<T>& q1, IntOfT<T>& q2,
+                                  T* out) {
+  using L = Lanes<T>;
+  constexpr int V = L::kVectors;
+  __m512i q[V];
+  decode_ints<T, Mode::lossy>(header, body, q);
+  const __m512i c1 = L::set1(int64_t(q1));
+  if (order == 1) {
+    for (int g = 0; g < V; ++g) q[g] = L::add(q[g], c1);
+  } else {  // q holds d - d[-1]: add it back, then sum the differences from q1
+    const __m512i dc = L::set1(int64_t(q1) - int64_t(q2));
+    for (int g = 0; g < V; ++g) q[g] = L::add(q[g], dc);
+    q[0] = L::scan(q[0], c1);
+    for (int g = 1; g < V; ++g) q[g] = L::scan(q[g], q[g - 1]);
+  }
+  const VecOf<T> step = broadcast(qz.step());
+  for (int g = 0; g < V; ++g) store(out + g * L::kPerVector, L::reconstruct(q[g], step));
+  q1 = last_lane<T>(q[V - 1], L::kPerVector - 1);
+  q2 = last_lane<T>(q[V - 1], L::kPerVector - 2);
+}
+
+}  // namespace commpress::codec::szp::detail
+
+#else
+#define COMMPRESS_SZP_E_AVX512 0
+#endif

@@ -1,0 +1,328 @@
+// szp-e chunks: choose the predictor, quantize, code the blocks, run-length the headers and
+// pass both streams through zstd where that pays. Layout: docs/format/szp-e.md.
+#include "codec/lossy/szp/entropy_chunk.hpp"
+
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include <cmath>
+#include <cstring>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "codec/lossless/zstd_contexts.hpp"
+#include "codec/lossy/szp/chained_kernels_avx512.hpp"
+#include "codec/lossy/szp/chained_lorenzo.hpp"
+#include "codec/lossy/szp/hysteresis_quantizer.hpp"
+#include "codec/lossy/szp/szp_block.hpp"
+#include "core/byte_io.hpp"
+
+namespace commpress::codec::szp {
+
+namespace {
+
+// Mode byte: the low nibble is the prediction order, bit 4 halves the step.
+constexpr uint8_t kOrderMask = 0x0F;
+constexpr uint8_t kHalfStep = 0x10;
+// Coding byte: which streams are zstd frames.
+constexpr uint8_t kRunsZstd = 0x01;
+constexpr uint8_t kBodiesZstd = 0x02;
+// zstd's level for a stream: 1 where the chunk's streams are a sizeable part of its raw
+// values (tight bounds: zstd's time then counts against the codec's speed), 6 where they are
+// under 1/16 of them (loose bounds: a slower level costs little per raw byte and buys ~10%
+// more ratio there, bench/results/codecs.md).
+constexpr int kZstdFastLevel = 1;
+constexpr int kZstdDenseLevel = 6;
+constexpr size_t kDenseRatio = 16;
+// Streams shorter than this are stored as they are: a zstd frame's own header and block
+// header would eat what little it could save.
+constexpr size_t kZstdMinInput = 32;
+// Values the encoder looks at to choose a chunk's mode.
+constexpr size_t kSampleValues = 4096;
+
+bool valid_mode(uint8_t mode) {
+  const uint8_t order = mode & kOrderMask;
+  return (mode & ~(kOrderMask | kHalfStep)) == 0 && (order == 1 || order == 2);
+}
+
+// The encoder's choice of mode (any valid mode decodes): order 2 where the integers' second
+// differences are clearly smaller than their first differences (a smooth trend against the
+// bound), the half step with hysteresis where plain rounding changes the integer at fewer
+// than a quarter of the values (data that drift slowly against the bound).
+template <class T>
+uint8_t choose_mode(const T* x, size_t len, double eb) {
+  if (!(eb > 0)) return 1;  // exact chunks: zero and raw blocks only
+  const LinearQuantizer<T> qz(eb);
+  const size_t m = std::min(len, kSampleValues);
+  using Int = IntOf<T>;
+  Int q1 = 0, q2 = 0;
+  double s1 = 0, s2 = 0;
+  size_t moves = 0, seen = 0;
+  for (size_t i = 0; i < m; ++i) {
+    Int q;
+    if (!qz.quantize(x[i], q)) continue;
+    if (seen >= 2) {
+      const double d1 = double(q) - double(q1), d2 = d1 - (double(q1) - double(q2));
+      s1 += std::fabs(d1);
+      s2 += std::fabs(d2);
+      moves += d1 != 0;
+    }
+    q2 = q1;
+    q1 = q;
+    ++seen;
+  }
+  if (seen < 3) return 1;
+  if (4 * s2 < 3 * s1) return 2;
+  const bool half_ok = std::isnormal(double(qz.step() / T(2)));
+  return half_ok && 4 * moves < seen - 2 ? uint8_t(1 | kHalfStep) : uint8_t(1);
+}
+
+struct ChunkScratch {
+  std::vector<uint8_t> headers, runs;
+  std::vector<std::byte> bodies;
+};
+
+ChunkScratch& thread_scratch() {
+  thread_local ChunkScratch s;
+  return s;
+}
+
+// Writes src to dst as a zstd frame when that is smaller, else as it is; returns the size
+// and sets `flag` in `coding` when zstd was used. raw_bytes: the chunk's values' size.
+Result<size_t> put_stream(const void* src, size_t len, size_t raw_bytes, std::byte* dst,
+                          uint8_t flag, uint8_t& coding) {
+  if (len >= kZstdMinInput) {
+    ZSTD_CCtx* cctx = codec::detail::thread_zstd_cctx();
+    if (!cctx) return Status{ErrorCode::capacity, "ZSTD_createCCtx failed (out of memory)"};
+    // A capacity one byte short of the input: zstd fails when it cannot save anything.
+    const int level = len * kDenseRatio < raw_bytes ? kZstdDenseLevel : kZstdFastLevel;
+    size_t z = ZSTD_compressCCtx(cctx, dst, len - 1, src, len, level);
+    if (!ZSTD_isError(z)) {
+      coding |= flag;
+      return z;
+    }
+    if (ZSTD_getErrorCode(z) != ZSTD_error_dstSize_tooSmall)
+      return Status{ErrorCode::internal, std::string("zstd: ") + ZSTD_getErrorName(z)};
+  }
+  std::memcpy(dst, src, len);
+  return len;
+}
+
+// A stream as the decoder reads it: the stored bytes, or their zstd content in scratch.
+// `most` bounds the content a zstd frame may declare; `exact` (when not SIZE_MAX) requires it.
+Result<std::span<const std::byte>> get_stream(std::span<const std::byte> stored, bool zstd,
+                                              size_t most, size_t exact,
+                                              std::vector<std::byte>& scratch,
+                                              const char* what) {
+  if (!zstd) return stored;
+  const unsigned long long content = ZSTD_getFrameContentSize(stored.data(), stored.size());
+  if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN ||
+      content > most || (exact != SIZE_MAX && content != exact))
+    return Status{ErrorCode::corrupt_frame,
+                  std::string("szp-e ") + what + " stream is not a zstd frame of the right size"};
+  const size_t frame_len = ZSTD_findFrameCompressedSize(stored.data(), stored.size());
+  if (ZSTD_isError(frame_len) || frame_len != stored.size())
+    return Status{ErrorCode::corrupt_frame,
+                  std::string("szp-e ") + what + " stream is not exactly one zstd frame"};
+  if (scratch.size() < content) scratch.resize(content);
+  ZSTD_DCtx* dctx = codec::detail::thread_zstd_dctx();
+  if (!dctx) return Status{ErrorCode::capacity, "ZSTD_createDCtx failed (out of memory)"};
+  const size_t r = ZSTD_decompressDCtx(dctx, scratch.data(), content, stored.data(), stored.size());
+  if (ZSTD_isError(r) || r != content)
+    return Status{ErrorCode::corrupt_frame, std::string("szp-e ") + what + " stream: " +
+                                                (ZSTD_isError(r) ? ZSTD_getErrorName(r)
+                                                                 : "short zstd content")};
+  return std::span<const std::byte>(scratch.data(), content);
+}
+
+}  // namespace
+
+template <class T>
+Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
+  using Int = IntOf<T>;
+  const size_t nb = block_count(len);
+  const uint8_t mode = choose_mode(x, len, eb);
+  const int order = mode & kOrderMask;
+  const bool half = mode & kHalfStep;
+  const LinearQuantizer<T> qz(eb, half);
+  ChunkScratch& s = thread_scratch();
+  s.headers.resize(nb);
+  const size_t body_room = nb * max_body_size<T>(Mode::lossy);
+  if (s.bodies.size() < body_room) s.bodies.resize(body_room);
+  if (s.runs.size() < max_header_runs_size(nb)) s.runs.resize(max_header_runs_size(nb));
+
+  ChainState<Int> st;
+  size_t pos = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    const size_t valid = valid_in_block(len, b);
+    const T* xb = x + b * kBlockValues;
+    std::byte* body = s.bodies.data() + pos;
+#if COMMPRESS_SZP_E_AVX512
+    if (valid == kBlockValues) {
+      __m512i qv[64 / sizeof(T) == 16 ? 2 : 4];
+      Int carry = st.q1;
+      const bool fine = half ? detail::quantize_hysteresis_avx512(xb, qz, carry, qv)
+                             : detail::quantize_rounded_avx512(xb, qz, qv);
+      uint8_t h = kRawHeader;
+      const size_t size =
+          fine ? detail::encode_chained_avx512(qv, order, st.q1, st.q2, xb, valid, h, body)
+               : write_raw_block(xb, valid, body);
+      if (h != kRawHeader) {
+        st.q1 = detail::last_lane<T>(qv[std::size(qv) - 1], 64 / sizeof(T) - 1);
+        st.q2 = detail::last_lane<T>(qv[std::size(qv) - 1], 64 / sizeof(T) - 2);
+      }
+      s.headers[b] = h;
+      pos += size;
+      continue;
+    }
+#endif
+    Int q[kBlockValues], r[kBlockValues];
+    bool ok;
+    if (half) {
+      Int carry = st.q1;
+      ok = hysteresis_block(xb, valid, qz, carry, q);
+    } else {
+      ok = quantize_block(xb, valid, qz, q);
+    }
+    size_t size = 0;
+    uint8_t h = kRawHeader;
+    if (ok) {
+      ChainedLorenzo::forward(q, valid, order, st, r);
+      size = encode_residuals<T>(r, Mode::lossy, h, body);
+      ok = size < valid * sizeof(T);
+    }
+    if (ok) {
+      ChainedLorenzo::advance(q, st);
+    } else {  // a raw block leaves the prediction state as it was
+      h = kRawHeader;
+      size = write_raw_block(xb, valid, body);
+    }
+    s.headers[b] = h;
+    pos += size;
+  }
+  const size_t runs = encode_header_runs(s.headers.data(), nb, s.runs.data());
+
+  uint8_t coding = 0;
+  std::byte* p = dst + kChunkHeaderSize;
+  const size_t raw_bytes = len * sizeof(T);
+  auto hs = put_stream(s.runs.data(), runs, raw_bytes, p, kRunsZstd, coding);
+  if (!hs.ok()) return hs.status();
+  auto bs = put_stream(s.bodies.data(), pos, raw_bytes, p + *hs, kBodiesZstd, coding);
+  if (!bs.ok()) return bs.status();
+  dst[0] = std::byte(mode);
+  dst[1] = std::byte(coding);
+  core::store_le<uint32_t>(dst + 2, uint32_t(*hs));
+  core::store_le<uint32_t>(dst + 6, uint32_t(*bs));
+  return kChunkHeaderSize + *hs + *bs;
+}
+
+Result<size_t> chunk_size_at(std::span<const std::byte> rest) {
+  if (rest.size() < kChunkHeaderSize)
+    return Status{ErrorCode::corrupt_frame, "szp-e payload ends inside a chunk header"};
+  const uint64_t size = kChunkHeaderSize + uint64_t(core::load_le<uint32_t>(rest.data() + 2)) +
+                        core::load_le<uint32_t>(rest.data() + 6);
+  if (size > rest.size())
+    return Status{ErrorCode::corrupt_frame, "szp-e chunk of " + std::to_string(size) +
+                                                " bytes overruns the payload"};
+  return size_t(size);
+}
+
+template <class T>
+Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* out) {
+  using Int = IntOf<T>;
+  const size_t nb = block_count(len);
+  const uint8_t mode = std::to_integer<uint8_t>(chunk[0]);
+  const uint8_t coding = std::to_integer<uint8_t>(chunk[1]);
+  const bool exact = eb == 0;
+  if (!valid_mode(mode) || (coding & ~(kRunsZstd | kBodiesZstd)) != 0)
+    return {ErrorCode::corrupt_frame, "szp-e chunk has mode " + std::to_string(mode) +
+                                          " and coding " + std::to_string(coding)};
+  if (exact && mode != 1)
+    return {ErrorCode::corrupt_frame, "szp-e chunk of an exact frame (bound 0) has mode " +
+                                          std::to_string(mode)};
+  const size_t hs = core::load_le<uint32_t>(chunk.data() + 2);
+  const auto stored_runs = chunk.subspan(kChunkHeaderSize, hs);
+  const auto stored_bodies = chunk.subspan(kChunkHeaderSize + hs);
+
+  ChunkScratch& s = thread_scratch();
+  thread_local std::vector<std::byte> runs_scratch, bodies_scratch;
+  auto runs = get_stream(stored_runs, coding & kRunsZstd, max_header_runs_size(nb), SIZE_MAX,
+                         runs_scratch, "header");
+  if (!runs.ok()) return runs.status();
+  s.headers.resize(nb);
+  if (!decode_header_runs(reinterpret_cast<const uint8_t*>(runs->data()), runs->size(),
+                          s.headers.data(), nb))
+    return {ErrorCode::corrupt_frame, "szp-e header runs do not describe the chunk's " +
+                                          std::to_string(nb) + " blocks"};
+  const auto& table = kBodySizeTable<T>[0];
+  const size_t last_valid = valid_in_block(len, nb - 1);
+  uint64_t need = 0;
+  uint32_t seen = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t h = s.headers[b];
+    seen |= table[h];
+    need += table[h];
+    if (exact && h != kZeroHeader && h != kRawHeader)
+      return {ErrorCode::corrupt_frame,
+              "szp-e block " + std::to_string(b) + " has header byte " + std::to_string(h) +
+                  " in a frame of bound 0, which holds only zero and raw blocks"};
+  }
+  if (seen & kInvalidEntry)
+    return {ErrorCode::corrupt_frame, "szp-e chunk holds an invalid block header byte"};
+  if (s.headers[nb - 1] == kRawHeader) need -= (kBlockValues - last_valid) * sizeof(T);
+  auto bodies = get_stream(stored_bodies, coding & kBodiesZstd, need, need, bodies_scratch, "body");
+  if (!bodies.ok()) return bodies.status();
+  if (bodies->size() != need)
+    return {ErrorCode::corrupt_frame, "szp-e block bodies need " + std::to_string(need) +
+                                          " bytes but the chunk holds " +
+                                          std::to_string(bodies->size())};
+
+  const LinearQuantizer<T> qz(eb, mode & kHalfStep);
+  const int order = mode & kOrderMask;
+  const T step = qz.step();
+  ChainState<Int> st;
+  const std::byte* body = bodies->data();
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t h = s.headers[b];
+    const size_t valid = b + 1 == nb ? last_valid : kBlockValues;
+    T* o = out + b * kBlockValues;
+    if (h == kRawHeader) {
+      read_raw_block(body, valid, o);
+      body += valid * sizeof(T);
+      continue;
+    }
+    if (h == kZeroHeader && order == 1) {  // the common case at loose bounds
+      const T v = T(st.q1) * step;
+      for (size_t i = 0; i < valid; ++i) o[i] = v;
+      st.q2 = st.q1;
+      continue;
+    }
+#if COMMPRESS_SZP_E_AVX512
+    if (valid == kBlockValues) {
+      detail::decode_chained_avx512(h, body, order, qz, st.q1, st.q2, o);
+      body += table[h];
+      continue;
+    }
+#endif
+    Int r[kBlockValues], q[kBlockValues];
+    const bool ok = decode_residuals<T>(h, Mode::lossy, {body, table[h]}, r);
+    if (!ok) return {ErrorCode::internal, "szp-e: a checked block header did not decode"};
+    body += table[h];
+    for (size_t i = valid; i < kBlockValues; ++i)
+      if (r[i] != 0)
+        return {ErrorCode::corrupt_frame,
+                "szp-e's last block has non-zero residuals in its padding: the payload was "
+                "written for another element count"};
+    ChainedLorenzo::inverse(r, order, st, q);
+    for (size_t i = 0; i < valid; ++i) o[i] = T(q[i]) * step;
+  }
+  return {};
+}
+
+template Result<size_t> encode_chunk<float>(const float*, size_t, double, std::byte*);
+template Result<size_t> encode_chunk<double>(const double*, size_t, double, std::byte*);
+template Status decode_chunk<float>(std::span<const std::byte>, size_t, double, float*);
+template Status decode_chunk<double>(std::span<const std::byte>, size_t, double, double*);
+
+}  // namespace commpress::codec::szp

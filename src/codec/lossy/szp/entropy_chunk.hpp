@@ -1,0 +1,45 @@
+// One chunk of an szp-e payload (docs/format/szp-e.md): up to kChunkValues values coded on
+// their own, so chunks are encoded and decoded in parallel and the bytes never depend on the
+// thread count. Inside a chunk the szp blocks chain their prediction (chained_lorenzo.hpp),
+// zero blocks collapse into runs (header_runs.hpp), and each of the two streams, header runs
+// and block bodies, is stored through zstd where that is smaller.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "codec/lossy/szp/block_header.hpp"
+#include "codec/lossy/szp/header_runs.hpp"
+#include "commpress/status.hpp"
+
+namespace commpress::codec::szp {
+
+inline constexpr size_t kChunkValues = size_t{1} << 16;
+inline constexpr size_t kChunkBlocks = kChunkValues / kBlockValues;
+// mode byte, coding byte, two u32 stream sizes
+inline constexpr size_t kChunkHeaderSize = 10;
+
+constexpr size_t chunk_count(size_t n) { return (n + kChunkValues - 1) / kChunkValues; }
+
+// The largest chunk of `values` values any valid frame holds.
+template <class T>
+constexpr size_t max_chunk_size(size_t values) {
+  const size_t nb = block_count(values);
+  return kChunkHeaderSize + max_header_runs_size(nb) + nb * max_body_size<T>(Mode::lossy);
+}
+
+// Encodes x[0..len) (len <= kChunkValues) with absolute bound eb >= 0 into dst, which has
+// room for max_chunk_size<T>(len) bytes; returns the chunk's size.
+template <class T>
+Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst);
+
+// The size a chunk declares in its header, checked against the bytes that remain.
+Result<size_t> chunk_size_at(std::span<const std::byte> rest);
+
+// Decodes one chunk of len values into out. eb is the frame's bound; last says the chunk
+// ends the frame (only its last block may be partial).
+template <class T>
+Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* out);
+
+}  // namespace commpress::codec::szp

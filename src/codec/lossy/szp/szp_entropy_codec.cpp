@@ -1,0 +1,181 @@
+// "szp-e": szp's blocks for ratio at loose bounds. Chunks of 65536 values, inside each the
+// blocks' prediction runs on from block to block (order 1 or 2, the half step with hysteresis
+// quantization where the data drift slowly), zero blocks collapse into runs, and the header
+// runs and block bodies go through zstd where that is smaller. Chunks are independent: they
+// are coded in parallel and the bytes never depend on the thread count.
+// Payload layout: docs/format/szp-e.md.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "codec/format/count_fits.hpp"
+#include "codec/lossy/szp/block_driver.hpp"
+#include "codec/lossy/szp/entropy_chunk.hpp"
+#include "commpress/codec.hpp"
+
+namespace commpress::codec {
+namespace {
+
+using szp::chunk_count;
+using szp::kChunkValues;
+
+size_t chunk_len(size_t n, size_t c) { return std::min(kChunkValues, n - c * kChunkValues); }
+
+int team_for(size_t chunks) {
+  return int(std::clamp<size_t>(chunks, 1, size_t(std::max(1, omp_get_max_threads()))));
+}
+
+class SzpEntropyCodec final : public Codec {
+ public:
+  CodecId id() const override { return CodecId::szp_e; }
+  std::string_view name() const override { return "szp-e"; }
+  std::string_view description() const override {
+    return "szp blocks with chained prediction, runs of zero blocks and a zstd stage";
+  }
+  bool lossy() const override { return true; }
+  bool supports(Dtype d) const override { return d == Dtype::f32 || d == Dtype::f64; }
+
+  size_t max_payload(size_t n, Dtype d) const override {
+    return d == Dtype::f64 ? max_payload_as<double>(n) : max_payload_as<float>(n);
+  }
+
+  Result<size_t> encode(const void* data, size_t n, Dtype d, double abs_bound,
+                        std::span<std::byte> out, Workspace& ws) const override {
+    if (d == Dtype::f64) return encode_as(static_cast<const double*>(data), n, abs_bound, out, ws);
+    return encode_as(static_cast<const float*>(data), n, abs_bound, out, ws);
+  }
+
+  // Every chunk has at least its header.
+  Status check_count_fits(std::span<const std::byte> payload,
+                          const FrameInfo& info) const override {
+    return detail::require_payload(payload.size(), chunk_count(info.count) * szp::kChunkHeaderSize,
+                                   info, name());
+  }
+
+  Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
+                Workspace& ws) const override {
+    if (!(info.abs_bound >= 0) || !std::isfinite(info.abs_bound))
+      return {ErrorCode::corrupt_frame, "szp-e frame needs a finite absolute bound >= 0, got " +
+                                            std::to_string(info.abs_bound)};
+    if (info.dtype == Dtype::f64)
+      return decode_as(payload, info, static_cast<double*>(out), ws);
+    return decode_as(payload, info, static_cast<float*>(out), ws);
+  }
+
+ private:
+  template <class T>
+  static size_t max_payload_as(size_t n) {
+    const size_t full = n / kChunkValues, tail = n % kChunkValues;
+    return full * szp::max_chunk_size<T>(kChunkValues) +
+           (tail ? szp::max_chunk_size<T>(tail) : 0);
+  }
+
+  template <class T>
+  static Result<size_t> encode_as(const T* x, size_t n, double eb, std::span<std::byte> out,
+                                  Workspace& ws) {
+    const size_t chunks = chunk_count(n);
+    const int threads = team_for(chunks);
+    if (threads <= 1) {
+      size_t pos = 0;
+      for (size_t c = 0; c < chunks; ++c) {
+        auto s = szp::encode_chunk(x + c * kChunkValues, chunk_len(n, c), eb, out.data() + pos);
+        if (!s.ok()) return s.status();
+        pos += *s;
+      }
+      return pos;
+    }
+    // As szp's block driver: thread 0 writes in place, the others into scratch at their
+    // worst-case offsets, copied behind their predecessors once all sizes are known.
+    const size_t room = szp::max_chunk_size<T>(kChunkValues);
+    std::byte* scratch = szp::workspace_array<std::byte>(
+        ws, 0, (chunks - szp::chunk_begin(chunks, size_t(threads), 1)) * room);
+    size_t* sizes = szp::workspace_array<size_t>(ws, 1, size_t(threads) + 1);
+    if (!scratch || !sizes)
+      return Status{ErrorCode::capacity, "out of memory for szp-e encoder scratch"};
+    Status status;
+    size_t total = 0;
+#pragma omp parallel num_threads(threads)
+    {
+      const size_t team = size_t(omp_get_num_threads()), t = size_t(omp_get_thread_num());
+      const size_t lo = szp::chunk_begin(chunks, team, t), hi = szp::chunk_begin(chunks, team, t + 1);
+      const size_t first = szp::chunk_begin(chunks, team, 1);
+      std::byte* dst = t == 0 ? out.data() : scratch + (lo - first) * room;
+      size_t pos = 0;
+      Status mine;
+      for (size_t c = lo; c < hi && mine.ok(); ++c) {
+        auto s = szp::encode_chunk(x + c * kChunkValues, chunk_len(n, c), eb, dst + pos);
+        if (s.ok()) pos += *s;
+        else mine = s.status();
+      }
+      sizes[t] = pos;
+      if (!mine.ok()) {
+#pragma omp critical(szp_e_encode_status)
+        if (status.ok()) status = mine;
+      }
+#pragma omp barrier
+#pragma omp single
+      {
+        size_t acc = 0;
+        for (size_t i = 0; i < team; ++i) {
+          const size_t s = sizes[i];
+          sizes[i] = acc;
+          acc += s;
+        }
+        sizes[team] = acc;
+        total = acc;
+      }
+      if (status.ok() && t > 0)
+        std::memmove(out.data() + sizes[t], dst, sizes[t + 1] - sizes[t]);
+    }
+    if (!status.ok()) return status;
+    return total;
+  }
+
+  template <class T>
+  static Status decode_as(std::span<const std::byte> payload, const FrameInfo& info, T* out,
+                          Workspace& ws) {
+    const size_t n = info.count, chunks = chunk_count(n);
+    if (chunks == 0) {
+      if (!payload.empty())
+        return {ErrorCode::corrupt_frame, "szp-e payload of an empty array must be empty"};
+      return {};
+    }
+    uint64_t* starts = szp::workspace_array<uint64_t>(ws, 1, chunks + 1);
+    if (!starts) return {ErrorCode::capacity, "out of memory for szp-e decoder scratch"};
+    uint64_t pos = 0;
+    for (size_t c = 0; c < chunks; ++c) {
+      starts[c] = pos;
+      auto s = szp::chunk_size_at(payload.subspan(pos));
+      if (!s.ok()) return s.status();
+      pos += *s;
+    }
+    starts[chunks] = pos;
+    if (pos != payload.size())
+      return {ErrorCode::corrupt_frame, "szp-e chunks end " + std::to_string(payload.size() - pos) +
+                                            " bytes before the payload does"};
+    Status status;
+    size_t failed = chunks;
+#pragma omp parallel for schedule(static) num_threads(team_for(chunks))
+    for (size_t c = 0; c < chunks; ++c) {
+      Status st = szp::decode_chunk(payload.subspan(starts[c], starts[c + 1] - starts[c]),
+                                    chunk_len(n, c), info.abs_bound, out + c * kChunkValues);
+      if (!st.ok()) {
+#pragma omp critical(szp_e_decode_status)
+        if (c < failed) {  // the first bad chunk's error, whatever the team
+          failed = c;
+          status = st;
+        }
+      }
+    }
+    return status;
+  }
+};
+
+}  // namespace
+
+COMMPRESS_REGISTER_CODEC(szp_e, std::make_unique<SzpEntropyCodec>());
+
+}  // namespace commpress::codec
