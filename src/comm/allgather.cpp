@@ -10,12 +10,12 @@
 #include <cstring>
 #include <functional>
 
+#include "comm/algorithms/shared_window.hpp"
 #include "comm/detail/choose.hpp"
 #include "comm/detail/codec_threads.hpp"
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
-#include "comm/detail/shared_window.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -127,10 +127,8 @@ Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dt
   const detail::CodecThreads threads;
   auto choice = detail::choose_allgather(opts, send, recv, count_per_rank, dtype, comm);
   const size_t n = count_per_rank;
-  const std::vector<Algorithm> offered = {Algorithm::Ring, Algorithm::RecursiveDoubling,
-                                          Algorithm::SharedWindow};
   auto c = detail::begin_collective(
-      comm, {model::Operation::allgather, "allgather", n, dtype, 0, false, offered, true}, choice,
+      comm, {model::Operation::allgather, "allgather", n, dtype, 0, false, true}, choice,
       [&](const detail::Collective& c) -> Status {
         if (n > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
