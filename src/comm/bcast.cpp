@@ -3,9 +3,9 @@
 // chunks pipeline down the tree (chunk k moves one level down while chunk k+1 arrives).
 // The root's buffer is never touched; every other rank holds the decoded data, within the
 // single compression's bound of the root's values. Uncompressed: MPI's own, or the plain
-// tree (detail/binomial_plain.hpp) where the profile measured MPI's slower.
+// tree (algorithms/plain_binomial.hpp) where the profile measured MPI's slower.
+#include "comm/algorithms/plain_binomial.hpp"
 #include "comm/algorithms/shared_window.hpp"
-#include "comm/detail/binomial_plain.hpp"
 #include "comm/detail/binomial_tree.hpp"
 #include "comm/detail/choose.hpp"
 #include "comm/detail/codec_threads.hpp"
