@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "commpress/algorithm.hpp"
 #include "commpress/codec.hpp"
 #include "commpress/status.hpp"
 
@@ -25,26 +26,9 @@ using codec::ErrorBound;
 
 enum class Op : uint8_t { sum = 0, min = 1, max = 2, prod = 3 };
 
-// Values are stable (they appear in reports and benchmark output).
-enum class Algorithm : uint8_t {
-  Auto = 0,               // chosen by the cost model (may pick Mpi: no compression)
-  Mpi = 1,                // MPI's own operation, uncompressed
-  Direct = 2,             // point-to-point: one pipelined stream of chunk frames
-  Binomial = 3,           // bcast / scatter / gather
-  Ring = 4,               // allgather
-  RecursiveDoubling = 5,  // allgather
-  DocRing = 6,            // reduce_scatter/allreduce: decompress-operate-compress each hop
-  HomomorphicRing = 7,    // compress all blocks once, combine(frame, frame) each hop
-  FusedRing = 8,          // combine_raw(local block, received frame) each hop
-  HomomorphicRecursiveDoubling = 9,
-  Rabenseifner = 10,   // recursive halving then doubling, raw below the break-even size
-  Hierarchical = 11,   // raw within a node, compressed allreduce across nodes
-  PlainRing = 12,      // reduce_scatter: MPI's ring, uncompressed, run by commpress
-  PlainBinomial = 13,  // bcast: a binomial tree, uncompressed and unsegmented
-  SharedWindow = 14,   // allreduce, allgather: uncompressed through shared memory (one node)
-};
-
-const char* algorithm_name(Algorithm a);
+// The collective algorithms (commpress/algorithm.hpp: values, names, what each serves).
+using commpress::Algorithm;
+using commpress::algorithm_name;
 Result<Algorithm> parse_algorithm(std::string_view name);  // "auto", "mpi", "ring", ...
 const char* op_name(Op op);
 

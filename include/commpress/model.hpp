@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commpress/algorithm.hpp"
 #include "commpress/codec.hpp"
 
 namespace commpress::model {
@@ -110,14 +111,20 @@ struct MachineProfile {
   const Link& node_link() const { return intra_node ? *intra_node : network; }
 };
 
-// The MpiAgainstPlain members of MachineProfile, with the name each has in a profile's JSON
-// and the words `commpress profile` prints for it.
+// The MpiAgainstPlain members of MachineProfile, with the name each has in a profile's JSON,
+// the words `commpress profile` prints for it, and the operation and uncompressed algorithm
+// it compares MPI's own with: one for every operation each uncompressed row of the algorithm
+// table serves (machine_profile.cpp checks that at compile time).
 struct MpiAgainstPlainField {
   const char* key;
   const char* what;
   MpiAgainstPlain MachineProfile::*member;
+  Operation operation;
+  Algorithm against;
 };
 std::span<const MpiAgainstPlainField> mpi_against_plain_fields();
+// The measurement of MPI's own operation against `plain`; null where there is none.
+const MpiAgainstPlain* mpi_against(const MachineProfile& m, Operation op, Algorithm plain);
 
 // What `commpress profile` measured on this machine (2 ranks, shared memory, Open MPI).
 MachineProfile default_profile();
@@ -137,26 +144,12 @@ struct RatioCurve {
   bool operator==(const RatioCurve&) const = default;
 };
 
-// Values mirror commpress::comm::Algorithm (the comm layer checks they match).
-enum class Algorithm : uint8_t {
-  Mpi = 1,
-  Direct = 2,
-  Binomial = 3,
-  Ring = 4,
-  RecursiveDoubling = 5,
-  DocRing = 6,
-  HomomorphicRing = 7,
-  FusedRing = 8,
-  HomomorphicRecursiveDoubling = 9,
-  Rabenseifner = 10,
-  Hierarchical = 11,
-  PlainRing = 12,      // uncompressed: MPI's ring, run by commpress
-  PlainBinomial = 13,  // uncompressed, unsegmented binomial bcast, run by commpress
-  SharedWindow = 14,   // uncompressed allreduce/allgather through shared memory (one node)
-};
-const char* algorithm_name(Algorithm a);
+// The collective algorithms and operations (commpress/algorithm.hpp; comm's are the same types).
+using commpress::Algorithm;
+using commpress::algorithm_name;
+using commpress::is_compressed;
+using commpress::Operation;
 
-enum class Operation : uint8_t { p2p, bcast, allgather, scatter, gather, reduce_scatter, allreduce, reduce };
 const char* operation_name(Operation op);
 
 // One call to predict.
@@ -194,7 +187,7 @@ inline constexpr double kDefaultChunkBytes = 1 << 20;
 // be null only for Mpi. Algorithms the operation does not offer predict +infinity.
 double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, const Scenario& s);
 
-// The algorithms of an operation besides Mpi (in the comm layer's order).
+// The compressed algorithms that serve an operation, in the table's order.
 std::vector<Algorithm> compressed_algorithms(Operation op);
 // Uncompressed algorithms commpress runs in place of MPI's own where that is measured slower.
 std::vector<Algorithm> uncompressed_algorithms(Operation op);
@@ -215,7 +208,6 @@ struct Choice {
 };
 inline constexpr double kDefaultMargin = 0.9;
 inline constexpr double kUncompressedMargin = 0.95;
-bool is_compressed(Algorithm a);  // not Mpi, PlainRing, PlainBinomial or SharedWindow
 Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& s,
               std::span<const Algorithm> candidates, double margin = kDefaultMargin);
 

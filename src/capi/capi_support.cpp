@@ -39,23 +39,12 @@ static_assert(int(COMMPRESS_MIN) == int(comm::Op::min));
 static_assert(int(COMMPRESS_MAX) == int(comm::Op::max));
 static_assert(int(COMMPRESS_PROD) == int(comm::Op::prod));
 
-using comm::Algorithm;
+// The C enum's values are ABI: each row of the algorithm table has its COMMPRESS_<C_NAME>.
 static_assert(int(COMMPRESS_ALG_AUTO) == int(Algorithm::Auto));
-static_assert(int(COMMPRESS_ALG_MPI) == int(Algorithm::Mpi));
-static_assert(int(COMMPRESS_ALG_DIRECT) == int(Algorithm::Direct));
-static_assert(int(COMMPRESS_ALG_BINOMIAL) == int(Algorithm::Binomial));
-static_assert(int(COMMPRESS_ALG_RING) == int(Algorithm::Ring));
-static_assert(int(COMMPRESS_ALG_RECURSIVE_DOUBLING) == int(Algorithm::RecursiveDoubling));
-static_assert(int(COMMPRESS_ALG_DOC_RING) == int(Algorithm::DocRing));
-static_assert(int(COMMPRESS_ALG_HOMOMORPHIC_RING) == int(Algorithm::HomomorphicRing));
-static_assert(int(COMMPRESS_ALG_FUSED_RING) == int(Algorithm::FusedRing));
-static_assert(int(COMMPRESS_ALG_HOMOMORPHIC_RECURSIVE_DOUBLING) ==
-              int(Algorithm::HomomorphicRecursiveDoubling));
-static_assert(int(COMMPRESS_ALG_RABENSEIFNER) == int(Algorithm::Rabenseifner));
-static_assert(int(COMMPRESS_ALG_HIERARCHICAL) == int(Algorithm::Hierarchical));
-static_assert(int(COMMPRESS_ALG_PLAIN_RING) == int(Algorithm::PlainRing));
-static_assert(int(COMMPRESS_ALG_PLAIN_BINOMIAL) == int(Algorithm::PlainBinomial));
-static_assert(int(COMMPRESS_ALG_SHARED_WINDOW) == int(Algorithm::SharedWindow));
+#define COMMPRESS_SAME_C_ALGORITHM(id, value, name, c_name, ...) \
+  static_assert(int(COMMPRESS_##c_name) == int(Algorithm::id), name);
+COMMPRESS_COLLECTIVE_ALGORITHMS(COMMPRESS_SAME_C_ALGORITHM)
+#undef COMMPRESS_SAME_C_ALGORITHM
 
 thread_local std::string last_error;
 

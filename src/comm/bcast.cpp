@@ -3,15 +3,15 @@
 // chunks pipeline down the tree (chunk k moves one level down while chunk k+1 arrives).
 // The root's buffer is never touched; every other rank holds the decoded data, within the
 // single compression's bound of the root's values. Uncompressed: MPI's own, or the plain
-// tree (detail/binomial_plain.hpp) where the profile measured MPI's slower.
-#include "comm/detail/binomial_plain.hpp"
+// tree (algorithms/plain_binomial.hpp) where the profile measured MPI's slower.
+#include "comm/algorithms/plain_binomial.hpp"
+#include "comm/algorithms/shared_window.hpp"
 #include "comm/detail/binomial_tree.hpp"
 #include "comm/detail/choose.hpp"
 #include "comm/detail/codec_threads.hpp"
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
-#include "comm/detail/shared_window.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -53,10 +53,8 @@ Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm co
                      const Options& opts) {
   const detail::CodecThreads threads;
   auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
-  const std::vector<Algorithm> offered = {Algorithm::Binomial, Algorithm::PlainBinomial,
-                                          Algorithm::SharedWindow};
   auto c = detail::begin_collective(
-      comm, {model::Operation::bcast, "bcast", count, dtype, root, true, offered}, choice,
+      comm, {model::Operation::bcast, "bcast", count, dtype, root, true}, choice,
       [&](const detail::Collective&) -> Status {
         if (count > 0 && buf == nullptr)
           return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};

@@ -7,26 +7,21 @@
 #include <cstring>
 #include <vector>
 
+#include "comm/algorithms/runner.hpp"
 #include "comm/detail/choose_reduce.hpp"
 #include "comm/detail/codec_threads.hpp"
 #include "comm/detail/count_limit.hpp"
-#include "comm/detail/hierarchy.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_collective.hpp"
-#include "comm/detail/reduce_hierarchical.hpp"
 #include "comm/detail/reduce_ops.hpp"
-#include "comm/detail/reduce_rabenseifner.hpp"
-#include "comm/detail/reduce_recursive_doubling.hpp"
-#include "comm/detail/ring_collectives.hpp"
-#include "comm/detail/ring_plain.hpp"
 #include "commpress/comm.hpp"
+#include "core/assert.hpp"
 
 namespace commpress::comm {
 
 namespace {
 
-using detail::BlockLayout;
 using detail::ReduceSession;
 
 Status via_mpi(ReduceSession& s, const void* send, void* recv, size_t m) {
@@ -39,46 +34,6 @@ Status via_mpi(ReduceSession& s, const void* send, void* recv, size_t m) {
   return {};
 }
 
-Status run(ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algorithm& ran) {
-  const int p = s.size();
-  const BlockLayout layout = BlockLayout::uniform(m, p);
-  Algorithm alg = s.algorithm();
-  ran = alg;
-  if (alg == Algorithm::PlainRing) {
-    COMMPRESS_RETURN_IF_ERROR(s.plan({}, p));  // nothing quantizes: MPI's rounding only
-    return detail::plain_ring_reduce_scatter(s.context(), in, m, out);
-  }
-  if (detail::is_ring(alg)) {
-    COMMPRESS_RETURN_IF_ERROR(s.plan(detail::ring_quantizations(alg, p, false), p));
-    return detail::ring_reduce_scatter_values(s.context(), alg, in, layout, out);
-  }
-  if (alg == Algorithm::HomomorphicRecursiveDoubling) {
-    COMMPRESS_RETURN_IF_ERROR(s.plan({p, p}, p));
-    const size_t es = s.wire().elem_size();
-    std::vector<std::byte> all(layout.total() * es);
-    COMMPRESS_RETURN_IF_ERROR(
-        detail::homomorphic_recursive_doubling(s.context(), in, layout.total(), all.data()));
-    if (m) std::memcpy(out, all.data() + layout.begin(s.rank()) * es, m * es);
-    return {};
-  }
-  if (alg == Algorithm::Rabenseifner) {
-    COMMPRESS_RETURN_IF_ERROR(s.plan(
-        detail::rabenseifner_quantizations(s.context(), layout, detail::ReduceEnd::scatter), p));
-    return detail::rabenseifner(s.context(), in, layout, detail::ReduceEnd::scatter, 0, out);
-  }
-  auto cached = detail::Hierarchy::of(s.comm(), s.pretend_ranks_per_node());
-  if (!cached.ok()) return cached.status();
-  const detail::Hierarchy* h = *cached;
-  if (!h->even()) {
-    ran = detail::hierarchical_inner(s.op(), s.wire());
-    COMMPRESS_RETURN_IF_ERROR(s.plan(detail::ring_quantizations(ran, p, false), p));
-    return detail::ring_reduce_scatter_values(s.context(), ran, in, layout, out);
-  }
-  COMMPRESS_RETURN_IF_ERROR(
-      s.plan(detail::hierarchical_quantizations(*h, s.op(), s.wire(), false), p));
-  return detail::hierarchical_reduce_scatter(s.context(), *h, in, layout, out);
-}
-
 }  // namespace
 
 Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
@@ -88,11 +43,10 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
   const size_t m = count_per_rank;
   int p = 1;  // for the input's length only; a bad comm is reported by the agreement
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
-  static constexpr Algorithm kUncompressed[] = {Algorithm::PlainRing};
   auto session = ReduceSession::begin(
       comm,
       {model::Operation::reduce_scatter, "reduce_scatter_block", m, dtype, op, 0, false, send,
-       detail::saturating_blocks(m, size_t(p)), nullptr, kUncompressed, true},
+       detail::saturating_blocks(m, size_t(p)), nullptr, true},
       choice, [&](const detail::Collective& c) -> Status {
         if (m > 0 && (send == nullptr || recv == nullptr))
           return {ErrorCode::invalid_argument,
@@ -122,8 +76,10 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
     copy.assign(in, in + m * size_t(s.size()) * es);
     in = copy.data();
   }
+  const detail::Runner& runner = detail::runner_of(s.algorithm());
+  COMMPRESS_ASSERT(runner.reduce_scatter);  // the agreement admits only algorithms that serve it
   Algorithm ran = s.algorithm();
-  Status st = run(s, in, static_cast<std::byte*>(recv), m, ran);
+  Status st = runner.reduce_scatter(s, in, static_cast<std::byte*>(recv), m, ran);
   return s.end(st, ran);
 }
 

@@ -188,7 +188,7 @@ struct Call {
 Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_Comm comm) {
   return detail::begin_collective(
       comm,
-      {call.operation, call.op, call.n, call.dtype, call.root, true, {Algorithm::Binomial}, true},
+      {call.operation, call.op, call.n, call.dtype, call.root, true, true},
       choice,
       [&](const detail::Collective& c) -> Status {
         bool is_root = c.rank == call.root;

@@ -19,27 +19,6 @@ namespace commpress::comm::detail {
 
 namespace {
 
-#define COMMPRESS_SAME_ALGORITHM(name) \
-  static_assert(uint8_t(Algorithm::name) == uint8_t(model::Algorithm::name), #name)
-COMMPRESS_SAME_ALGORITHM(Mpi);
-COMMPRESS_SAME_ALGORITHM(Direct);
-COMMPRESS_SAME_ALGORITHM(Binomial);
-COMMPRESS_SAME_ALGORITHM(Ring);
-COMMPRESS_SAME_ALGORITHM(RecursiveDoubling);
-COMMPRESS_SAME_ALGORITHM(DocRing);
-COMMPRESS_SAME_ALGORITHM(HomomorphicRing);
-COMMPRESS_SAME_ALGORITHM(FusedRing);
-COMMPRESS_SAME_ALGORITHM(HomomorphicRecursiveDoubling);
-COMMPRESS_SAME_ALGORITHM(Rabenseifner);
-COMMPRESS_SAME_ALGORITHM(Hierarchical);
-COMMPRESS_SAME_ALGORITHM(PlainRing);
-COMMPRESS_SAME_ALGORITHM(PlainBinomial);
-COMMPRESS_SAME_ALGORITHM(SharedWindow);
-#undef COMMPRESS_SAME_ALGORITHM
-
-model::Algorithm to_model(Algorithm a) { return model::Algorithm(uint8_t(a)); }
-Algorithm from_model(model::Algorithm a) { return Algorithm(uint8_t(a)); }
-
 // A ratio no data reaches: if compression loses even at this one, sampling is pointless.
 constexpr double kOptimisticRatio = 256;
 
@@ -56,10 +35,6 @@ model::MachineProfile load_from_environment() {
 bool is_reduction(model::Operation op) {
   return op == model::Operation::reduce_scatter || op == model::Operation::allreduce ||
          op == model::Operation::reduce;
-}
-bool is_homomorphic(model::Algorithm a) {
-  return a == model::Algorithm::HomomorphicRing || a == model::Algorithm::FusedRing ||
-         a == model::Algorithm::HomomorphicRecursiveDoubling;
 }
 
 struct Profiled {
@@ -131,15 +106,15 @@ struct Context {
     return s;
   }
 
-  std::vector<model::Algorithm> candidates() const {
-    std::vector<model::Algorithm> out;
+  std::vector<Algorithm> candidates() const {
+    std::vector<Algorithm> out;
     if (!valid || !codec || !rates) return out;
     out.reserve(8);
     if (is_reduction(call.op) && lossy() && call.reduce_op == Op::prod) return out;
     const bool homomorphic_ok = codec->id() == codec::CodecId::szp && call.reduce_op == Op::sum;
-    for (model::Algorithm a : model::compressed_algorithms(call.op)) {
+    for (Algorithm a : model::compressed_algorithms(call.op)) {
       if (is_homomorphic(a) && !homomorphic_ok) continue;
-      if (a == model::Algorithm::Hierarchical &&
+      if (a == Algorithm::Hierarchical &&
           !(ranks_per_node > 1 && p % ranks_per_node == 0 && p / ranks_per_node > 1))
         continue;
       out.push_back(a);
@@ -148,13 +123,13 @@ struct Context {
   }
 
   double predict(Algorithm a, double at_bound, double at_fine) const {
-    if (model::is_compressed(to_model(a)) && !rates) return 0;
-    const double t = model::predict(profile.value, rates, to_model(a), scenario(at_bound, at_fine));
+    if (is_compressed(a) && !rates) return 0;
+    const double t = model::predict(profile.value, rates, a, scenario(at_bound, at_fine));
     return std::isfinite(t) ? t : 0;
   }
 
   model::Choice choose(const model::Scenario& s,
-                       std::span<const model::Algorithm> candidates) const {
+                       std::span<const Algorithm> candidates) const {
     return remembered_choice(profile.value, profile.fingerprint, rates, s, candidates);
   }
 
@@ -178,7 +153,7 @@ Selection forced(const Context& ctx) {
   const double typical = ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio : 1;
   // Deterministic on every rank (the reductions agree on it): from the profile, not the data.
   s.break_even_bytes = ctx.break_even(typical);
-  if (!model::is_compressed(to_model(s.algorithm))) {
+  if (!is_compressed(s.algorithm)) {
     s.predicted_seconds = ctx.predict(s.algorithm, 1, 0);
     return s;
   }
@@ -216,9 +191,9 @@ Selection select_uncompressed(const SelectCall& call, const Options& opts, int r
   Options plain = opts;
   // One context for both halves: it reads the options' algorithm only in forced().
   const Context ctx(call, plain, ranks);
-  plain.algorithm = from_model(remembered_choice(ctx.profile.value, ctx.profile.fingerprint, nullptr,
-                                                 ctx.scenario(1, 0), {})
-                                   .algorithm);
+  plain.algorithm = remembered_choice(ctx.profile.value, ctx.profile.fingerprint, nullptr,
+                                      ctx.scenario(1, 0), {})
+                        .algorithm;
   return forced(ctx);
 }
 
@@ -229,13 +204,13 @@ AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ra
   if (model::offers_shared_window(call_.op)) {
     ctx.one_node = true;
     expects_window_ =
-        ctx.choose(ctx.scenario(1, 0), {}).algorithm == model::Algorithm::SharedWindow;
+        ctx.choose(ctx.scenario(1, 0), {}).algorithm == Algorithm::SharedWindow;
     ctx.one_node = false;
   }
   const auto cands = ctx.candidates();
   // Sample only when some ratio could make compression pay.
   if (cands.empty() ||
-      !model::is_compressed(
+      !is_compressed(
           ctx.choose(ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands).algorithm))
     return;
   const RatioSample mine = sample(ctx);
@@ -243,7 +218,7 @@ AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ra
   at_bound_ = mine.at_bound;
   at_fine_ = mine.at_fine;
   expects_mpi_ =
-      ctx.choose(ctx.scenario(at_bound_, at_fine_), cands).algorithm == model::Algorithm::Mpi;
+      ctx.choose(ctx.scenario(at_bound_, at_fine_), cands).algorithm == Algorithm::Mpi;
 }
 
 std::vector<double> AutoSelection::no_mins() {
@@ -270,7 +245,7 @@ Selection AutoSelection::decide(const double* agreed, bool one_node) const {
   // An invalid request never gets here: its wire failed the agreement on every rank.
   const model::Choice c = ctx.choose(ctx.scenario(at_bound, at_fine), ctx.candidates());
   Selection s;
-  s.algorithm = from_model(c.algorithm);
+  s.algorithm = c.algorithm;
   s.chunk_bytes = size_t(c.chunk_bytes);
   s.predicted_seconds = std::isfinite(c.predicted_seconds) ? c.predicted_seconds : 0;
   s.break_even_bytes = ctx.break_even(ctx.scenario(at_bound, at_fine).ratio.at(ctx.fine_divisor()));
@@ -286,12 +261,12 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
   if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
       opts.chunk_bytes == 0 && count > 0)
     s.chunk_bytes = size_t(model::best_chunk_bytes(
-        ctx.profile.value, *ctx.rates, model::Algorithm::Direct, ctx.scenario(typical, 0)));
+        ctx.profile.value, *ctx.rates, Algorithm::Direct, ctx.scenario(typical, 0)));
   if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
       count > 0) {
-    const model::Algorithm direct[] = {model::Algorithm::Direct};
+    const Algorithm direct[] = {Algorithm::Direct};
     const model::Choice c = ctx.choose(ctx.scenario(typical, 0), direct);
-    s.compress = model::is_compressed(c.algorithm);
+    s.compress = is_compressed(c.algorithm);
   }
   Options tuned = opts;
   if (s.chunk_bytes) tuned.chunk_bytes = s.chunk_bytes;

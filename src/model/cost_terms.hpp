@@ -100,11 +100,19 @@ class Terms {
   double codec_over_;
 };
 
-// Per-operation formulas (movement_costs.cpp, reduction_costs.cpp). +infinity = not offered.
-double movement_cost(const Terms& t, Algorithm a);
-double reduction_cost(const Terms& t, Algorithm a);
+// Each algorithm's cost model, named by its row of COMMPRESS_COLLECTIVE_ALGORITHMS
+// (commpress/algorithm.hpp), for the operations the row says it serves; cost_of finds it.
+#define COMMPRESS_DECLARE_COST(id, value, name, c_name, literature, ops, compressed,         \
+                               homomorphic, cost, runner)                                    \
+  double cost(const Terms& t);
+COMMPRESS_COLLECTIVE_ALGORITHMS(COMMPRESS_DECLARE_COST)
+#undef COMMPRESS_DECLARE_COST
+using Cost = double (*)(const Terms&);
+Cost cost_of(Algorithm a);  // null for Auto
+
+// MPI's own movement (movement_costs.cpp) and reductions (reduction_costs.cpp).
+double mpi_movement_cost(const Terms& t);
 double mpi_reduction_cost(const Terms& t);
-double plain_ring_cost(const Terms& t);  // Algorithm::PlainRing (reduce_scatter only)
 
 // Reduce-scatter of an n-byte vector over p ranks by each ring kind (thesis 5.4, 5.5, 6.2);
 // with_final_decode adds the owner's decode of its finished block.

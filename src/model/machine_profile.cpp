@@ -37,15 +37,45 @@ double MpiAgainstPlain::at(int p, double block_bytes) const {
   return points.back().slowdown;
 }
 
-std::span<const MpiAgainstPlainField> mpi_against_plain_fields() {
-  static constexpr MpiAgainstPlainField kFields[] = {
-      {"reduce_scatter_mpi", "reduce_scatter_block against the plain ring",
-       &MachineProfile::reduce_scatter_mpi},
-      {"bcast_mpi", "bcast against the plain binomial tree", &MachineProfile::bcast_mpi},
-      {"allreduce_mpi", "allreduce against the shared window", &MachineProfile::allreduce_mpi},
-      {"allgather_mpi", "allgather against the shared window", &MachineProfile::allgather_mpi},
-      {"bcast_window_mpi", "bcast against the shared window", &MachineProfile::bcast_window_mpi}};
-  return kFields;
+namespace {
+
+constexpr MpiAgainstPlainField kFields[] = {
+    {"reduce_scatter_mpi", "reduce_scatter_block against the plain ring",
+     &MachineProfile::reduce_scatter_mpi, Operation::reduce_scatter, Algorithm::PlainRing},
+    {"bcast_mpi", "bcast against the plain binomial tree", &MachineProfile::bcast_mpi,
+     Operation::bcast, Algorithm::PlainBinomial},
+    {"allreduce_mpi", "allreduce against the shared window", &MachineProfile::allreduce_mpi,
+     Operation::allreduce, Algorithm::SharedWindow},
+    {"allgather_mpi", "allgather against the shared window", &MachineProfile::allgather_mpi,
+     Operation::allgather, Algorithm::SharedWindow},
+    {"bcast_window_mpi", "bcast against the shared window", &MachineProfile::bcast_window_mpi,
+     Operation::bcast, Algorithm::SharedWindow}};
+
+// Auto prices an uncompressed algorithm only from MPI's time and this measurement.
+constexpr bool every_uncompressed_row_measured() {
+  for (const AlgorithmInfo& info : kAlgorithms) {
+    if (info.compressed || info.id == Algorithm::Mpi) continue;
+    for (unsigned op = 0; op < 8; ++op) {
+      if (!info.serves(Operation(op))) continue;
+      bool found = false;
+      for (const MpiAgainstPlainField& f : kFields)
+        found = found || (f.operation == Operation(op) && f.against == info.id);
+      if (!found) return false;
+    }
+  }
+  return true;
+}
+static_assert(every_uncompressed_row_measured(),
+              "an uncompressed algorithm serves an operation the profile does not measure");
+
+}  // namespace
+
+std::span<const MpiAgainstPlainField> mpi_against_plain_fields() { return kFields; }
+
+const MpiAgainstPlain* mpi_against(const MachineProfile& m, Operation op, Algorithm plain) {
+  for (const MpiAgainstPlainField& f : kFields)
+    if (f.operation == op && f.against == plain) return &(m.*f.member);
+  return nullptr;
 }
 
 const CodecRates* MachineProfile::rates(std::string_view name, Dtype dtype) const {
@@ -73,29 +103,6 @@ double RatioCurve::at(double k) const {
     slope = std::max(0.0, (8.0 * elem_size / at_fine - bits1) / std::log(fine_divisor));
   const double bits = std::min(bits1 + slope * std::log(k), 8.0 * elem_size * 1.01);
   return 8.0 * elem_size / bits;
-}
-
-const char* algorithm_name(Algorithm a) {
-  switch (a) {
-    case Algorithm::Mpi: return "mpi";
-    case Algorithm::Direct: return "direct";
-    case Algorithm::Binomial: return "binomial";
-    case Algorithm::Ring: return "ring";
-    case Algorithm::RecursiveDoubling: return "recursive_doubling";
-    case Algorithm::DocRing: return "doc_ring";
-    case Algorithm::HomomorphicRing: return "homomorphic_ring";
-    case Algorithm::FusedRing: return "fused_ring";
-    case Algorithm::HomomorphicRecursiveDoubling: return "homomorphic_recursive_doubling";
-    case Algorithm::Rabenseifner: return "rabenseifner";
-    case Algorithm::Hierarchical: return "hierarchical";
-    case Algorithm::PlainRing:
-      return "plain_ring";
-    case Algorithm::PlainBinomial:
-      return "plain_binomial";
-    case Algorithm::SharedWindow:
-      return "shared_window";
-  }
-  return "?";
 }
 
 const char* operation_name(Operation op) {

@@ -92,15 +92,29 @@ double scatter_gather(const Terms& t, Algorithm a, bool scatter) {
 
 }  // namespace
 
-double movement_cost(const Terms& t, Algorithm a) {
+double mpi_movement_cost(const Terms& t) {
   switch (t.scenario().op) {
-    case Operation::p2p: return p2p(t, a);
-    case Operation::bcast: return bcast(t, a);
-    case Operation::allgather: return allgather(t, a);
-    case Operation::scatter: return scatter_gather(t, a, true);
-    case Operation::gather: return scatter_gather(t, a, false);
+    case Operation::p2p: return p2p(t, Algorithm::Mpi);
+    case Operation::bcast: return bcast(t, Algorithm::Mpi);
+    case Operation::allgather: return allgather(t, Algorithm::Mpi);
+    case Operation::scatter: return scatter_gather(t, Algorithm::Mpi, true);
+    case Operation::gather: return scatter_gather(t, Algorithm::Mpi, false);
     default: return INFINITY;
   }
 }
+
+double direct_cost(const Terms& t) { return p2p(t, Algorithm::Direct); }
+
+double binomial_cost(const Terms& t) {
+  const Operation op = t.scenario().op;
+  return op == Operation::bcast ? bcast(t, Algorithm::Binomial)
+                                : scatter_gather(t, Algorithm::Binomial, op == Operation::scatter);
+}
+
+double plain_binomial_cost(const Terms& t) { return bcast(t, Algorithm::PlainBinomial); }
+
+double allgather_ring_cost(const Terms& t) { return allgather(t, Algorithm::Ring); }
+
+double bruck_cost(const Terms& t) { return allgather(t, Algorithm::RecursiveDoubling); }
 
 }  // namespace commpress::model::detail

@@ -1,4 +1,5 @@
-// Dispatch of the per-operation formulas, and the choice Algorithm::Auto makes from them.
+// Dispatch to each algorithm's cost model (its row of the algorithm table), and the choice
+// Algorithm::Auto makes from them.
 #include <algorithm>
 #include <cmath>
 
@@ -7,11 +8,6 @@
 namespace commpress::model {
 
 namespace {
-
-bool is_movement(Operation op) {
-  return op == Operation::p2p || op == Operation::bcast || op == Operation::allgather ||
-         op == Operation::scatter || op == Operation::gather;
-}
 
 // Whether the chunk size is worth choosing: point-to-point and bcast stream chunks through a
 // pipeline everywhere; the reductions' rings gain from small chunks only where the link moves
@@ -42,63 +38,56 @@ double displace_margin(Operation op, Algorithm a) {
 
 }  // namespace
 
+namespace detail {
+
+// Only as measured: MPI's time over the measured slowdown, on one node.
+double shared_window_cost(const Terms& t) {
+  const Scenario& s = t.scenario();
+  const MachineProfile& m = t.machine();
+  const MpiAgainstPlain* measured = mpi_against(m, s.op, Algorithm::SharedWindow);
+  const double slowdown = measured && s.one_node ? measured->at(s.ranks, s.bytes) : 0;
+  return slowdown > 0 ? mpi_cost(t) / slowdown : INFINITY;
+}
+
+Cost cost_of(Algorithm a) {
+  switch (a) {
+#define COMMPRESS_COST_OF(id, value, name, c_name, literature, ops, compressed, homomorphic, \
+                          cost, runner)                                                     \
+  case Algorithm::id: return &cost;
+    COMMPRESS_COLLECTIVE_ALGORITHMS(COMMPRESS_COST_OF)
+#undef COMMPRESS_COST_OF
+    case Algorithm::Auto: break;
+  }
+  return nullptr;
+}
+
+}  // namespace detail
+
 double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, const Scenario& s) {
-  if (a == Algorithm::Mpi) {
-    detail::Terms t(m, rates, s);
-    return is_movement(s.op) ? detail::movement_cost(t, a) : detail::mpi_reduction_cost(t);
-  }
-  if (a == Algorithm::PlainRing) return detail::plain_ring_cost(detail::Terms(m, rates, s));
-  if (a == Algorithm::SharedWindow) {
-    // Only as measured: MPI's time over the measured slowdown, on one node.
-    const MpiAgainstPlain* measured = s.op == Operation::allreduce   ? &m.allreduce_mpi
-                                      : s.op == Operation::allgather ? &m.allgather_mpi
-                                      : s.op == Operation::bcast     ? &m.bcast_window_mpi
-                                                                     : nullptr;
-    const double slowdown = measured && s.one_node ? measured->at(s.ranks, s.bytes) : 0;
-    return slowdown > 0 ? predict(m, nullptr, Algorithm::Mpi, s) / slowdown : INFINITY;
-  }
-  if (a == Algorithm::PlainBinomial) {
-    detail::Terms t(m, rates, s);
-    return s.op == Operation::bcast ? detail::movement_cost(t, a) : INFINITY;
-  }
+  const AlgorithmInfo* info = algorithm_info(a);
+  if (!info || !info->serves(s.op)) return INFINITY;
+  const detail::Cost cost = detail::cost_of(a);
+  if (!is_compressed(a)) return cost(detail::Terms(m, rates, s));
   if (!rates) return INFINITY;
-  detail::Terms t(m, rates, s, /*compressed=*/true);
-  const double cost = is_movement(s.op) ? detail::movement_cost(t, a) : detail::reduction_cost(t, a);
-  return cost + range_agreement(m, s);
+  return cost(detail::Terms(m, rates, s, /*compressed=*/true)) + range_agreement(m, s);
 }
 
 std::vector<Algorithm> compressed_algorithms(Operation op) {
-  switch (op) {
-    case Operation::p2p: return {Algorithm::Direct};
-    case Operation::bcast:
-    case Operation::scatter:
-    case Operation::gather: return {Algorithm::Binomial};
-    case Operation::allgather: return {Algorithm::Ring, Algorithm::RecursiveDoubling};
-    case Operation::reduce_scatter:
-    case Operation::allreduce:
-    case Operation::reduce:
-      return {Algorithm::DocRing,      Algorithm::HomomorphicRing,
-              Algorithm::FusedRing,    Algorithm::HomomorphicRecursiveDoubling,
-              Algorithm::Rabenseifner, Algorithm::Hierarchical};
-  }
-  return {};
+  std::vector<Algorithm> out;
+  for (const AlgorithmInfo& info : kAlgorithms)
+    if (info.compressed && info.serves(op)) out.push_back(info.id);
+  return out;
 }
 
 bool offers_shared_window(Operation op) {
-  return op == Operation::allreduce || op == Operation::allgather || op == Operation::bcast;
+  return algorithm_info(Algorithm::SharedWindow)->serves(op);
 }
 
 std::vector<Algorithm> uncompressed_algorithms(Operation op) {
   std::vector<Algorithm> out;
-  if (op == Operation::reduce_scatter) out.push_back(Algorithm::PlainRing);
-  if (op == Operation::bcast) out.push_back(Algorithm::PlainBinomial);
-  if (offers_shared_window(op)) out.push_back(Algorithm::SharedWindow);
+  for (const AlgorithmInfo& info : kAlgorithms)
+    if (!info.compressed && info.id != Algorithm::Mpi && info.serves(op)) out.push_back(info.id);
   return out;
-}
-
-bool is_compressed(Algorithm a) {
-  return a != Algorithm::Mpi && a != Algorithm::PlainRing && a != Algorithm::PlainBinomial &&
-         a != Algorithm::SharedWindow;
 }
 
 double best_chunk_bytes(const MachineProfile& m, const CodecRates& rates, Algorithm a,

@@ -146,18 +146,23 @@ double vector_bytes(const Terms& t) {
 
 }  // namespace
 
-double reduction_cost(const Terms& t, Algorithm a) {
-  const double n = vector_bytes(t);
-  const End end = end_of(t.scenario().op);
-  switch (a) {
-    case Algorithm::DocRing:
-    case Algorithm::HomomorphicRing:
-    case Algorithm::FusedRing: return ring(t, a, n, t.p(), end);
-    case Algorithm::HomomorphicRecursiveDoubling: return recursive_doubling(t, n, end);
-    case Algorithm::Rabenseifner: return rabenseifner(t, n, end);
-    case Algorithm::Hierarchical: return hierarchical(t, n, end);
-    default: return INFINITY;
-  }
+double ccoll_doc_ring_cost(const Terms& t) {
+  return ring(t, Algorithm::DocRing, vector_bytes(t), t.p(), end_of(t.scenario().op));
+}
+double hzccl_ring_cost(const Terms& t) {
+  return ring(t, Algorithm::HomomorphicRing, vector_bytes(t), t.p(), end_of(t.scenario().op));
+}
+double homcomp_fused_ring_cost(const Terms& t) {
+  return ring(t, Algorithm::FusedRing, vector_bytes(t), t.p(), end_of(t.scenario().op));
+}
+double ghzccl_recursive_doubling_cost(const Terms& t) {
+  return recursive_doubling(t, vector_bytes(t), end_of(t.scenario().op));
+}
+double rabenseifner_cost(const Terms& t) {
+  return rabenseifner(t, vector_bytes(t), end_of(t.scenario().op));
+}
+double argm_hierarchical_cost(const Terms& t) {
+  return hierarchical(t, vector_bytes(t), end_of(t.scenario().op));
 }
 
 double plain_ring_cost(const Terms& t) {
@@ -165,6 +170,13 @@ double plain_ring_cost(const Terms& t) {
   if (t.scenario().op != Operation::reduce_scatter) return INFINITY;
   const double b = t.scenario().bytes;
   return p <= 1 ? 0 : (p - 1) * (t.msg(b) + t.gamma(b));
+}
+
+double mpi_cost(const Terms& t) {
+  const Operation op = t.scenario().op;
+  const bool reduction = op == Operation::reduce_scatter || op == Operation::allreduce ||
+                         op == Operation::reduce;
+  return reduction ? mpi_reduction_cost(t) : mpi_movement_cost(t);
 }
 
 // MPI's own reductions, uncompressed: the best of the algorithms Open MPI chooses among

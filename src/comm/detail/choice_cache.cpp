@@ -35,7 +35,7 @@ struct ChoiceEntry {
   int64_t fingerprint = 0;
   const model::CodecRates* rates = nullptr;
   model::Scenario scenario;
-  std::vector<model::Algorithm> candidates;
+  std::vector<Algorithm> candidates;
   double margin = 0;
   model::Choice choice;
 };
@@ -52,7 +52,7 @@ struct BreakEvenEntry {
 
 model::Choice remembered_choice(const model::MachineProfile& m, int64_t profile_fingerprint,
                                 const model::CodecRates* rates, const model::Scenario& s,
-                                std::span<const model::Algorithm> candidates, double margin) {
+                                std::span<const Algorithm> candidates, double margin) {
   // A handful: the calls of one loop iteration (an allreduce and a bcast, each priced twice).
   thread_local Recent<ChoiceEntry, 8> kept;
   if (const ChoiceEntry* e = kept.find([&](const ChoiceEntry& k) {

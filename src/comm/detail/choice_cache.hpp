@@ -17,7 +17,7 @@ namespace commpress::comm::detail {
 
 model::Choice remembered_choice(const model::MachineProfile& m, int64_t profile_fingerprint,
                                 const model::CodecRates* rates, const model::Scenario& s,
-                                std::span<const model::Algorithm> candidates,
+                                std::span<const Algorithm> candidates,
                                 double margin = model::kDefaultMargin);
 
 double remembered_break_even(const model::MachineProfile& m, int64_t profile_fingerprint,

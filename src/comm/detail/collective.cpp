@@ -17,12 +17,12 @@ namespace commpress::comm::detail {
 namespace {
 
 Status check_algorithm(const CollectiveCall& call, Algorithm alg) {
-  if (alg == Algorithm::Mpi || alg == Algorithm::Auto) return {};
-  std::string offered = "auto, mpi";
-  for (Algorithm a : call.offered) {
-    if (a == alg) return {};
-    offered += std::string(", ") + algorithm_name(a);
-  }
+  if (alg == Algorithm::Auto) return {};
+  const AlgorithmInfo* info = algorithm_info(alg);
+  if (info && info->serves(call.operation)) return {};
+  std::string offered = "auto";
+  for (const AlgorithmInfo& a : kAlgorithms)
+    if (a.serves(call.operation)) offered += std::string(", ") + a.name;
   return {ErrorCode::invalid_argument, std::string(call.op) + " does not implement algorithm " +
                                            algorithm_name(alg) + " (it offers " + offered + ")"};
 }

@@ -32,10 +32,7 @@ struct Collective {
 
 // The uncompressed algorithms: MPI's own, and those commpress runs in its stead where MPI's is
 // measured slower (they only call MPI and add: nothing of commpress's can fail in them).
-// The model keeps the list (the enums' values match, select.cpp checks).
-inline bool runs_uncompressed(Algorithm a) {
-  return a != Algorithm::Auto && !model::is_compressed(model::Algorithm(uint8_t(a)));
-}
+inline bool runs_uncompressed(Algorithm a) { return a != Algorithm::Auto && !is_compressed(a); }
 
 struct CollectiveCall {
   model::Operation operation;  // agreed first: ranks in different operations fail on it
@@ -44,7 +41,6 @@ struct CollectiveCall {
   Dtype dtype;
   int root;  // 0 for operations without a root (agreed all the same)
   bool has_root;
-  std::vector<Algorithm> offered;  // what this operation implements besides Mpi
   // Some buffer holds one count per rank (allgather, scatter, gather, reduce_scatter_block):
   // the size check covers all of them.
   bool per_rank = false;

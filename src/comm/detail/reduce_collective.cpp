@@ -4,23 +4,18 @@
 #include <limits>
 #include <string>
 
+#include "comm/algorithms/shared_window.hpp"
 #include "comm/detail/choose_reduce.hpp"
 #include "comm/detail/count_limit.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_ops.hpp"
-#include "comm/detail/ring_collectives.hpp"
 #include "comm/detail/shared_segment.hpp"
-#include "comm/detail/shared_window.hpp"
 #include "comm/detail/value_range.hpp"
 
 namespace commpress::comm::detail {
 
 namespace {
-
-const std::vector<Algorithm> kOffered = {
-    Algorithm::DocRing,      Algorithm::HomomorphicRing, Algorithm::FusedRing,
-    Algorithm::HomomorphicRecursiveDoubling, Algorithm::Rabenseifner, Algorithm::Hierarchical};
 
 Status shared_checks(const Collective& c, const ReduceCall& call) {
   COMMPRESS_RETURN_IF_ERROR(check_op(call.op));
@@ -65,8 +60,8 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   // Nothing is read from an input whose count no buffer could have (the agreement refuses it).
   const bool has_input = call.input && call.input_count &&
                          count_fits(call.input_count, call.dtype);
-  const bool shared_window_offered = std::find(call.uncompressed.begin(), call.uncompressed.end(),
-                                               Algorithm::SharedWindow) != call.uncompressed.end();
+  const bool shared_window_offered =
+      algorithm_info(Algorithm::SharedWindow)->serves(call.operation);
   if (has_input && shared_window_offered && comm != MPI_COMM_NULL &&
       (pending ? expects_mpi && choice.pending->expects_window()
                : choice.algorithm == Algorithm::SharedWindow))
@@ -88,11 +83,9 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
        {"pretend ranks per node", int64_t(s->pretend_)}},
       // The last: 1 where this rank's input sits in its slot, so the minimum says all do.
       {mine.lo, -mine.hi, s->input_slot_ ? 1.0 : 0.0}};
-  std::vector<Algorithm> offered = kOffered;
-  offered.insert(offered.end(), call.uncompressed.begin(), call.uncompressed.end());
   auto c = begin_collective(
       comm,
-      {call.operation, call.name, call.count, call.dtype, call.root, call.has_root, offered,
+      {call.operation, call.name, call.count, call.dtype, call.root, call.has_root,
        call.per_rank},
       choice,
       [&](const Collective& c) -> Status {

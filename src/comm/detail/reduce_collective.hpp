@@ -27,9 +27,6 @@ struct ReduceCall {
   // An out-of-place output MPI's own operation would first copy the input into (allreduce):
   // when that is the likely path, the range pass makes the copy and MPI runs in place.
   void* output = nullptr;
-  // Uncompressed algorithms the operation runs besides Mpi (reduce_scatter_block: PlainRing;
-  // allreduce: SharedWindow).
-  std::span<const Algorithm> uncompressed = {};
   bool per_rank = false;  // count is each rank's block of the input (reduce_scatter_block)
 };
 

@@ -1,4 +1,4 @@
-#include "comm/detail/ring_allgather.hpp"
+#include "comm/algorithms/parts/ring_frame_allgather.hpp"
 
 #include <algorithm>
 #include <array>

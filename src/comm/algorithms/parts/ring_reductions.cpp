@@ -1,9 +1,10 @@
-#include "comm/detail/ring_collectives.hpp"
+#include "comm/algorithms/parts/ring_reductions.hpp"
 
+#include "comm/algorithms/parts/reduce_gather.hpp"
+#include "comm/algorithms/parts/ring_frame_allgather.hpp"
+#include "comm/algorithms/parts/ring_reduce_scatter.hpp"
+#include "comm/algorithms/parts/ring_steppers.hpp"
 #include "comm/detail/kept_frames.hpp"
-#include "comm/detail/ring_allgather.hpp"
-#include "comm/detail/ring_reduce_scatter.hpp"
-#include "comm/detail/ring_steppers.hpp"
 #include "core/assert.hpp"
 
 namespace commpress::comm::detail {
@@ -20,15 +21,6 @@ std::unique_ptr<RingStepper> make_stepper(const ReduceContext& ctx, Algorithm ki
 }
 
 }  // namespace
-
-bool is_ring(Algorithm a) {
-  return a == Algorithm::DocRing || a == Algorithm::HomomorphicRing || a == Algorithm::FusedRing;
-}
-
-bool is_homomorphic(Algorithm a) {
-  return a == Algorithm::HomomorphicRing || a == Algorithm::FusedRing ||
-         a == Algorithm::HomomorphicRecursiveDoubling;
-}
 
 QuantizationCount ring_quantizations(Algorithm kind, int p, bool final_frames) {
   if (p <= 1) return {};
@@ -62,6 +54,34 @@ Status ring_allreduce(const ReduceContext& ctx, Algorithm kind, const std::byte*
   const KeptFrames kept(kept_own, own.chunks);
   COMMPRESS_RETURN_IF_ERROR(ring_owned_block(ctx, kind, input, layout, own));
   return ring_allgather(ctx, layout, own, out);
+}
+
+Status ring_run_allreduce(ReduceSession& s, Algorithm kind, const std::byte* in, std::byte* out,
+                          size_t n) {
+  const int p = s.size();
+  COMMPRESS_RETURN_IF_ERROR(s.plan(ring_quantizations(kind, p, true), p));
+  return ring_allreduce(s.context(), kind, in, BlockLayout::even(n, p), out);
+}
+
+Status ring_run_reduce_scatter(ReduceSession& s, Algorithm kind, const std::byte* in,
+                               std::byte* out, size_t m) {
+  const int p = s.size();
+  COMMPRESS_RETURN_IF_ERROR(s.plan(ring_quantizations(kind, p, false), p));
+  return ring_reduce_scatter_values(s.context(), kind, in, BlockLayout::uniform(m, p), out);
+}
+
+// Ring reduce-scatter, then every finished block's frames to the root.
+Status ring_run_reduce(ReduceSession& s, Algorithm kind, const std::byte* in, std::byte* out,
+                       size_t n, int root) {
+  const BlockLayout layout = BlockLayout::even(n, s.size());
+  COMMPRESS_RETURN_IF_ERROR(s.plan(ring_quantizations(kind, s.size(), true), s.size()));
+  auto ctx = s.context();
+  OwnedBlock own;
+  COMMPRESS_RETURN_IF_ERROR(ring_owned_block(ctx, kind, in, layout, own));
+  std::vector<BlockSource> blocks;
+  for (int b = 0; b < layout.blocks(); ++b)
+    blocks.push_back({b, layout.begin(b), layout.size(b), ctx.wire});
+  return gather_to_root(ctx, blocks, &own, root, out);
 }
 
 }  // namespace commpress::comm::detail

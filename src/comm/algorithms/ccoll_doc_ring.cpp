@@ -1,9 +1,10 @@
-// DocRing: the decompress-operate-compress ring. Every hop requantizes the partial, so the
+// DocRing, C-Coll's decompress-operate-compress (DOC) ring. Every hop requantizes the partial, so the
 // error of a sum grows by one step bound per hop (docs/error-bounds.md).
 #include <cstring>
 
+#include "comm/algorithms/parts/ring_reductions.hpp"
+#include "comm/algorithms/parts/ring_steppers.hpp"
 #include "comm/detail/reduce_ops.hpp"
-#include "comm/detail/ring_steppers.hpp"
 
 namespace commpress::comm::detail {
 
@@ -63,5 +64,7 @@ std::unique_ptr<RingStepper> make_doc_stepper(const ReduceContext& ctx, const st
                                               const BlockLayout& layout) {
   return std::make_unique<DocStepper>(ctx, input, layout);
 }
+
+const Runner ccoll_doc_ring = ring_runner();
 
 }  // namespace commpress::comm::detail

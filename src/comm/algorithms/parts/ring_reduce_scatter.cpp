@@ -1,4 +1,4 @@
-#include "comm/detail/ring_reduce_scatter.hpp"
+#include "comm/algorithms/parts/ring_reduce_scatter.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,9 +1,10 @@
-#include "comm/detail/ring_plain.hpp"
+#include "comm/algorithms/plain_ring.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <vector>
 
+#include "comm/algorithms/runner.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_ops.hpp"
@@ -45,5 +46,12 @@ Status plain_ring_reduce_scatter(const ReduceContext& ctx, const std::byte* inpu
   }
   return {};
 }
+
+const Runner plain_ring{
+    nullptr,
+    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algorithm&) -> Status {
+      COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));  // nothing quantizes: MPI's rounding only
+      return plain_ring_reduce_scatter(s.context(), in, m, out);
+    }};
 
 }  // namespace commpress::comm::detail

@@ -1,12 +1,13 @@
-#include "comm/detail/reduce_rabenseifner.hpp"
+#include "comm/algorithms/rabenseifner.hpp"
 
 #include <cstring>
 #include <string>
 #include <utility>
 
-#include "comm/detail/reduce_exchange.hpp"
-#include "comm/detail/reduce_fold.hpp"
-#include "comm/detail/reduce_gather.hpp"
+#include "comm/algorithms/parts/reduce_exchange.hpp"
+#include "comm/algorithms/parts/reduce_fold.hpp"
+#include "comm/algorithms/parts/reduce_gather.hpp"
+#include "comm/algorithms/runner.hpp"
 
 namespace commpress::comm::detail {
 
@@ -274,5 +275,27 @@ Status rabenseifner(const ReduceContext& ctx, const std::byte* input, const Bloc
   }
   return {};
 }
+
+namespace {
+
+Status run(ReduceSession& s, const std::byte* in, const BlockLayout& layout, ReduceEnd end,
+           int root, std::byte* out) {
+  COMMPRESS_RETURN_IF_ERROR(
+      s.plan(rabenseifner_quantizations(s.context(), layout, end), s.size()));
+  return rabenseifner(s.context(), in, layout, end, root, out);
+}
+
+}  // namespace
+
+const Runner rabenseifner_runner{
+    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algorithm&) {
+      return run(s, in, BlockLayout::even(n, s.size()), ReduceEnd::all, 0, out);
+    },
+    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algorithm&) {
+      return run(s, in, BlockLayout::uniform(m, s.size()), ReduceEnd::scatter, 0, out);
+    },
+    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root, Algorithm&) {
+      return run(s, in, BlockLayout::even(n, s.size()), ReduceEnd::root, root, out);
+    }};
 
 }  // namespace commpress::comm::detail

@@ -1,4 +1,4 @@
-#include "comm/detail/binomial_plain.hpp"
+#include "comm/algorithms/plain_binomial.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -1,9 +1,12 @@
-#include "comm/detail/reduce_recursive_doubling.hpp"
+#include "comm/algorithms/ghzccl_recursive_doubling.hpp"
 
+#include <cstring>
 #include <string>
+#include <vector>
 
+#include "comm/algorithms/parts/reduce_fold.hpp"
+#include "comm/algorithms/runner.hpp"
 #include "comm/detail/binomial_tree.hpp"
-#include "comm/detail/reduce_fold.hpp"
 #include "commpress/homomorphic.hpp"
 
 namespace commpress::comm::detail {
@@ -143,5 +146,35 @@ Status homomorphic_binomial_reduce(const ReduceContext& ctx, const std::byte* in
   }
   return wait_all(sends);
 }
+
+namespace {
+
+Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algorithm&) {
+  COMMPRESS_RETURN_IF_ERROR(s.plan({s.size(), s.size()}, s.size()));
+  return homomorphic_recursive_doubling(s.context(), in, n, out);
+}
+
+// The whole vector's reduction, of which this rank keeps its block.
+Status run_reduce_scatter(ReduceSession& s, const std::byte* in, std::byte* out, size_t m,
+                          Algorithm&) {
+  COMMPRESS_RETURN_IF_ERROR(s.plan({s.size(), s.size()}, s.size()));
+  const BlockLayout layout = BlockLayout::uniform(m, s.size());
+  const size_t es = s.wire().elem_size();
+  std::vector<std::byte> all(layout.total() * es);
+  COMMPRESS_RETURN_IF_ERROR(
+      homomorphic_recursive_doubling(s.context(), in, layout.total(), all.data()));
+  if (m) std::memcpy(out, all.data() + layout.begin(s.rank()) * es, m * es);
+  return {};
+}
+
+Status run_reduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root,
+                  Algorithm&) {
+  COMMPRESS_RETURN_IF_ERROR(s.plan({s.size(), s.size()}, s.size()));
+  return homomorphic_binomial_reduce(s.context(), in, n, root, out);
+}
+
+}  // namespace
+
+const Runner ghzccl_recursive_doubling{run_allreduce, run_reduce_scatter, run_reduce};
 
 }  // namespace commpress::comm::detail

@@ -1,4 +1,4 @@
-#include "comm/detail/reduce_exchange.hpp"
+#include "comm/algorithms/parts/reduce_exchange.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,8 +1,8 @@
-#include "comm/detail/reduce_gather.hpp"
+#include "comm/algorithms/parts/reduce_gather.hpp"
 
 #include <string>
 
-#include "comm/detail/ring_allgather.hpp"
+#include "comm/algorithms/parts/ring_frame_allgather.hpp"
 
 namespace commpress::comm::detail {
 

@@ -1,8 +1,9 @@
-#include "comm/detail/shared_window.hpp"
+#include "comm/algorithms/shared_window.hpp"
 
 #include <algorithm>
 #include <cstring>
 
+#include "comm/algorithms/runner.hpp"
 #include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_ops.hpp"
 #include "comm/detail/shared_segment.hpp"
@@ -121,5 +122,23 @@ Status shared_window_bcast(MPI_Comm comm, int root, std::byte* buf, size_t bytes
   }
   return {};
 }
+
+namespace {
+
+Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algorithm&) {
+  COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
+  const std::byte* input = s.input_slot() ? s.input_slot() : s.input_in_output() ? out : in;
+  COMMPRESS_RETURN_IF_ERROR(shared_window_allreduce(s.comm(), s.op(), s.wire().dtype(), input,
+                                                    out, n, s.inputs_in_slots()));
+  // Each rank writes its vector into shared memory once and reads the result once.
+  const uint64_t bytes = s.wire().raw_bytes(n);
+  s.traffic().add(bytes, bytes);
+  return {};
+}
+
+}  // namespace
+
+// allgather and bcast run it from their verbs (allgather.cpp, bcast.cpp).
+const Runner shared_window{run_allreduce, nullptr, nullptr, /*one_rank=*/true};
 
 }  // namespace commpress::comm::detail

@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "comm/detail/ring_reduce_scatter.hpp"
+#include "comm/algorithms/parts/ring_reduce_scatter.hpp"
 
 namespace commpress::comm::detail {
 

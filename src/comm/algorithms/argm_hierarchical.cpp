@@ -1,14 +1,15 @@
-#include "comm/detail/reduce_hierarchical.hpp"
+#include "comm/algorithms/argm_hierarchical.hpp"
 
 #include <climits>
 #include <cstring>
 
+#include "comm/algorithms/parts/reduce_exchange.hpp"
+#include "comm/algorithms/parts/reduce_gather.hpp"
+#include "comm/algorithms/parts/ring_reductions.hpp"
+#include "comm/algorithms/runner.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
-#include "comm/detail/reduce_exchange.hpp"
-#include "comm/detail/reduce_gather.hpp"
 #include "comm/detail/reduce_ops.hpp"
-#include "comm/detail/ring_collectives.hpp"
 #include "core/assert.hpp"
 
 namespace commpress::comm::detail {
@@ -133,5 +134,51 @@ Status hierarchical_reduce(const ReduceContext& ctx, const Hierarchy& h, const s
     blocks.push_back({b, layout.begin(b), layout.size(b), w});
   return gather_to_root(ctx, blocks, &own, root, out);
 }
+
+namespace {
+
+// The session's hierarchy where its nodes are even; null where they are not, and then the
+// cross-node ring runs over everyone (`ran` says which ring).
+Result<const Hierarchy*> even_nodes(ReduceSession& s, Algorithm& ran) {
+  auto cached = Hierarchy::of(s.comm(), s.pretend_ranks_per_node());
+  if (!cached.ok()) return cached.status();
+  if ((*cached)->even()) return *cached;
+  ran = hierarchical_inner(s.op(), s.wire());
+  return static_cast<const Hierarchy*>(nullptr);
+}
+
+Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n,
+                     Algorithm& ran) {
+  auto h = even_nodes(s, ran);
+  if (!h.ok()) return h.status();
+  if (!*h) return ring_run_allreduce(s, ran, in, out, n);
+  COMMPRESS_RETURN_IF_ERROR(
+      s.plan(hierarchical_quantizations(**h, s.op(), s.wire(), true), s.size()));
+  return hierarchical_allreduce(s.context(), **h, in, n, out);
+}
+
+Status run_reduce_scatter(ReduceSession& s, const std::byte* in, std::byte* out, size_t m,
+                          Algorithm& ran) {
+  auto h = even_nodes(s, ran);
+  if (!h.ok()) return h.status();
+  if (!*h) return ring_run_reduce_scatter(s, ran, in, out, m);
+  COMMPRESS_RETURN_IF_ERROR(
+      s.plan(hierarchical_quantizations(**h, s.op(), s.wire(), false), s.size()));
+  return hierarchical_reduce_scatter(s.context(), **h, in, BlockLayout::uniform(m, s.size()), out);
+}
+
+Status run_reduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root,
+                  Algorithm& ran) {
+  auto h = even_nodes(s, ran);
+  if (!h.ok()) return h.status();
+  if (!*h) return ring_run_reduce(s, ran, in, out, n, root);
+  COMMPRESS_RETURN_IF_ERROR(
+      s.plan(hierarchical_quantizations(**h, s.op(), s.wire(), true), s.size()));
+  return hierarchical_reduce(s.context(), **h, in, BlockLayout::even(n, s.size()), root, out);
+}
+
+}  // namespace
+
+const Runner argm_hierarchical{run_allreduce, run_reduce_scatter, run_reduce};
 
 }  // namespace commpress::comm::detail

@@ -1,0 +1,39 @@
+// How an algorithm runs each reduction it serves: the runner column of the algorithm table
+// (commpress/algorithm.hpp). allreduce.cpp, reduce_scatter.cpp and reduce.cpp run whatever
+// the agreement settled through runner_of; each algorithm's file defines its Runner. MPI's
+// own call and the movement operations' algorithms are run by their verbs (run_by_verb).
+#pragma once
+
+#include <cstddef>
+
+#include "comm/detail/reduce_collective.hpp"
+
+namespace commpress::comm::detail {
+
+// Each runs on >= 2 ranks (unless one_rank) with the agreed session, plans its error budget
+// (ReduceSession::plan) from its own structure, and sets `ran` where something else ran
+// (Hierarchical on uneven nodes runs its cross-node ring over everyone). in may be out
+// except for reduce_scatter (the verb copies an in-place input first).
+struct Runner {
+  // in, out: the whole vector of n elements.
+  Status (*allreduce)(ReduceSession& s, const std::byte* in, std::byte* out, size_t n,
+                      Algorithm& ran) = nullptr;
+  // in: p blocks of m elements; out: this rank's block.
+  Status (*reduce_scatter)(ReduceSession& s, const std::byte* in, std::byte* out, size_t m,
+                           Algorithm& ran) = nullptr;
+  // in: the whole vector; out: the result at root.
+  Status (*reduce)(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root,
+                   Algorithm& ran) = nullptr;
+  bool one_rank = false;  // runs on one rank too (else the verb copies the input out)
+};
+
+#define COMMPRESS_DECLARE_RUNNER(id, value, name, c_name, literature, ops, compressed, \
+                                 homomorphic, cost, runner)                            \
+  extern const Runner runner;
+COMMPRESS_COLLECTIVE_ALGORITHMS(COMMPRESS_DECLARE_RUNNER)
+#undef COMMPRESS_DECLARE_RUNNER
+
+// The runner of a's row; run_by_verb for Auto.
+const Runner& runner_of(Algorithm a);
+
+}  // namespace commpress::comm::detail
