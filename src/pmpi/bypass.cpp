@@ -1,0 +1,17 @@
+#include "pmpi/bypass.hpp"
+
+namespace commpress::pmpi {
+
+// Not in an anonymous namespace: the exported C functions below share it.
+thread_local int depth = 0;
+
+bool bypassing() { return depth > 0; }
+Bypass::Bypass() { ++depth; }
+Bypass::~Bypass() { --depth; }
+
+}  // namespace commpress::pmpi
+
+extern "C" {
+void commpress_mpi_bypass_enter(void) { ++commpress::pmpi::depth; }
+void commpress_mpi_bypass_leave(void) { --commpress::pmpi::depth; }
+}
