@@ -102,7 +102,10 @@ extern "C" int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
     PMPI_Comm_rank(comm, &rank);
     std::fprintf(stderr, "commpress_mpi[%d]: MPI_Comm_set_info: %s\n", rank,
                  agreed.message().c_str());
-    return PMPI_Comm_call_errhandler(comm, MPI_ERR_INFO_VALUE);
+    // The handler runs (MPI_ERRORS_ARE_FATAL aborts); under MPI_ERRORS_RETURN the code
+    // comes back, as MPI returns it.
+    PMPI_Comm_call_errhandler(comm, MPI_ERR_INFO_VALUE);
+    return MPI_ERR_INFO_VALUE;
   }
   if (!any_key) return rc;
   PMPI_Comm_set_attr(comm, keyval, new Policy(*parsed));

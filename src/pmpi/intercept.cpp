@@ -119,7 +119,10 @@ int intercept(const Intercepted& call, const Policy& policy) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "commpress_mpi[%d]: %s failed: %s\n", rank, call.facts.mpi_name,
                r.status().to_string().c_str());
-  return PMPI_Comm_call_errhandler(call.comm, MPI_ERR_OTHER);
+  // The handler runs (MPI_ERRORS_ARE_FATAL aborts); under MPI_ERRORS_RETURN the code
+  // comes back, as MPI returns it.
+  PMPI_Comm_call_errhandler(call.comm, MPI_ERR_OTHER);
+  return MPI_ERR_OTHER;
 }
 
 }  // namespace commpress::pmpi
