@@ -10,6 +10,7 @@
 // perturbation relative to its value range; an ABS bound is refused). COMMPRESS_DEBUG=1
 // prints one line per call from the grid's process (0, 0).
 #include <dlfcn.h>
+#include <mpi.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -166,6 +167,27 @@ void say(bool lead, const std::string& line) {
   if (debug() && lead) std::fprintf(stderr, "commpress_scalapack: %s\n", line.c_str());
 }
 
+void say_scalapack_only() {
+  static std::once_flag said;
+  std::call_once(said, [] {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    say(rank == 0, "ScaLAPACK's own p?gemm_ runs every call (COMMPRESS_GEMM_ALGORITHM=scalapack)");
+  });
+}
+
+void say_explicit(const char* routine) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  say(rank == 0, std::string(routine) + " (called by name): commpress's multiply, options from COMMPRESS_GEMM_*");
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", s);
+  return buf;
+}
+
 // What the model predicts for commpress's choice and for ScaLAPACK's pdgemm on this grid.
 struct Decision {
   bool commpress = true;
@@ -181,13 +203,13 @@ Decision decide(la::Trans ta, la::Trans tb, int m, int n, int k, la::Dtype dtype
   auto ours = la::plan_gemm(ta, tb, m, n, k, dtype, grid, o);
   if (!ours.ok()) return {true, "plan: " + ours.status().message()};
   std::string what = std::string(la::gemm_algorithm_name(ours->algorithm)) + " codec " +
-                     ours->codec + ", model " + std::to_string(ours->predicted_seconds) + " s";
+                     ours->codec + ", model " + seconds(ours->predicted_seconds);
   if (p.algorithm != la::GemmAlgorithm::Auto) return {true, what + " (forced)"};
   la::GemmOptions s;
   s.algorithm = la::GemmAlgorithm::ScaLapack;
   auto theirs = la::plan_gemm(ta, tb, m, n, k, dtype, grid, s);
   if (!theirs.ok() || theirs->predicted_seconds <= 0) return {true, what};
-  what += " vs ScaLAPACK " + std::to_string(theirs->predicted_seconds) + " s";
+  what += " vs ScaLAPACK " + seconds(theirs->predicted_seconds);
   return {ours->predicted_seconds <= theirs->predicted_seconds, what};
 }
 
@@ -203,9 +225,12 @@ void pgemm(const char* ta, const char* tb, const int* m, const int* n, const int
   };
   if (inside > 0) return scalapack();
   const Policy& p = policy();
-  if (!p.problem.empty() || p.scalapack_only || desca == nullptr || desca[0] != 1 || !m || !n ||
-      !k)
+  if (!p.problem.empty() || desca == nullptr || desca[0] != 1 || !m || !n || !k)
     return scalapack();
+  if (p.scalapack_only) {
+    say_scalapack_only();
+    return scalapack();
+  }
   Inside guard;
   auto grid = la::Grid::from_blacs(desca[1]);
   if (!grid.ok()) return scalapack();  // this process is outside the grid, or an odd context
@@ -258,6 +283,7 @@ void commpress_pdgemm_(const char* ta, const char* tb, const int* m, const int* 
                        const int* descb, const double* beta, double* c, const int* ic,
                        const int* jc, const int* descc) {
   Inside guard;
+  say_explicit("commpress_pdgemm_");
   commpress_pdgemm(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,
                    descc);
 }
@@ -268,6 +294,7 @@ void commpress_psgemm_(const char* ta, const char* tb, const int* m, const int* 
                        const int* descb, const float* beta, float* c, const int* ic,
                        const int* jc, const int* descc) {
   Inside guard;
+  say_explicit("commpress_psgemm_");
   commpress_psgemm(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,
                    descc);
 }
