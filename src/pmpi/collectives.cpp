@@ -1,14 +1,14 @@
 // The intercepted collectives. Each one maps MPI's arguments onto commpress's verb, with
 // MPI_IN_PLACE as commpress's aliased buffers, and leaves every case commpress does not
-// implement as MPI defines it to PMPI_*.
+// implement to `pass` (PMPI_* for the C entry points at the end of this file).
 #include <mpi.h>
 
 #include <string>
 
+#include "pmpi/collective_calls.hpp"
 #include "pmpi/intercept.hpp"
 
-using namespace commpress;
-using namespace commpress::pmpi;
+namespace commpress::pmpi {
 
 namespace {
 
@@ -22,9 +22,8 @@ int comm_size(MPI_Comm comm) {
 
 }  // namespace
 
-extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                             MPI_Op op, MPI_Comm comm) {
-  auto pass = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, const Pass& pass) {
   const Policy* p = active_policy(comm, kAllreduce);
   if (!p || count <= 0) return pass();
   const CallFacts f{"MPI_Allreduce", kAllreduce, size_t(count), type_name(datatype),
@@ -43,9 +42,8 @@ extern "C" int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_
                    *p);
 }
 
-extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, int root, MPI_Comm comm) {
-  auto pass = [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); };
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+           int root, MPI_Comm comm, const Pass& pass) {
   const Policy* p = active_policy(comm, kReduce);
   if (!p || count <= 0) return pass();
   const CallFacts f{"MPI_Reduce", kReduce, size_t(count), type_name(datatype),
@@ -69,9 +67,9 @@ extern "C" int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Dat
 
 namespace {
 
-int reduce_scatter_block(const CallFacts& f, const Policy& p, const void* sendbuf, void* recvbuf,
+int equal_blocks(const CallFacts& f, const Policy& p, const void* sendbuf, void* recvbuf,
                          int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                         const std::string& refused, const std::function<int()>& pass) {
+                         const std::string& refused, const Pass& pass) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   std::string refusal = refused.empty() ? reduction_refusal(datatype, op, p) : refused;
   if (refusal.empty() && !in_place && sendbuf == recvbuf) refusal = kAliased;
@@ -88,25 +86,21 @@ int reduce_scatter_block(const CallFacts& f, const Policy& p, const void* sendbu
 
 }  // namespace
 
-extern "C" int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
-                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  auto pass = [&] {
-    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-  };
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const Pass& pass) {
   const Policy* p = active_policy(comm, kReduceScatterBlock);
   if (!p || recvcount <= 0) return pass();
   const size_t total = size_t(recvcount) * size_t(comm_size(comm));
   const CallFacts f{"MPI_Reduce_scatter_block", kReduceScatterBlock, total, type_name(datatype),
                     op_text(op), bytes_of(total, datatype)};
   if (!large_enough(*p, f)) return pass();
-  return reduce_scatter_block(f, *p, sendbuf, recvbuf, recvcount, datatype, op, comm, {}, pass);
+  return equal_blocks(f, *p, sendbuf, recvbuf, recvcount, datatype, op, comm, {}, pass);
 }
 
 // commpress reduces equal blocks only: unequal counts go to MPI, which handles them natively
 // (padding them to the largest would change the value range a REL bound refers to).
-extern "C" int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
-                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  auto pass = [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm); };
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const Pass& pass) {
   const Policy* p = active_policy(comm, kReduceScatter);
   if (!p || recvcounts == nullptr) return pass();
   const int size = comm_size(comm);
@@ -120,12 +114,12 @@ extern "C" int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int 
   const CallFacts f{"MPI_Reduce_scatter", kReduceScatter, total, type_name(datatype),
                     op_text(op), bytes_of(total, datatype)};
   if (total == 0 || !large_enough(*p, f)) return pass();
-  return reduce_scatter_block(f, *p, sendbuf, recvbuf, recvcounts[0], datatype, op, comm,
+  return equal_blocks(f, *p, sendbuf, recvbuf, recvcounts[0], datatype, op, comm,
                               equal ? "" : "unequal recvcounts", pass);
 }
 
-extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  auto pass = [&] { return PMPI_Bcast(buffer, count, datatype, root, comm); };
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+          const Pass& pass) {
   const Policy* p = active_policy(comm, kBcast);
   if (!p || count <= 0) return pass();
   const CallFacts f{"MPI_Bcast", kBcast, size_t(count), type_name(datatype), nullptr,
@@ -140,11 +134,8 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int roo
                    *p);
 }
 
-extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  auto pass = [&] {
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  };
+int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass) {
   const Policy* p = active_policy(comm, kAllgather);
   if (!p || recvcount <= 0) return pass();
   const size_t total = size_t(recvcount) * size_t(comm_size(comm));
@@ -164,3 +155,51 @@ extern "C" int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype se
                     pass},
                    *p);
 }
+
+}  // namespace commpress::pmpi
+
+using namespace commpress::pmpi;
+
+extern "C" {
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm) {
+  return allreduce(sendbuf, recvbuf, count, datatype, op, comm, [&] {
+    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm) {
+  return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, [&] {
+    return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  });
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, [&] {
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, [&] {
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  });
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return bcast(buffer, count, datatype, root, comm,
+               [&] { return PMPI_Bcast(buffer, count, datatype, root, comm); });
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, [&] {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  });
+}
+
+}  // extern "C"

@@ -10,12 +10,12 @@
 #include "pmpi/bypass.hpp"
 #include "pmpi/call_log.hpp"
 #include "pmpi/comm_policy.hpp"
+#include "pmpi/session.hpp"
 
-using namespace commpress::pmpi;
+namespace commpress::pmpi {
 
-namespace {
-
-void start_or_exit() {
+void start_session_or_exit() {
+  if (policies_started()) return;
   Bypass inside;
   const commpress::Status st = start_policies();
   int rank = 0, size = 0;
@@ -34,7 +34,14 @@ void start_or_exit() {
   std::exit(EXIT_FAILURE);
 }
 
-}  // namespace
+void finish_session() {
+  Bypass inside;
+  if (policies_started()) finish_call_log(environment_policy_in_force().text());
+}
+
+}  // namespace commpress::pmpi
+
+using namespace commpress::pmpi;
 
 extern "C" int MPI_Init(int* argc, char*** argv) {
   int rc;
@@ -42,7 +49,7 @@ extern "C" int MPI_Init(int* argc, char*** argv) {
     Bypass inside;
     rc = PMPI_Init(argc, argv);
   }
-  if (rc == MPI_SUCCESS) start_or_exit();
+  if (rc == MPI_SUCCESS) start_session_or_exit();
   return rc;
 }
 
@@ -52,12 +59,12 @@ extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provi
     Bypass inside;
     rc = PMPI_Init_thread(argc, argv, required, provided);
   }
-  if (rc == MPI_SUCCESS) start_or_exit();
+  if (rc == MPI_SUCCESS) start_session_or_exit();
   return rc;
 }
 
 extern "C" int MPI_Finalize(void) {
+  finish_session();
   Bypass inside;
-  if (policies_started()) finish_call_log(environment_policy_in_force().text());
   return PMPI_Finalize();
 }

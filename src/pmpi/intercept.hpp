@@ -11,6 +11,7 @@
 
 #include "commpress/comm.hpp"
 #include "pmpi/call_log.hpp"
+#include "pmpi/collective_calls.hpp"
 #include "pmpi/policy.hpp"
 
 namespace commpress::pmpi {
@@ -30,7 +31,7 @@ struct Intercepted {
   // which is why the ranks still agree on it (one small PMPI_Allreduce) before any runs it.
   std::string refusal;
   std::function<Result<comm::Report>(const comm::Options&)> run;
-  std::function<int()> pass;  // the PMPI_* call, untouched
+  Pass pass;  // the call as the caller's binding makes it, untouched
 };
 
 // First checks, free of communication, which every rank of a correct program passes alike.
