@@ -8,7 +8,11 @@
  * per size: bytes, median / min / max of the round times in microseconds, and the bandwidth
  * at the median (bytes / time). The data is a smooth field (a sum of sines over the index,
  * different on every rank), the kind lossy compression is for; 8-byte calls carry 2 floats.
- * `iters` is chosen per size so that a round lasts about budget / R seconds. */
+ * `iters` is chosen per size so that a round lasts about budget / R seconds.
+ *
+ * --self N also times N calls of an 8-byte MPI_Allreduce on MPI_COMM_SELF per round (no
+ * communication at all: what remains is the call path, so a preload's cost per call shows
+ * without the noise of the other ranks) and prints "self <median ns per call>". */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -33,11 +37,13 @@ int main(int argc, char** argv) {
   const char* sizes = "8,65536,67108864";
   int rounds = 21;
   double budget = 4.0;
+  long self_calls = 0;
   MPI_Init(&argc, &argv);
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--sizes")) sizes = argv[i + 1];
     else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--budget")) budget = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "--self")) self_calls = atol(argv[i + 1]);
   }
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -69,6 +75,18 @@ int main(int argc, char** argv) {
     free(t), free(send), free(recv);
   }
   free(list);
+  if (self_calls > 0 && rank == 0) {
+    float in[2] = {1, 2}, out[2];
+    double* t = malloc((size_t)rounds * sizeof *t);
+    for (int r = 0; r < rounds; ++r) {
+      double t0 = MPI_Wtime();
+      for (long i = 0; i < self_calls; ++i) MPI_Allreduce(in, out, 2, MPI_FLOAT, MPI_SUM, MPI_COMM_SELF);
+      t[r] = (MPI_Wtime() - t0) / (double)self_calls;
+    }
+    qsort(t, (size_t)rounds, sizeof *t, cmp);
+    printf("self %.1f\n", t[rounds / 2] * 1e9);
+    free(t);
+  }
   MPI_Finalize();
   return 0;
 }

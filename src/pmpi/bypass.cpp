@@ -2,8 +2,10 @@
 
 namespace commpress::pmpi {
 
-// Not in an anonymous namespace: the exported C functions below share it.
-thread_local int depth = 0;
+// Not in an anonymous namespace: the exported C functions below share it. Initial-exec TLS:
+// every intercepted call reads it, and a library loaded at start-up (LD_PRELOAD, or linked)
+// gets static TLS, which avoids __tls_get_addr on that path.
+__attribute__((tls_model("initial-exec"))) thread_local int depth = 0;
 
 bool bypassing() { return depth > 0; }
 Bypass::Bypass() { ++depth; }

@@ -1,5 +1,8 @@
 #include "pmpi/call_log.hpp"
 
+#include "pmpi/debug_flag.hpp"
+#include "pmpi/intercept.hpp"
+
 #include <mpi.h>
 
 #include <array>
@@ -37,13 +40,7 @@ Log& log() {
   return l;
 }
 
-bool debug() {
-  static const bool on = [] {
-    const char* v = std::getenv("COMMPRESS_DEBUG");
-    return v && *v && std::string(v) != "0";
-  }();
-  return on;
-}
+bool debug() { return debug_enabled(); }
 
 const char* json_path() {
   static const char* path = [] {
@@ -55,6 +52,8 @@ const char* json_path() {
 
 constexpr size_t kMaxJsonCalls = 10000;
 
+void record_passed_line(const CallFacts& call, const std::string& reason);
+
 int world_rank() {
   int r = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &r);
@@ -62,8 +61,8 @@ int world_rank() {
 }
 
 std::string describe(const CallFacts& c) {
-  std::string s = std::string(c.mpi_name) + " " + std::to_string(c.count) + " x " + c.type;
-  if (c.reduction) s += std::string(" ") + c.reduction;
+  std::string s = std::string(c.mpi_name) + " " + std::to_string(c.count) + " x " + type_name(c.type);
+  if (c.reduction != MPI_OP_NULL) s += std::string(" ") + op_text(c.reduction);
   return s;
 }
 
@@ -116,11 +115,23 @@ void record_intercepted(const CallFacts& call, const comm::Report& r, const Poli
 
 void record_passed(const CallFacts& call, const std::string& reason) {
   log().passed[size_t(op_index(call.op))].fetch_add(1, std::memory_order_relaxed);
-  if (!debug()) return;
+  if (debug()) record_passed_line(call, reason);
+}
+
+namespace {
+
+void record_passed_line(const CallFacts& call, const std::string& reason) {
   int size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   std::fprintf(stderr, "commpress_mpi[%d/%d]: %s: passed through (%s)\n", world_rank(), size,
                describe(call).c_str(), reason.c_str());
+}
+
+}  // namespace
+
+void record_small(const CallFacts& call, size_t min_bytes) {
+  log().passed[size_t(op_index(call.op))].fetch_add(1, std::memory_order_relaxed);
+  if (debug()) record_passed_line(call, "below COMMPRESS_MIN_BYTES=" + std::to_string(min_bytes));
 }
 
 void finish_call_log(const std::string& policy_text) {

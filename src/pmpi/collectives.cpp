@@ -26,8 +26,8 @@ int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
               MPI_Comm comm, const Pass& pass) {
   const Policy* p = active_policy(comm, kAllreduce);
   if (!p || count <= 0) return pass();
-  const CallFacts f{"MPI_Allreduce", kAllreduce, size_t(count), type_name(datatype),
-                    op_text(op),     bytes_of(size_t(count), datatype)};
+  const CallFacts f{"MPI_Allreduce", kAllreduce, size_t(count), datatype, op,
+                    bytes_of(size_t(count), datatype)};
   if (!large_enough(*p, f)) return pass();
   const bool in_place = sendbuf == MPI_IN_PLACE;
   std::string refusal = reduction_refusal(datatype, op, *p);
@@ -46,8 +46,8 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
            int root, MPI_Comm comm, const Pass& pass) {
   const Policy* p = active_policy(comm, kReduce);
   if (!p || count <= 0) return pass();
-  const CallFacts f{"MPI_Reduce", kReduce, size_t(count), type_name(datatype),
-                    op_text(op),  bytes_of(size_t(count), datatype)};
+  const CallFacts f{"MPI_Reduce", kReduce, size_t(count), datatype, op,
+                    bytes_of(size_t(count), datatype)};
   if (!large_enough(*p, f)) return pass();
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
@@ -91,8 +91,8 @@ int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   const Policy* p = active_policy(comm, kReduceScatterBlock);
   if (!p || recvcount <= 0) return pass();
   const size_t total = size_t(recvcount) * size_t(comm_size(comm));
-  const CallFacts f{"MPI_Reduce_scatter_block", kReduceScatterBlock, total, type_name(datatype),
-                    op_text(op), bytes_of(total, datatype)};
+  const CallFacts f{"MPI_Reduce_scatter_block", kReduceScatterBlock, total, datatype, op,
+                    bytes_of(total, datatype)};
   if (!large_enough(*p, f)) return pass();
   return equal_blocks(f, *p, sendbuf, recvbuf, recvcount, datatype, op, comm, {}, pass);
 }
@@ -111,8 +111,8 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
     total += size_t(recvcounts[r]);
     equal = equal && recvcounts[r] == recvcounts[0];
   }
-  const CallFacts f{"MPI_Reduce_scatter", kReduceScatter, total, type_name(datatype),
-                    op_text(op), bytes_of(total, datatype)};
+  const CallFacts f{"MPI_Reduce_scatter", kReduceScatter, total, datatype, op,
+                    bytes_of(total, datatype)};
   if (total == 0 || !large_enough(*p, f)) return pass();
   return equal_blocks(f, *p, sendbuf, recvbuf, recvcounts[0], datatype, op, comm,
                               equal ? "" : "unequal recvcounts", pass);
@@ -122,7 +122,7 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
           const Pass& pass) {
   const Policy* p = active_policy(comm, kBcast);
   if (!p || count <= 0) return pass();
-  const CallFacts f{"MPI_Bcast", kBcast, size_t(count), type_name(datatype), nullptr,
+  const CallFacts f{"MPI_Bcast", kBcast, size_t(count), datatype, MPI_OP_NULL,
                     bytes_of(size_t(count), datatype)};
   if (!large_enough(*p, f)) return pass();
   return intercept({f, comm, type_refusal(datatype),
@@ -139,7 +139,7 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
   const Policy* p = active_policy(comm, kAllgather);
   if (!p || recvcount <= 0) return pass();
   const size_t total = size_t(recvcount) * size_t(comm_size(comm));
-  const CallFacts f{"MPI_Allgather", kAllgather, total, type_name(recvtype), nullptr,
+  const CallFacts f{"MPI_Allgather", kAllgather, total, recvtype, MPI_OP_NULL,
                     bytes_of(total, recvtype)};
   if (!large_enough(*p, f)) return pass();
   const bool in_place = sendbuf == MPI_IN_PLACE;

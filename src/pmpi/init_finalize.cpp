@@ -10,6 +10,7 @@
 #include "pmpi/bypass.hpp"
 #include "pmpi/call_log.hpp"
 #include "pmpi/comm_policy.hpp"
+#include "pmpi/debug_flag.hpp"
 #include "pmpi/session.hpp"
 
 namespace commpress::pmpi {
@@ -22,8 +23,7 @@ void start_session_or_exit() {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   if (st.ok()) {
-    const char* debug = std::getenv("COMMPRESS_DEBUG");
-    if (rank == 0 && debug && *debug && std::string(debug) != "0")
+    if (rank == 0 && debug_enabled())
       std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s\n", size,
                    environment_policy_in_force().text().c_str());
     return;

@@ -49,7 +49,7 @@ const Policy* active_policy(MPI_Comm comm, unsigned op) {
 
 bool large_enough(const Policy& policy, const CallFacts& facts) {
   if (facts.bytes >= policy.min_bytes) return true;
-  record_passed(facts, "below COMMPRESS_MIN_BYTES=" + std::to_string(policy.min_bytes));
+  record_small(facts, policy.min_bytes);
   return false;
 }
 

@@ -20,6 +20,7 @@
 
 #include "commpress/linalg.hpp"
 #include "commpress/scalapack.h"
+#include "pmpi/debug_flag.hpp"
 
 namespace {
 
@@ -58,13 +59,7 @@ class Inside {
   }
 };
 
-bool debug() {
-  static const bool on = [] {
-    const char* v = std::getenv("COMMPRESS_DEBUG");
-    return v && *v && std::string(v) != "0";
-  }();
-  return on;
-}
+using commpress::pmpi::debug_enabled;
 
 struct Policy {
   bool scalapack_only = false;
@@ -164,7 +159,7 @@ struct Names<float> {
 };
 
 void say(bool lead, const std::string& line) {
-  if (debug() && lead) std::fprintf(stderr, "commpress_scalapack: %s\n", line.c_str());
+  if (debug_enabled() && lead) std::fprintf(stderr, "commpress_scalapack: %s\n", line.c_str());
 }
 
 void say_scalapack_only() {
@@ -174,12 +169,6 @@ void say_scalapack_only() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     say(rank == 0, "ScaLAPACK's own p?gemm_ runs every call (COMMPRESS_GEMM_ALGORITHM=scalapack)");
   });
-}
-
-void say_explicit(const char* routine) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  say(rank == 0, std::string(routine) + " (called by name): commpress's multiply, options from COMMPRESS_GEMM_*");
 }
 
 std::string seconds(double s) {
@@ -257,6 +246,21 @@ void pgemm(const char* ta, const char* tb, const int* m, const int* n, const int
   }
 }
 
+// commpress_p?gemm_ called by name: commpress's multiply, whatever the model says.
+template <class T>
+void by_name(const char* ta, const char* tb, const int* m, const int* n, const int* k,
+             const T* alpha, const T* a, const int* ia, const int* ja, const int* desca,
+             const T* b, const int* ib, const int* jb, const int* descb, const T* beta, T* c,
+             const int* ic, const int* jc, const int* descc) {
+  Inside guard;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  say(rank == 0, std::string("commpress_") + (Names<T>::scalapack + 0) +
+                     " (called by name): commpress's multiply, options from COMMPRESS_GEMM_*");
+  Names<T>::commpress(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic,
+                      jc, descc);
+}
+
 }  // namespace
 
 extern "C" {
@@ -282,10 +286,7 @@ void commpress_pdgemm_(const char* ta, const char* tb, const int* m, const int* 
                        const int* desca, const double* b, const int* ib, const int* jb,
                        const int* descb, const double* beta, double* c, const int* ic,
                        const int* jc, const int* descc) {
-  Inside guard;
-  say_explicit("commpress_pdgemm_");
-  commpress_pdgemm(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,
-                   descc);
+  by_name(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }
 
 void commpress_psgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,
@@ -293,10 +294,7 @@ void commpress_psgemm_(const char* ta, const char* tb, const int* m, const int* 
                        const int* desca, const float* b, const int* ib, const int* jb,
                        const int* descb, const float* beta, float* c, const int* ic,
                        const int* jc, const int* descc) {
-  Inside guard;
-  say_explicit("commpress_psgemm_");
-  commpress_psgemm(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,
-                   descc);
+  by_name(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc);
 }
 
 }  // extern "C"
