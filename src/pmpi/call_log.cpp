@@ -1,8 +1,5 @@
 #include "pmpi/call_log.hpp"
 
-#include "pmpi/debug_flag.hpp"
-#include "pmpi/intercept.hpp"
-
 #include <mpi.h>
 
 #include <array>
@@ -12,6 +9,9 @@
 #include <cstdlib>
 #include <mutex>
 #include <vector>
+
+#include "pmpi/debug_flag.hpp"
+#include "pmpi/intercept.hpp"  // type_name, op_text
 
 namespace commpress::pmpi {
 
@@ -26,7 +26,6 @@ int op_index(unsigned op) {
   return 0;
 }
 
-
 struct Log {
   std::mutex mutex;
   std::array<std::array<double, kCounters>, kOps> counters{};  // kPassed from `passed` below
@@ -39,8 +38,6 @@ Log& log() {
   static Log l;
   return l;
 }
-
-bool debug() { return debug_enabled(); }
 
 const char* json_path() {
   static const char* path = [] {
@@ -101,7 +98,7 @@ void record_intercepted(const CallFacts& call, const comm::Report& r, const Poli
       l.json_calls.push_back(buf);
     }
   }
-  if (!debug()) return;
+  if (!debug_enabled()) return;
   int size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   std::fprintf(stderr,
@@ -115,7 +112,7 @@ void record_intercepted(const CallFacts& call, const comm::Report& r, const Poli
 
 void record_passed(const CallFacts& call, const std::string& reason) {
   log().passed[size_t(op_index(call.op))].fetch_add(1, std::memory_order_relaxed);
-  if (debug()) record_passed_line(call, reason);
+  if (debug_enabled()) record_passed_line(call, reason);
 }
 
 namespace {
@@ -131,7 +128,7 @@ void record_passed_line(const CallFacts& call, const std::string& reason) {
 
 void record_small(const CallFacts& call, size_t min_bytes) {
   log().passed[size_t(op_index(call.op))].fetch_add(1, std::memory_order_relaxed);
-  if (debug()) record_passed_line(call, "below COMMPRESS_MIN_BYTES=" + std::to_string(min_bytes));
+  if (debug_enabled()) record_passed_line(call, "below COMMPRESS_MIN_BYTES=" + std::to_string(min_bytes));
 }
 
 void finish_call_log(const std::string& policy_text) {
@@ -150,7 +147,7 @@ void finish_call_log(const std::string& policy_text) {
   std::array<double, kCounters> total{};
   for (const auto& c : sum)
     for (int k = 0; k < kCounters; ++k) total[size_t(k)] += c[size_t(k)];
-  if (debug()) {
+  if (debug_enabled()) {
     std::fprintf(stderr,
                  "commpress_mpi: summary over %d ranks (policy %s): %.0f calls run by commpress, %.0f "
                  "passed through; %.0f bytes sent instead of %.0f (%.0f saved); %.6f s in "

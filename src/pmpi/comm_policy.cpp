@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
@@ -41,12 +42,20 @@ std::optional<std::string> info_value(MPI_Info info, const char* key) {
   return v;
 }
 
+// COMMPRESS_INIT_TIMEOUT: how long MPI_Init waits for every rank to join the agreement.
+double init_timeout_seconds() {
+  const char* v = std::getenv("COMMPRESS_INIT_TIMEOUT");
+  char* end = nullptr;
+  const double t = v && *v ? std::strtod(v, &end) : 0;
+  return t > 0 && end && *end == '\0' ? t : 60;
+}
+
 }  // namespace
 
 Status start_policies() {
   auto p = environment_policy();
   COMMPRESS_RETURN_IF_ERROR(agree_policy(MPI_COMM_WORLD, p.ok() ? p->text() : p.status().message(),
-                                         p.ok()));
+                                         p.ok(), init_timeout_seconds()));
   env_policy = *p;
   PMPI_Comm_create_keyval(copy_policy, delete_policy, &keyval, nullptr);
   started = true;

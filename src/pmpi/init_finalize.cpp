@@ -28,8 +28,10 @@ void start_session_or_exit() {
                    environment_policy_in_force().text().c_str());
     return;
   }
-  // Every rank got the same status from the same allgather: all of them stop here.
   std::fprintf(stderr, "commpress_mpi[%d/%d]: MPI_Init: %s\n", rank, size, st.message().c_str());
+  // A rank missing from the agreement cannot be reached: stop the whole job.
+  if (st.code() == commpress::ErrorCode::mpi) PMPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+  // Every rank got the same status from the same allgather: all of them stop here.
   PMPI_Finalize();
   std::exit(EXIT_FAILURE);
 }

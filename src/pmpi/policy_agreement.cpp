@@ -25,7 +25,10 @@ std::string rank_list(const std::vector<int>& ranks) {
     while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
     if (!s.empty()) s += ",";
     s += std::to_string(ranks[i]);
-    if (j > i) s += "-" + std::to_string(ranks[j]);
+    if (j > i) {  // appended in two steps: GCC 12 warns falsely (-Wrestrict) on "-" + string
+      s += '-';
+      s += std::to_string(ranks[j]);
+    }
     i = j + 1;
   }
   return s;
@@ -39,7 +42,7 @@ std::string shown(const Entry& e) {
 
 }  // namespace
 
-Status agree_policy(MPI_Comm comm, const std::string& text, bool valid) {
+Status agree_policy(MPI_Comm comm, const std::string& text, bool valid, double timeout_seconds) {
   int size = 0;
   PMPI_Comm_size(comm, &size);
   Entry mine;
@@ -47,9 +50,27 @@ Status agree_policy(MPI_Comm comm, const std::string& text, bool valid) {
   mine.length = int32_t(std::min<size_t>(text.size(), INT32_MAX));
   std::memcpy(mine.text, text.data(), std::min(text.size(), kTextBytes));
   std::vector<Entry> all(static_cast<size_t>(size));
-  if (PMPI_Allgather(&mine, int(sizeof mine), MPI_BYTE, all.data(), int(sizeof mine), MPI_BYTE,
-                     comm) != MPI_SUCCESS)
-    return {ErrorCode::mpi, "MPI_Allgather failed while agreeing on the policy"};
+  if (timeout_seconds <= 0) {
+    if (PMPI_Allgather(&mine, int(sizeof mine), MPI_BYTE, all.data(), int(sizeof mine),
+                       MPI_BYTE, comm) != MPI_SUCCESS)
+      return {ErrorCode::mpi, "MPI_Allgather failed while agreeing on the policy"};
+  } else {
+    MPI_Request request;
+    if (PMPI_Iallgather(&mine, int(sizeof mine), MPI_BYTE, all.data(), int(sizeof mine),
+                        MPI_BYTE, comm, &request) != MPI_SUCCESS)
+      return {ErrorCode::mpi, "MPI_Iallgather failed while agreeing on the policy"};
+    const double deadline = PMPI_Wtime() + timeout_seconds;
+    int done = 0;
+    while (!done) {
+      PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+      if (!done && PMPI_Wtime() > deadline)
+        return {ErrorCode::mpi, "not every rank joined the policy agreement within " +
+                                    std::to_string(int(timeout_seconds)) +
+                                    " s: is every rank started with LD_PRELOAD="
+                                    "libcommpress_mpi.so (with mpirun's ':' syntax, -x in "
+                                    "each application context)?"};
+    }
+  }
 
   bool same = true, all_valid = true;
   for (const Entry& e : all) {

@@ -44,6 +44,7 @@ grep -v '^commpress_mpi\[[1-9]' "$OUT/lossy"
 if [ "$NP" -gt 1 ]; then
   expect "$OUT/lossy" "^commpress_mpi\[0/$NP\]: MPI_Allreduce 65536 x MPI_DOUBLE sum: [a-z_]+ codec szp" "a lossy allreduce through szp"
   expect "$OUT/lossy" "^commpress_mpi\[0/$NP\]: MPI_Reduce_scatter [0-9]+ x MPI_DOUBLE sum: passed through \(unequal recvcounts\)" "unequal reduce_scatter passed through"
+  expect "$OUT/lossy" "^commpress_mpi\[0/$NP\]: MPI_Bcast 65536 x MPI_DOUBLE: passed through \(another rank cannot run it\)" "a derived type at the root only passed through on every rank"
 fi
 expect "$OUT/lossy" "MPI_Allreduce 65536 x MPI_INT sum: passed through \(MPI_INT is not" "integers passed through"
 expect "$OUT/lossy" "MPI_Allreduce 65536 x MPI_DOUBLE other op: passed through \(user-defined" "user op passed through"
@@ -70,6 +71,16 @@ if [ "$NP" -gt 1 ]; then
   [ "$n" = "$NP" ] || fail "$n of $NP ranks reported the mismatch"
   grep -q "wrong elements" "$OUT/mismatch" && fail "a rank went past MPI_Init"
   grep "MPI_Init" "$OUT/mismatch" | head -2
+fi
+
+if [ "$NP" -gt 1 ]; then
+  # Ranks 1.. run without the library: rank 0 must stop the job rather than wait for them.
+  echo "== ranks without the preload: the job stops at MPI_Init instead of hanging"
+  "$MPIRUN" "${FLAGS[@]}" -np 1 -x LD_PRELOAD="$LIB" -x COMMPRESS_INIT_TIMEOUT=3 \
+    "$BIN/pmpi_collectives_program" exact : -np $((NP - 1)) "$BIN/pmpi_collectives_program" exact \
+    > "$OUT/missing" 2>&1 && fail "a job with ranks missing the preload ran"
+  expect "$OUT/missing" "^commpress_mpi\[0/$NP\]: MPI_Init: not every rank joined the policy agreement within 3 s" \
+    "rank 0 names the missing preload"
 fi
 
 echo "== an invalid value fails every rank at MPI_Init"
