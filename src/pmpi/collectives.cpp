@@ -1,0 +1,205 @@
+// The intercepted collectives. Each one maps MPI's arguments onto commpress's verb, with
+// MPI_IN_PLACE as commpress's aliased buffers, and leaves every case commpress does not
+// implement to `pass` (PMPI_* for the C entry points at the end of this file).
+#include <mpi.h>
+
+#include <string>
+
+#include "pmpi/collective_calls.hpp"
+#include "pmpi/intercept.hpp"
+
+namespace commpress::pmpi {
+
+namespace {
+
+constexpr const char* kAliased = "send and receive buffers are the same without MPI_IN_PLACE";
+
+int comm_size(MPI_Comm comm) {
+  int size = 1;
+  PMPI_Comm_size(comm, &size);
+  return size;
+}
+
+}  // namespace
+
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, const Pass& pass) {
+  const Policy* p = active_policy(comm, kAllreduce);
+  if (!p || count <= 0) return pass();
+  const CallFacts f{"MPI_Allreduce", kAllreduce, size_t(count), datatype, op,
+                    bytes_of(size_t(count), datatype)};
+  if (!large_enough(*p, f)) return pass();
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  std::string refusal = reduction_refusal(datatype, op, *p);
+  if (refusal.empty() && !in_place && sendbuf == recvbuf) refusal = kAliased;
+  return intercept({f, comm, refusal,
+                    [&](const comm::Options& o) {
+                      return comm::allreduce(in_place ? recvbuf : sendbuf, recvbuf,
+                                             size_t(count), *float_dtype(datatype),
+                                             *builtin_op(op), comm, o);
+                    },
+                    pass},
+                   *p);
+}
+
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+           int root, MPI_Comm comm, const Pass& pass) {
+  const Policy* p = active_policy(comm, kReduce);
+  if (!p || count <= 0) return pass();
+  const CallFacts f{"MPI_Reduce", kReduce, size_t(count), datatype, op,
+                    bytes_of(size_t(count), datatype)};
+  if (!large_enough(*p, f)) return pass();
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  std::string refusal = reduction_refusal(datatype, op, *p);
+  if (refusal.empty() && in_place && rank != root) refusal = "MPI_IN_PLACE outside the root";
+  if (refusal.empty() && !in_place && rank == root && sendbuf == recvbuf) refusal = kAliased;
+  return intercept({f, comm, refusal,
+                    [&](const comm::Options& o) {
+                      return comm::reduce(in_place ? recvbuf : sendbuf, recvbuf, size_t(count),
+                                          *float_dtype(datatype), *builtin_op(op), root, comm,
+                                          o);
+                    },
+                    pass},
+                   *p);
+}
+
+namespace {
+
+int equal_blocks(const CallFacts& f, const Policy& p, const void* sendbuf, void* recvbuf,
+                         int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                         const std::string& refused, const Pass& pass) {
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  std::string refusal = refused.empty() ? reduction_refusal(datatype, op, p) : refused;
+  if (refusal.empty() && !in_place && sendbuf == recvbuf) refusal = kAliased;
+  return intercept({f, comm, refusal,
+                    [&](const comm::Options& o) {
+                      return comm::reduce_scatter_block(in_place ? recvbuf : sendbuf, recvbuf,
+                                                        size_t(recvcount),
+                                                        *float_dtype(datatype),
+                                                        *builtin_op(op), comm, o);
+                    },
+                    pass},
+                   p);
+}
+
+}  // namespace
+
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const Pass& pass) {
+  const Policy* p = active_policy(comm, kReduceScatterBlock);
+  if (!p || recvcount <= 0) return pass();
+  const size_t total = size_t(recvcount) * size_t(comm_size(comm));
+  const CallFacts f{"MPI_Reduce_scatter_block", kReduceScatterBlock, total, datatype, op,
+                    bytes_of(total, datatype)};
+  if (!large_enough(*p, f)) return pass();
+  return equal_blocks(f, *p, sendbuf, recvbuf, recvcount, datatype, op, comm, {}, pass);
+}
+
+// commpress reduces equal blocks only: unequal counts go to MPI, which handles them natively
+// (padding them to the largest would change the value range a REL bound refers to).
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const Pass& pass) {
+  const Policy* p = active_policy(comm, kReduceScatter);
+  if (!p || recvcounts == nullptr) return pass();
+  const int size = comm_size(comm);
+  size_t total = 0;
+  bool equal = true;
+  for (int r = 0; r < size; ++r) {
+    if (recvcounts[r] < 0) return pass();
+    total += size_t(recvcounts[r]);
+    equal = equal && recvcounts[r] == recvcounts[0];
+  }
+  const CallFacts f{"MPI_Reduce_scatter", kReduceScatter, total, datatype, op,
+                    bytes_of(total, datatype)};
+  if (total == 0 || !large_enough(*p, f)) return pass();
+  return equal_blocks(f, *p, sendbuf, recvbuf, recvcounts[0], datatype, op, comm,
+                              equal ? "" : "unequal recvcounts", pass);
+}
+
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+          const Pass& pass) {
+  const Policy* p = active_policy(comm, kBcast);
+  if (!p || count <= 0) return pass();
+  const CallFacts f{"MPI_Bcast", kBcast, size_t(count), datatype, MPI_OP_NULL,
+                    bytes_of(size_t(count), datatype)};
+  if (!large_enough(*p, f)) return pass();
+  return intercept({f, comm, type_refusal(datatype),
+                    [&](const comm::Options& o) {
+                      return comm::bcast(buffer, size_t(count), *float_dtype(datatype), root,
+                                         comm, o);
+                    },
+                    pass},
+                   *p);
+}
+
+int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass) {
+  const Policy* p = active_policy(comm, kAllgather);
+  if (!p || recvcount <= 0) return pass();
+  const size_t total = size_t(recvcount) * size_t(comm_size(comm));
+  const CallFacts f{"MPI_Allgather", kAllgather, total, recvtype, MPI_OP_NULL,
+                    bytes_of(total, recvtype)};
+  if (!large_enough(*p, f)) return pass();
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  std::string refusal = type_refusal(recvtype);
+  if (refusal.empty() && !in_place && (sendtype != recvtype || sendcount != recvcount))
+    refusal = "send and receive types or counts differ";
+  if (refusal.empty() && !in_place && sendbuf == recvbuf) refusal = kAliased;
+  return intercept({f, comm, refusal,
+                    [&](const comm::Options& o) {
+                      return comm::allgather(in_place ? recvbuf : sendbuf, recvbuf,
+                                             size_t(recvcount), *float_dtype(recvtype), comm, o);
+                    },
+                    pass},
+                   *p);
+}
+
+}  // namespace commpress::pmpi
+
+using namespace commpress::pmpi;
+
+extern "C" {
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm) {
+  return allreduce(sendbuf, recvbuf, count, datatype, op, comm, [&] {
+    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm) {
+  return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, [&] {
+    return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  });
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, [&] {
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, [&] {
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  });
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return bcast(buffer, count, datatype, root, comm,
+               [&] { return PMPI_Bcast(buffer, count, datatype, root, comm); });
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, [&] {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,23 @@
+// Which policy governs a communicator: the environment's (agreed at MPI_Init), or the one
+// MPI_Comm_set_info gave it (keys "commpress_bound", "commpress_codec", "commpress_min_bytes",
+// "commpress_ops" over the environment's values), kept as an attribute so that MPI_Comm_dup
+// copies it and MPI_Comm_free drops it.
+#pragma once
+
+#include <mpi.h>
+
+#include "commpress/status.hpp"
+#include "pmpi/policy.hpp"
+
+namespace commpress::pmpi {
+
+// After PMPI_Init: reads and agrees on the environment's policy over MPI_COMM_WORLD.
+Status start_policies();
+bool policies_started();
+const Policy& environment_policy_in_force();
+
+// The policy of comm (the environment's unless set_info gave it one); nullptr before MPI_Init
+// went through this library (nothing is intercepted then).
+const Policy* policy_for(MPI_Comm comm);
+
+}  // namespace commpress::pmpi

@@ -1,0 +1,72 @@
+// MPI_Init / MPI_Init_thread agree on the environment's policy over MPI_COMM_WORLD before the
+// program sends anything; a disagreement (or an invalid value) ends every rank with the same
+// message. MPI_Finalize sums the ranks' counters for COMMPRESS_DEBUG(_JSON).
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "pmpi/bypass.hpp"
+#include "pmpi/call_log.hpp"
+#include "pmpi/comm_policy.hpp"
+#include "pmpi/debug_flag.hpp"
+#include "pmpi/session.hpp"
+
+namespace commpress::pmpi {
+
+void start_session_or_exit() {
+  if (policies_started()) return;
+  Bypass inside;
+  const commpress::Status st = start_policies();
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (st.ok()) {
+    if (rank == 0 && debug_enabled())
+      std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s\n", size,
+                   environment_policy_in_force().text().c_str());
+    return;
+  }
+  std::fprintf(stderr, "commpress_mpi[%d/%d]: MPI_Init: %s\n", rank, size, st.message().c_str());
+  // A rank missing from the agreement cannot be reached: stop the whole job.
+  if (st.code() == commpress::ErrorCode::mpi) PMPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+  // Every rank got the same status from the same allgather: all of them stop here.
+  PMPI_Finalize();
+  std::exit(EXIT_FAILURE);
+}
+
+void finish_session() {
+  Bypass inside;
+  if (policies_started()) finish_call_log(environment_policy_in_force().text());
+}
+
+}  // namespace commpress::pmpi
+
+using namespace commpress::pmpi;
+
+extern "C" int MPI_Init(int* argc, char*** argv) {
+  int rc;
+  {
+    Bypass inside;
+    rc = PMPI_Init(argc, argv);
+  }
+  if (rc == MPI_SUCCESS) start_session_or_exit();
+  return rc;
+}
+
+extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  int rc;
+  {
+    Bypass inside;
+    rc = PMPI_Init_thread(argc, argv, required, provided);
+  }
+  if (rc == MPI_SUCCESS) start_session_or_exit();
+  return rc;
+}
+
+extern "C" int MPI_Finalize(void) {
+  finish_session();
+  Bypass inside;
+  return PMPI_Finalize();
+}
