@@ -172,6 +172,10 @@ def render(args, rows, over):
               f"- Python overhead ≤ 5% at 16 MiB: {'met' if worst <= 0.05 else '**missed**'} "
               f"(worst {worst * 100:+.1f}%). At 4 KiB the fixed cost per call (argument parsing, "
               "the container header, allocating the result) is a visible share; see the table.",
+              *(["- A negative overhead means the machine's load changed between the alternated "
+                 "runs: differences of that size are noise, not a gain."]
+                if any(o[k] < o[c] for o in over for k, c in
+                       (("py_c", "cpp_c"), ("py_d", "cpp_d"), ("py_d_out", "cpp_d"))) else []),
               f"- Bounds: {'every lossy result within its bound' if all(r['ok'] for r in rows) else '**violations above**'}."]
     return "\n".join(lines) + "\n"
 
