@@ -11,46 +11,17 @@
 #include <span>
 #include <string>
 
+#include "buffer_view.hpp"
 #include "commpress/codec.hpp"
 #include "commpress/version.h"
+#include "error_bridge.hpp"
 
 namespace nb = nanobind;
 namespace cc = commpress::codec;
+using commpress::python::BufferView;
+using commpress::python::raise_status;
 
 namespace {
-
-// Leaked on purpose: it must outlive the module's teardown, when the interpreter may already
-// have cleared the callable's module.
-PyObject* g_error_factory = nullptr;
-
-[[noreturn]] void raise_status(const commpress::Status& st) {
-  if (g_error_factory == nullptr) throw std::runtime_error(st.to_string());
-  PyObject* exc = PyObject_CallFunction(g_error_factory, "is", static_cast<int>(st.code()),
-                                        st.message().c_str());
-  if (exc == nullptr) throw nb::python_error();
-  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);
-  Py_DECREF(exc);
-  throw nb::python_error();
-}
-
-// A buffer export held for the duration of a call (exporters such as bytearray refuse to
-// resize while it is held, so the GIL can be released over it).
-class BufferView {
- public:
-  BufferView(nb::handle obj, int flags) {
-    if (PyObject_GetBuffer(obj.ptr(), &view_, flags) != 0) throw nb::python_error();
-  }
-  ~BufferView() { PyBuffer_Release(&view_); }
-  BufferView(const BufferView&) = delete;
-  BufferView& operator=(const BufferView&) = delete;
-
-  std::byte* data() const { return static_cast<std::byte*>(view_.buf); }
-  size_t size() const { return static_cast<size_t>(view_.len); }
-  std::span<const std::byte> bytes() const { return {data(), size()}; }
-
- private:
-  Py_buffer view_{};
-};
 
 cc::Dtype to_dtype(int code) {
   if (code < 1 || code > 5) {
@@ -111,7 +82,7 @@ nb::object compress(nb::handle data, int dtype_code, const std::string& codec_na
 void decompress_into(nb::handle frame, nb::handle out, int dtype_code) {
   const cc::Dtype dtype = to_dtype(dtype_code);
   BufferView in(frame, PyBUF_SIMPLE);
-  BufferView dst(out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS);
+  BufferView dst(out, commpress::python::kWritableBuffer);
   const size_t esize = cc::dtype_size(dtype);
   if (dst.size() % esize != 0) {
     raise_status({commpress::ErrorCode::invalid_argument,
@@ -171,11 +142,6 @@ nb::list codecs() {
   return out;
 }
 
-void set_error_factory(nb::handle factory) {
-  Py_XDECREF(g_error_factory);
-  g_error_factory = factory.inc_ref().ptr();
-}
-
 }  // namespace
 
 NB_MODULE(_codec, m) {
@@ -185,7 +151,7 @@ NB_MODULE(_codec, m) {
   m.def("decompress_into", &decompress_into, nb::arg("frame"), nb::arg("out"), nb::arg("dtype"));
   m.def("inspect", &inspect, nb::arg("frame"));
   m.def("codecs", &codecs);
-  m.def("set_error_factory", &set_error_factory);
+  m.def("set_error_factory", &commpress::python::set_error_factory);
   m.attr("version") = commpress::version();
   m.attr("compiled_version") = COMMPRESS_VERSION_STRING;
   m.attr("frame_header_size") = cc::kFrameHeaderSize;

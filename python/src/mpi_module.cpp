@@ -10,40 +10,17 @@
 
 #include <string>
 
+#include "buffer_view.hpp"
 #include "commpress/comm.hpp"
+#include "error_bridge.hpp"
 
 namespace nb = nanobind;
 namespace cm = commpress::comm;
+using commpress::python::BufferView;
+using commpress::python::kWritableBuffer;
+using commpress::python::raise_status;
 
 namespace {
-
-PyObject* g_error_factory = nullptr;  // leaked on purpose, as in codec_module.cpp
-
-[[noreturn]] void raise_status(const commpress::Status& st) {
-  if (g_error_factory == nullptr) throw std::runtime_error(st.to_string());
-  PyObject* exc = PyObject_CallFunction(g_error_factory, "is", static_cast<int>(st.code()),
-                                        st.message().c_str());
-  if (exc == nullptr) throw nb::python_error();
-  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc);
-  Py_DECREF(exc);
-  throw nb::python_error();
-}
-
-class BufferView {
- public:
-  BufferView(nb::handle obj, int flags) {
-    if (PyObject_GetBuffer(obj.ptr(), &view_, flags) != 0) throw nb::python_error();
-  }
-  ~BufferView() { PyBuffer_Release(&view_); }
-  BufferView(const BufferView&) = delete;
-  BufferView& operator=(const BufferView&) = delete;
-  void* data() const { return view_.buf; }
-
- private:
-  Py_buffer view_{};
-};
-
-constexpr int kWritable = PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS;
 
 cm::Options options(const std::string& codec, int mode, double value,
                     const std::string& algorithm) {
@@ -70,6 +47,17 @@ nb::dict report(const commpress::Result<cm::Report>& r) {
   return d;
 }
 
+// Runs one operation without the GIL and turns its result into the report dict (or raises).
+template <class Operation>
+nb::dict run_unlocked(Operation&& operation) {
+  commpress::Result<cm::Report> r = commpress::Status{};
+  {
+    nb::gil_scoped_release unlocked;
+    r = operation();
+  }
+  return report(r);
+}
+
 MPI_Comm comm_of(int fortran_handle) { return MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_handle)); }
 cm::Dtype dtype_of(int code) { return static_cast<cm::Dtype>(code); }  // the library checks it
 
@@ -79,28 +67,22 @@ nb::dict reduction(bool scatter, nb::handle send, nb::handle recv, size_t count,
                    const std::string& algorithm) {
   const cm::Options o = options(codec, mode, value, algorithm);
   BufferView in(send, PyBUF_C_CONTIGUOUS);
-  BufferView out(recv, kWritable);
-  commpress::Result<cm::Report> r = commpress::Status{};
-  {
-    nb::gil_scoped_release unlocked;
-    r = scatter ? cm::reduce_scatter_block(in.data(), out.data(), count, dtype_of(dtype),
-                                           static_cast<cm::Op>(op), comm_of(comm), o)
-                : cm::allreduce(in.data(), out.data(), count, dtype_of(dtype),
-                                static_cast<cm::Op>(op), comm_of(comm), o);
-  }
-  return report(r);
+  BufferView out(recv, kWritableBuffer);
+  return run_unlocked([&] {
+    return scatter ? cm::reduce_scatter_block(in.data(), out.data(), count, dtype_of(dtype),
+                                              static_cast<cm::Op>(op), comm_of(comm), o)
+                   : cm::allreduce(in.data(), out.data(), count, dtype_of(dtype),
+                                   static_cast<cm::Op>(op), comm_of(comm), o);
+  });
 }
 
 nb::dict bcast(nb::handle buf, size_t count, int dtype, int root, int comm,
                const std::string& codec, int mode, double value, const std::string& algorithm) {
   const cm::Options o = options(codec, mode, value, algorithm);
-  BufferView b(buf, kWritable);
-  commpress::Result<cm::Report> r = commpress::Status{};
-  {
-    nb::gil_scoped_release unlocked;
-    r = cm::bcast(b.data(), count, dtype_of(dtype), root, comm_of(comm), o);
-  }
-  return report(r);
+  BufferView b(buf, kWritableBuffer);
+  return run_unlocked([&] {
+    return cm::bcast(b.data(), count, dtype_of(dtype), root, comm_of(comm), o);
+  });
 }
 
 nb::dict allgather(nb::handle send, nb::handle recv, size_t count, int dtype, int comm,
@@ -108,32 +90,21 @@ nb::dict allgather(nb::handle send, nb::handle recv, size_t count, int dtype, in
                    const std::string& algorithm) {
   const cm::Options o = options(codec, mode, value, algorithm);
   BufferView in(send, PyBUF_C_CONTIGUOUS);
-  BufferView out(recv, kWritable);
-  commpress::Result<cm::Report> r = commpress::Status{};
-  {
-    nb::gil_scoped_release unlocked;
-    r = cm::allgather(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o);
-  }
-  return report(r);
+  BufferView out(recv, kWritableBuffer);
+  return run_unlocked([&] {
+    return cm::allgather(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o);
+  });
 }
 
 nb::dict point_to_point(bool sending, nb::handle buf, size_t count, int dtype, int peer, int tag,
                         int comm, const std::string& codec, int mode, double value,
                         const std::string& algorithm) {
   const cm::Options o = options(codec, mode, value, algorithm);
-  BufferView b(buf, sending ? PyBUF_C_CONTIGUOUS : kWritable);
-  commpress::Result<cm::Report> r = commpress::Status{};
-  {
-    nb::gil_scoped_release unlocked;
-    r = sending ? cm::send(b.data(), count, dtype_of(dtype), peer, tag, comm_of(comm), o)
-                : cm::recv(b.data(), count, dtype_of(dtype), peer, tag, comm_of(comm), o);
-  }
-  return report(r);
-}
-
-void set_error_factory(nb::handle factory) {
-  Py_XDECREF(g_error_factory);
-  g_error_factory = factory.inc_ref().ptr();
+  BufferView b(buf, sending ? PyBUF_C_CONTIGUOUS : kWritableBuffer);
+  return run_unlocked([&] {
+    return sending ? cm::send(b.data(), count, dtype_of(dtype), peer, tag, comm_of(comm), o)
+                   : cm::recv(b.data(), count, dtype_of(dtype), peer, tag, comm_of(comm), o);
+  });
 }
 
 }  // namespace
@@ -159,5 +130,5 @@ NB_MODULE(_mpi, m) {
                    const std::string& codec, int mode, double v, const std::string& a) {
     return point_to_point(false, b, n, d, peer, tag, c, codec, mode, v, a);
   });
-  m.def("set_error_factory", &set_error_factory);
+  m.def("set_error_factory", &commpress::python::set_error_factory);
 }
