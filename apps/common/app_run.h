@@ -1,0 +1,36 @@
+/* What the applications share around their computation: start-up and argument errors that
+ * stop every rank alike, the run's totals in the result line, and result files. */
+#ifndef COMMPRESS_APPS_APP_RUN_H
+#define COMMPRESS_APPS_APP_RUN_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app_json.h"
+
+/* Every rank parses the same argv, so a bad argument stops every rank the same way, before
+ * any communication: rank 0 prints the message (and the usage), all exit with status 2. */
+void app_usage_error(const char* usage, const char* fmt, ...);
+
+/* Parses the common flags' values; on a malformed one calls app_usage_error. */
+long long app_parse_int(const char* usage, const char* flag, const char* text, long long min,
+                        long long max);
+double app_parse_double(const char* usage, const char* flag, const char* text);
+
+/* Adds "app", "variant", "codec", "bound", "ranks", "time_s", "comm_s", "raw_bytes" and
+ * "sent_bytes" (null where the build cannot see the wire) and "ratio", over all ranks: the
+ * slowest rank's times, every rank's bytes. Collective. */
+void app_json_totals(app_json* j, const char* app, double seconds, MPI_Comm comm);
+
+/* Writes this rank's bytes at offset of a file every rank writes (MPI-IO, collective): no
+ * message passing, so an interposed library cannot alter a result file. */
+void app_dump(const char* path, const void* data, size_t bytes, uint64_t offset, MPI_Comm comm);
+
+/* Reads a whole file (rank-local); exits the job with a message when it cannot. */
+void* app_read_file(const char* path, size_t* size);
+
+/* 1 if any rank passes 0 (collective, exact). */
+int app_any_false(int ok, MPI_Comm comm);
+
+#endif
