@@ -21,6 +21,14 @@ void app_usage_error(const char* usage, const char* fmt, ...) {
   exit(2);
 }
 
+void app_help(const char* usage) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) printf("%s%s", usage, ops_usage());
+  MPI_Finalize();
+  exit(0);
+}
+
 long long app_parse_int(const char* usage, const char* flag, const char* text, long long min,
                         long long max) {
   char* end = NULL;
@@ -41,9 +49,9 @@ void app_json_totals(app_json* j, const char* app, double seconds, MPI_Comm comm
   ops_totals t = ops_get_totals();
   int size;
   MPI_Comm_size(comm, &size);
-  double times[2] = {seconds, t.comm_seconds}, slowest[2];
+  double times[3] = {seconds, t.comm_seconds, t.predicted_seconds}, slowest[3];
   uint64_t bytes[2] = {t.raw_bytes, t.sent_bytes}, total[2];
-  MPI_Allreduce(times, slowest, 2, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(times, slowest, 3, MPI_DOUBLE, MPI_MAX, comm);
   MPI_Allreduce(bytes, total, 2, MPI_UINT64_T, MPI_SUM, comm);
   json_str(j, "app", app);
   json_str(j, "variant", ops_variant());
@@ -56,9 +64,11 @@ void app_json_totals(app_json* j, const char* app, double seconds, MPI_Comm comm
   if (t.sent_known) {
     json_int(j, "sent_bytes", (int64_t)total[1]);
     json_num(j, "ratio", total[1] ? (double)total[0] / (double)total[1] : 1.0);
+    json_num(j, "predicted_comm_s", slowest[2]);
   } else {
     json_null(j, "sent_bytes");
     json_null(j, "ratio");
+    json_null(j, "predicted_comm_s");
   }
 }
 

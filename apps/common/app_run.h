@@ -13,14 +13,17 @@
  * any communication: rank 0 prints the message (and the usage), all exit with status 2. */
 void app_usage_error(const char* usage, const char* fmt, ...);
 
+/* --help: rank 0 prints the usage, every rank exits with status 0. */
+void app_help(const char* usage);
+
 /* Parses the common flags' values; on a malformed one calls app_usage_error. */
 long long app_parse_int(const char* usage, const char* flag, const char* text, long long min,
                         long long max);
 double app_parse_double(const char* usage, const char* flag, const char* text);
 
-/* Adds "app", "variant", "codec", "bound", "ranks", "time_s", "comm_s", "raw_bytes" and
- * "sent_bytes" (null where the build cannot see the wire) and "ratio", over all ranks: the
- * slowest rank's times, every rank's bytes. Collective. */
+/* Adds "app", "variant", "codec", "bound", "ranks", "time_s", "comm_s", "raw_bytes",
+ * "sent_bytes", "ratio" and "predicted_comm_s" (the last three null where the build cannot
+ * see the wire), over all ranks: the slowest rank's times, every rank's bytes. Collective. */
 void app_json_totals(app_json* j, const char* app, double seconds, MPI_Comm comm);
 
 /* Writes this rank's bytes at offset of a file every rank writes (MPI-IO, collective): no

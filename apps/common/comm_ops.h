@@ -55,6 +55,7 @@ void ops_alltoall_f64(const double* send, double* recv, size_t n, MPI_Comm comm)
  * (the plain build: an interposed library may compress underneath). */
 typedef struct ops_totals {
   double comm_seconds;
+  double predicted_seconds; /* the cost model's estimates of this rank's calls (native build) */
   uint64_t raw_bytes;
   uint64_t sent_bytes;
   int sent_known;

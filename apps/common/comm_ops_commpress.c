@@ -108,6 +108,7 @@ void ops_finalize(void) {
 
 static void account(double t0, const commpress_report* r) {
   ops_account(MPI_Wtime() - t0, r->raw_bytes, r->bytes_sent);
+  ops_account_predicted(r->predicted_seconds);
 }
 
 void ops_send_f32(const float* buf, size_t n, int dest, int tag, MPI_Comm comm) {
@@ -133,6 +134,7 @@ static void wait_all(commpress_request** req, int n, const char* verb) {
     if (!req[i]) continue;
     check(commpress_wait(&req[i], &r), verb);
     ops_account(0, r.raw_bytes, r.bytes_sent);
+    ops_account_predicted(r.predicted_seconds);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 void ops_account(double seconds, uint64_t raw_bytes, uint64_t sent_bytes);
+void ops_account_predicted(double seconds);
 void ops_set_sent_known(int known);
 /* Prints "<verb>: <message>" and aborts the job: a failed transfer leaves the application's
  * state undefined on every rank, so no rank may go on. */

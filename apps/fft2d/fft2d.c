@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
     if (took < 0) app_usage_error(usage, "%s", err);
     if (took) continue;
     const char* flag = argv[a];
+    if (strcmp(flag, "--help") == 0) app_help(usage);
     if (strcmp(flag, "--check-serial") == 0) {
       check_serial = 1;
       continue;

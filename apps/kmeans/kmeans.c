@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
     if (took < 0) app_usage_error(usage, "%s", err);
     if (took) continue;
     const char* flag = argv[a];
+    if (strcmp(flag, "--help") == 0) app_help(usage);
     if (a + 1 >= argc) app_usage_error(usage, "unknown flag or missing value: %s", flag);
     const char* v = argv[++a];
     if (strcmp(flag, "--points") == 0) pb.n = app_parse_int(usage, flag, v, 1, 1ll << 31);

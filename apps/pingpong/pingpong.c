@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     if (took < 0) app_usage_error(usage, "%s", err);
     if (took) continue;
     const char* flag = argv[a];
+    if (strcmp(flag, "--help") == 0) app_help(usage);
     if (a + 1 >= argc) app_usage_error(usage, "unknown flag or missing value: %s", flag);
     const char* v = argv[++a];
     if (strcmp(flag, "--min-bytes") == 0) min_bytes = app_parse_int(usage, flag, v, 4, 1ll << 33);
@@ -109,6 +110,10 @@ int main(int argc, char** argv) {
         }
       }
       int diverged = rank == 0 && !isfinite(max_err);
+      /* The hops run one after the other: the model's round trip is both ranks' sends. */
+      ops_totals mine = ops_get_totals();
+      double predicted = 0;
+      MPI_Reduce(&mine.predicted_seconds, &predicted, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
       any_diverged |= diverged;
       app_json j;
       json_begin(&j);
@@ -119,6 +124,8 @@ int main(int argc, char** argv) {
         json_int(&j, "round_trips", trips);
         json_num(&j, "roundtrip_us", seconds / (double)trips * 1e6);
         json_num(&j, "bandwidth_mb_s", 2.0 * (double)bytes * (double)trips / seconds * 1e-6);
+        if (mine.sent_known) json_num(&j, "predicted_roundtrip_us", predicted / (double)trips * 1e6);
+        else json_null(&j, "predicted_roundtrip_us");
         json_num(&j, "max_abs_err", max_err);
         json_num(&j, "max_rel_err", hi > lo ? max_err / (hi - lo) : max_err);
         json_str(&j, "status", diverged ? "diverged" : "ok");
