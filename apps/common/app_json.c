@@ -28,17 +28,22 @@ void json_str(app_json* j, const char* k, const char* value) {
   key(j, k);
   append(j, "\"");
   for (const char* c = value; *c; ++c) {
-    if (*c == '"' || *c == '\\') append(j, "\\%c", *c);
-    else if ((unsigned char)*c < 0x20) append(j, "\\u%04x", (unsigned char)*c);
-    else append(j, "%c", *c);
+    if (*c == '"' || *c == '\\')
+      append(j, "\\%c", *c);
+    else if ((unsigned char)*c < 0x20)
+      append(j, "\\u%04x", (unsigned char)*c);
+    else
+      append(j, "%c", *c);
   }
   append(j, "\"");
 }
 
 void json_num(app_json* j, const char* k, double value) {
   key(j, k);
-  if (isfinite(value)) append(j, "%.17g", value);
-  else append(j, "null");
+  if (isfinite(value))
+    append(j, "%.17g", value);
+  else
+    append(j, "null");
 }
 
 void json_int(app_json* j, const char* k, int64_t value) {

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "comm_ops.h"
 
@@ -27,6 +28,47 @@ void app_help(const char* usage) {
   if (rank == 0) printf("%s%s", usage, ops_usage());
   MPI_Finalize();
   exit(0);
+}
+
+static int listed(const char* list, const char* word) {
+  size_t n = strlen(word);
+  for (const char* p = strstr(list, word); p; p = strstr(p + 1, word))
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+  return 0;
+}
+
+MPI_Comm app_start(int* argc, char*** argv, int* rank, int* size) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  return MPI_COMM_WORLD;
+}
+
+int app_next_flag(int argc, char** argv, int* a, const char* usage, const char* switches,
+                  app_files* files, const char** flag, const char** value) {
+  char err[256];
+  for (; *a < argc; ++*a) {
+    int took = ops_parse_flag(argc, argv, a, err, sizeof err);
+    if (took < 0) app_usage_error(usage, "%s", err);
+    if (took) continue;
+    int dump = strcmp(argv[*a], "--dump") == 0, compare = strcmp(argv[*a], "--compare") == 0;
+    if (!files || !(dump || compare)) break;
+    if (*a + 1 >= argc) app_usage_error(usage, "%s needs a value", argv[*a]);
+    *(dump ? &files->dump : &files->reference) = argv[++*a];
+  }
+  if (*a >= argc) {
+    if (files && files->reference && !files->dump)
+      app_usage_error(usage, "--compare needs --dump (the run's own result file)");
+    return 0;
+  }
+  *flag = argv[(*a)++];
+  *value = NULL;
+  if (strcmp(*flag, "--help") == 0) app_help(usage);
+  if (listed(switches, *flag)) return 1;
+  if (*a >= argc || strncmp(*flag, "--", 2) != 0)
+    app_usage_error(usage, "unknown flag or missing value: %s", *flag);
+  *value = argv[(*a)++];
+  return 1;
 }
 
 long long app_parse_int(const char* usage, const char* flag, const char* text, long long min,
@@ -72,20 +114,23 @@ void app_json_totals(app_json* j, const char* app, double seconds, MPI_Comm comm
   }
 }
 
-void app_dump(const char* path, const void* data, size_t bytes, uint64_t offset, MPI_Comm comm) {
+void app_dump(const char* path, const app_piece* pieces, int count, MPI_Comm comm) {
   MPI_File f;
   int rc = MPI_File_open(comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &f);
   if (rc == MPI_SUCCESS) rc = MPI_File_set_size(f, 0);
-  const char* p = data;
-  while (rc == MPI_SUCCESS && bytes > 0) {  /* MPI counts are ints */
-    int chunk = bytes > (1u << 30) ? (1 << 30) : (int)bytes;
-    rc = MPI_File_write_at(f, (MPI_Offset)offset, p, chunk, MPI_BYTE, MPI_STATUS_IGNORE);
-    p += chunk;
-    offset += (uint64_t)chunk;
-    bytes -= (size_t)chunk;
+  for (int n = 0; n < count && rc == MPI_SUCCESS; ++n) {
+    const char* p = pieces[n].data;
+    size_t bytes = pieces[n].bytes;
+    uint64_t offset = pieces[n].offset;
+    while (rc == MPI_SUCCESS && bytes > 0) { /* MPI counts are ints */
+      int chunk = bytes > (1u << 30) ? (1 << 30) : (int)bytes;
+      rc = MPI_File_write_at(f, (MPI_Offset)offset, p, chunk, MPI_BYTE, MPI_STATUS_IGNORE);
+      p += chunk;
+      offset += (uint64_t)chunk;
+      bytes -= (size_t)chunk;
+    }
   }
-  int ok = rc == MPI_SUCCESS;
-  if (app_any_false(ok, comm)) {
+  if (app_any_false(rc == MPI_SUCCESS, comm)) {
     fprintf(stderr, "cannot write %s\n", path);
     MPI_Abort(comm, 4);
   }

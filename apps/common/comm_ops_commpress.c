@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commpress.h"
 #include "comm_ops.h"
+#include "commpress.h"
 #include "ops_accounting.h"
 
 static char codec_name[COMMPRESS_NAME_MAX] = "none";
@@ -73,9 +73,15 @@ const char* ops_usage(void) {
          "  --algorithm MODE      auto (the cost model chooses, may send uncompressed) or\n"
          "                        compressed (always a compressed algorithm; default auto)\n";
 }
-const char* ops_variant(void) { return "commpress"; }
-const char* ops_codec(void) { return codec_name; }
-const char* ops_bound(void) { return bound_text; }
+const char* ops_variant(void) {
+  return "commpress";
+}
+const char* ops_codec(void) {
+  return codec_name;
+}
+const char* ops_bound(void) {
+  return bound_text;
+}
 
 static void check(commpress_status st, const char* verb) {
   if (st != COMMPRESS_OK) ops_fail(verb, commpress_last_error());
@@ -106,7 +112,9 @@ void ops_finalize(void) {
   p2p_opts = bcast_opts = reduce_opts = NULL;
 }
 
-static void account(double t0, const commpress_report* r) {
+/* Ends a blocking call: fails the job on an error, else books its time and report. */
+static void finish(commpress_status st, const char* verb, double t0, const commpress_report* r) {
+  check(st, verb);
   ops_account(MPI_Wtime() - t0, r->raw_bytes, r->bytes_sent);
   ops_account_predicted(r->predicted_seconds);
 }
@@ -114,15 +122,14 @@ static void account(double t0, const commpress_report* r) {
 void ops_send_f32(const float* buf, size_t n, int dest, int tag, MPI_Comm comm) {
   commpress_report r;
   double t0 = MPI_Wtime();
-  check(commpress_send(buf, n, COMMPRESS_F32, dest, tag, comm, p2p_opts, &r), "commpress_send");
-  account(t0, &r);
+  finish(commpress_send(buf, n, COMMPRESS_F32, dest, tag, comm, p2p_opts, &r), "commpress_send", t0,
+         &r);
 }
 
 void ops_recv_f32(float* buf, size_t n, int source, int tag, MPI_Comm comm) {
   commpress_report r;
   double t0 = MPI_Wtime();
-  check(commpress_recv(buf, n, COMMPRESS_F32, source, tag, comm, p2p_opts, &r),
-        "commpress_recv");
+  check(commpress_recv(buf, n, COMMPRESS_F32, source, tag, comm, p2p_opts, &r), "commpress_recv");
   ops_account(MPI_Wtime() - t0, 0, 0);
 }
 
@@ -157,32 +164,29 @@ void ops_halo_f32(const float* send_lo, float* recv_lo, int lo, const float* sen
 void ops_bcast_f64(double* buf, size_t n, int root, MPI_Comm comm) {
   commpress_report r;
   double t0 = MPI_Wtime();
-  check(commpress_bcast(buf, n, COMMPRESS_F64, root, comm, bcast_opts, &r), "commpress_bcast");
-  account(t0, &r);
+  finish(commpress_bcast(buf, n, COMMPRESS_F64, root, comm, bcast_opts, &r), "commpress_bcast", t0,
+         &r);
 }
 
 void ops_scatter_f64(const double* send, double* recv, size_t n, int root, MPI_Comm comm) {
   commpress_report r;
   double t0 = MPI_Wtime();
-  check(commpress_scatter(send, recv, n, COMMPRESS_F64, root, comm, bcast_opts, &r),
-        "commpress_scatter");
-  account(t0, &r);
+  finish(commpress_scatter(send, recv, n, COMMPRESS_F64, root, comm, bcast_opts, &r),
+         "commpress_scatter", t0, &r);
 }
 
 void ops_allreduce_sum_f64(double* inout, size_t n, MPI_Comm comm) {
   commpress_report r;
   double t0 = MPI_Wtime();
-  check(commpress_allreduce(inout, inout, n, COMMPRESS_F64, COMMPRESS_SUM, comm, reduce_opts, &r),
-        "commpress_allreduce");
-  account(t0, &r);
+  finish(commpress_allreduce(inout, inout, n, COMMPRESS_F64, COMMPRESS_SUM, comm, reduce_opts, &r),
+         "commpress_allreduce", t0, &r);
 }
 
 void ops_allreduce_sum_i64(int64_t* inout, size_t n, MPI_Comm comm) {
   commpress_report r;
   double t0 = MPI_Wtime();
-  check(commpress_allreduce(inout, inout, n, COMMPRESS_I64, COMMPRESS_SUM, comm, NULL, &r),
-        "commpress_allreduce");
-  account(t0, &r);
+  finish(commpress_allreduce(inout, inout, n, COMMPRESS_I64, COMMPRESS_SUM, comm, NULL, &r),
+         "commpress_allreduce", t0, &r);
 }
 
 /* commpress has no all-to-all yet: a pairwise exchange of compressed point-to-point

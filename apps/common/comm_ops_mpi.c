@@ -17,11 +17,21 @@ int ops_parse_flag(int argc, char** argv, int* i, char* err, size_t err_size) {
   return 0;
 }
 
-const char* ops_usage(void) { return ""; }
-const char* ops_variant(void) { return "mpi"; }
-const char* ops_codec(void) { return "none"; }
-const char* ops_bound(void) { return "lossless"; }
-void ops_init(void) { ops_set_sent_known(0); }
+const char* ops_usage(void) {
+  return "";
+}
+const char* ops_variant(void) {
+  return "mpi";
+}
+const char* ops_codec(void) {
+  return "none";
+}
+const char* ops_bound(void) {
+  return "lossless";
+}
+void ops_init(void) {
+  ops_set_sent_known(0);
+}
 void ops_finalize(void) {}
 
 static void check(int rc, const char* verb) {
@@ -79,8 +89,7 @@ void ops_bcast_f64(double* buf, size_t n, int root, MPI_Comm comm) {
 void ops_scatter_f64(const double* send, double* recv, size_t n, int root, MPI_Comm comm) {
   double t0 = MPI_Wtime();
   int count = as_count(n, "scatter");
-  check(MPI_Scatter(send, count, MPI_DOUBLE, recv, count, MPI_DOUBLE, root, comm),
-        "MPI_Scatter");
+  check(MPI_Scatter(send, count, MPI_DOUBLE, recv, count, MPI_DOUBLE, root, comm), "MPI_Scatter");
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);

@@ -13,11 +13,17 @@ void ops_account(double seconds, uint64_t raw_bytes, uint64_t sent_bytes) {
   totals.sent_bytes += sent_bytes;
 }
 
-void ops_account_predicted(double seconds) { totals.predicted_seconds += seconds; }
+void ops_account_predicted(double seconds) {
+  totals.predicted_seconds += seconds;
+}
 
-void ops_set_sent_known(int known) { totals.sent_known = known; }
+void ops_set_sent_known(int known) {
+  totals.sent_known = known;
+}
 
-ops_totals ops_get_totals(void) { return totals; }
+ops_totals ops_get_totals(void) {
+  return totals;
+}
 
 void ops_reset_totals(void) {
   int known = totals.sent_known;

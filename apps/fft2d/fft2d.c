@@ -79,35 +79,24 @@ static void spectrum_error(const double* x, const double* ref, size_t count, dou
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm comm = MPI_COMM_WORLD;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  MPI_Comm comm = app_start(&argc, &argv, &rank, &size);
 
   int n = 2048, repeat = 1, check_serial = 0;
-  const char *dump = NULL, *reference = NULL;
-  char err[256];
-  for (int a = 1; a < argc; ++a) {
-    int took = ops_parse_flag(argc, argv, &a, err, sizeof err);
-    if (took < 0) app_usage_error(usage, "%s", err);
-    if (took) continue;
-    const char* flag = argv[a];
-    if (strcmp(flag, "--help") == 0) app_help(usage);
-    if (strcmp(flag, "--check-serial") == 0) {
+  app_files files = {NULL, NULL};
+  const char *flag, *v;
+  for (int a = 1; app_next_flag(argc, argv, &a, usage, "--check-serial", &files, &flag, &v);) {
+    if (strcmp(flag, "--check-serial") == 0)
       check_serial = 1;
-      continue;
-    }
-    if (a + 1 >= argc) app_usage_error(usage, "unknown flag or missing value: %s", flag);
-    const char* v = argv[++a];
-    if (strcmp(flag, "--n") == 0) n = (int)app_parse_int(usage, flag, v, 1, 1 << 16);
-    else if (strcmp(flag, "--repeat") == 0) repeat = (int)app_parse_int(usage, flag, v, 1, 1000);
-    else if (strcmp(flag, "--dump") == 0) dump = v;
-    else if (strcmp(flag, "--compare") == 0) reference = v;
-    else app_usage_error(usage, "unknown flag %s", flag);
+    else if (strcmp(flag, "--n") == 0)
+      n = (int)app_parse_int(usage, flag, v, 1, 1 << 16);
+    else if (strcmp(flag, "--repeat") == 0)
+      repeat = (int)app_parse_int(usage, flag, v, 1, 1000);
+    else
+      app_usage_error(usage, "unknown flag %s", flag);
   }
-  if ((reference || check_serial) && !dump)
-    app_usage_error(usage, "--compare and --check-serial need --dump (the run's own spectrum)");
+  if (check_serial && !files.dump)
+    app_usage_error(usage, "--check-serial needs --dump (the run's own spectrum)");
   if (n % size != 0) app_usage_error(usage, "--n %d is not a multiple of %d ranks", n, size);
 
   const int rows = n / size;
@@ -116,8 +105,8 @@ int main(int argc, char** argv) {
   fftw_complex* send = xmalloc(local * sizeof(fftw_complex));
   fftw_complex* recv = xmalloc(local * sizeof(fftw_complex));
   /* FFTW_ESTIMATE: the plan is a function of the sizes alone, so every run computes alike. */
-  fftw_plan plan = fftw_plan_many_dft(1, &n, rows, a, NULL, 1, n, a, NULL, 1, n, FFTW_FORWARD,
-                                      FFTW_ESTIMATE);
+  fftw_plan plan =
+      fftw_plan_many_dft(1, &n, rows, a, NULL, 1, n, a, NULL, 1, n, FFTW_FORWARD, FFTW_ESTIMATE);
   ops_init();
 
   double seconds = 0;
@@ -135,9 +124,11 @@ int main(int argc, char** argv) {
   int finite = 1;
   for (size_t m = 0; m < local; ++m) finite &= isfinite(a[m][0]) && isfinite(a[m][1]);
   int diverged = app_any_false(finite, comm);
-  if (dump)
-    app_dump(dump, a, local * sizeof(fftw_complex), (uint64_t)rank * local * sizeof(fftw_complex),
-             comm);
+  if (files.dump) {
+    app_piece mine = {a, local * sizeof(fftw_complex),
+                      (uint64_t)rank * local * sizeof(fftw_complex)};
+    app_dump(files.dump, &mine, 1, comm);
+  }
 
   app_json j;
   json_begin(&j);
@@ -145,8 +136,8 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     size_t count = (size_t)n * n, bytes;
     json_int(&j, "n", n);
-    if (dump && (reference || check_serial)) {
-      double* mine = app_read_file(dump, &bytes);
+    if (files.dump && (files.reference || check_serial)) {
+      double* mine = app_read_file(files.dump, &bytes);
       double rel, psnr;
       if (check_serial) {
         fftw_complex* whole = xmalloc(count * sizeof(fftw_complex));
@@ -158,16 +149,16 @@ int main(int argc, char** argv) {
         fftw_destroy_plan(p2);
         fftw_free(whole);
       }
-      if (reference) {
+      if (files.reference) {
         size_t ref_bytes;
-        double* ref = app_read_file(reference, &ref_bytes);
+        double* ref = app_read_file(files.reference, &ref_bytes);
         if (ref_bytes != bytes) {
-          fprintf(stderr, "fft2d: %s holds %zu bytes, this run's dump %zu\n", reference,
+          fprintf(stderr, "fft2d: %s holds %zu bytes, this run's dump %zu\n", files.reference,
                   ref_bytes, bytes);
           MPI_Abort(comm, 4);
         }
         spectrum_error(mine, ref, count, &rel, &psnr);
-        json_str(&j, "reference", reference);
+        json_str(&j, "reference", files.reference);
         json_bool(&j, "identical", memcmp(mine, ref, bytes) == 0);
         json_num(&j, "spectrum_rel_err", rel);
         json_num(&j, "psnr_db", psnr); /* null when identical: no error, infinite PSNR */

@@ -20,9 +20,9 @@ static const char* usage =
     "              [--dump FILE] [--compare REFERENCE_DUMP]\n";
 
 typedef struct grid {
-  int imax, jmax, kmax;  /* global points, boundaries included */
-  int i0, i1;            /* this rank's planes [i0, i1) */
-  size_t plane;          /* jmax * kmax */
+  int imax, jmax, kmax; /* global points, boundaries included */
+  int i0, i1;           /* this rank's planes [i0, i1) */
+  size_t plane;         /* jmax * kmax */
 } grid;
 
 /* Local arrays hold planes i0-1 .. i1 (one halo plane each side). */
@@ -35,8 +35,10 @@ typedef struct fields {
 
 static void parse_size(const char* s, grid* g) {
   /* The benchmark's sizes as (imax, jmax, kmax) points. */
-  static const struct { const char* name; int i, j, k; } sizes[] = {
-      {"XS", 64, 32, 32}, {"S", 128, 64, 64}, {"M", 256, 128, 128}, {"L", 512, 256, 256}};
+  static const struct {
+    const char* name;
+    int i, j, k;
+  } sizes[] = {{"XS", 64, 32, 32}, {"S", 128, 64, 64}, {"M", 256, 128, 128}, {"L", 512, 256, 256}};
   for (size_t n = 0; n < sizeof sizes / sizeof sizes[0]; ++n) {
     if (strcmp(s, sizes[n].name) == 0) {
       g->imax = sizes[n].i;
@@ -78,8 +80,7 @@ static void init_fields(const grid* g, fields* f) {
   float denom = (float)(g->imax - 1) * (float)(g->imax - 1);
   for (int i = g->i0 - 1; i <= g->i1; ++i)
     for (int j = 0; j < g->jmax; ++j)
-      for (int k = 0; k < g->kmax; ++k)
-        f->p[AT(g, i, j, k)] = (float)i * (float)i / denom;
+      for (int k = 0; k < g->kmax; ++k) f->p[AT(g, i, j, k)] = (float)i * (float)i / denom;
 }
 
 static void free_fields(fields* f) {
@@ -99,15 +100,12 @@ static double jacobi_sweep(const grid* g, fields* f, float omega) {
       for (int k = 1; k < g->kmax - 1; ++k) {
         const size_t x = AT(g, i, j, k);
         const float* p = f->p;
-        float s0 = f->a[0][x] * p[x + pi] + f->a[1][x] * p[x + pj] + f->a[2][x] * p[x + 1] +
-                   f->b[0][x] * (p[x + pi + pj] - p[x + pi - pj] - p[x - pi + pj] +
-                                 p[x - pi - pj]) +
-                   f->b[1][x] * (p[x + pj + 1] - p[x - pj + 1] - p[x + pj - 1] +
-                                 p[x - pj - 1]) +
-                   f->b[2][x] * (p[x + pi + 1] - p[x - pi + 1] - p[x + pi - 1] +
-                                 p[x - pi - 1]) +
-                   f->c[0][x] * p[x - pi] + f->c[1][x] * p[x - pj] + f->c[2][x] * p[x - 1] +
-                   f->wrk1[x];
+        float s0 =
+            f->a[0][x] * p[x + pi] + f->a[1][x] * p[x + pj] + f->a[2][x] * p[x + 1] +
+            f->b[0][x] * (p[x + pi + pj] - p[x + pi - pj] - p[x - pi + pj] + p[x - pi - pj]) +
+            f->b[1][x] * (p[x + pj + 1] - p[x - pj + 1] - p[x + pj - 1] + p[x - pj - 1]) +
+            f->b[2][x] * (p[x + pi + 1] - p[x - pi + 1] - p[x + pi - 1] + p[x - pi - 1]) +
+            f->c[0][x] * p[x - pi] + f->c[1][x] * p[x - pj] + f->c[2][x] * p[x - 1] + f->wrk1[x];
         float ss = (s0 * f->a[3][x] - p[x]) * f->bnd[x];
         gosa += (double)ss * ss;
         f->wrk2[x] = p[x] + omega * ss;
@@ -116,7 +114,8 @@ static double jacobi_sweep(const grid* g, fields* f, float omega) {
   }
   for (int i = ilo; i < ihi; ++i)
     for (int j = 1; j < g->jmax - 1; ++j)
-      memcpy(&f->p[AT(g, i, j, 1)], &f->wrk2[AT(g, i, j, 1)], (size_t)(g->kmax - 2) * sizeof(float));
+      memcpy(&f->p[AT(g, i, j, 1)], &f->wrk2[AT(g, i, j, 1)],
+             (size_t)(g->kmax - 2) * sizeof(float));
   return gosa;
 }
 
@@ -162,34 +161,26 @@ static void compare_dumps(app_json* j, const char* dump, const char* reference, 
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm comm = MPI_COMM_WORLD;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  MPI_Comm comm = app_start(&argc, &argv, &rank, &size);
 
   grid g = {64, 32, 32, 0, 0, 0};
   int iters = 50;
   float omega = 0.8f;
-  const char *dump = NULL, *reference = NULL;
-  char err[256];
-  for (int a = 1; a < argc; ++a) {
-    int took = ops_parse_flag(argc, argv, &a, err, sizeof err);
-    if (took < 0) app_usage_error(usage, "%s", err);
-    if (took) continue;
-    const char* flag = argv[a];
-    if (strcmp(flag, "--help") == 0) app_help(usage);
-    if (a + 1 >= argc) app_usage_error(usage, "unknown flag or missing value: %s", flag);
-    const char* v = argv[++a];
-    if (strcmp(flag, "--size") == 0) parse_size(v, &g);
-    else if (strcmp(flag, "--grid") == 0) parse_grid(v, &g);
-    else if (strcmp(flag, "--iters") == 0) iters = (int)app_parse_int(usage, flag, v, 1, 1000000);
-    else if (strcmp(flag, "--omega") == 0) omega = (float)app_parse_double(usage, flag, v);
-    else if (strcmp(flag, "--dump") == 0) dump = v;
-    else if (strcmp(flag, "--compare") == 0) reference = v;
-    else app_usage_error(usage, "unknown flag %s", flag);
+  app_files files = {NULL, NULL};
+  const char *flag, *v;
+  for (int a = 1; app_next_flag(argc, argv, &a, usage, "", &files, &flag, &v);) {
+    if (strcmp(flag, "--size") == 0)
+      parse_size(v, &g);
+    else if (strcmp(flag, "--grid") == 0)
+      parse_grid(v, &g);
+    else if (strcmp(flag, "--iters") == 0)
+      iters = (int)app_parse_int(usage, flag, v, 1, 1000000);
+    else if (strcmp(flag, "--omega") == 0)
+      omega = (float)app_parse_double(usage, flag, v);
+    else
+      app_usage_error(usage, "unknown flag %s", flag);
   }
-  if (reference && !dump) app_usage_error(usage, "--compare needs --dump (the run's own field)");
   if (g.imax < size) app_usage_error(usage, "%d ranks need at least %d i-planes", size, size);
 
   g.plane = (size_t)g.jmax * (size_t)g.kmax;
@@ -225,20 +216,13 @@ int main(int argc, char** argv) {
   MPI_Allreduce(MPI_IN_PLACE, &checksum, 1, MPI_DOUBLE, MPI_SUM, comm);
   diverged |= app_any_false(local_finite, comm);
 
-  if (dump) {
-    size_t owned = (size_t)(g.i1 - g.i0) * g.plane * sizeof(float);
-    app_dump(dump, &f.p[AT(&g, g.i0, 0, 0)], owned,
-             (uint64_t)g.i0 * g.plane * sizeof(float), comm);
-    if (rank == 0) {
-      FILE* fp = fopen(dump, "r+b");
-      int ok = fp && fseek(fp, (long)((size_t)g.imax * g.plane * sizeof(float)), SEEK_SET) == 0 &&
-               fwrite(&gosa, sizeof gosa, 1, fp) == 1;
-      if (fp) ok &= fclose(fp) == 0;
-      if (!ok) {
-        fprintf(stderr, "himeno: cannot write gosa to %s\n", dump);
-        MPI_Abort(comm, 4);
-      }
-    }
+  if (files.dump) {
+    const size_t field = (size_t)g.imax * g.plane * sizeof(float);
+    app_piece pieces[2] = {
+        {&f.p[AT(&g, g.i0, 0, 0)], (size_t)(g.i1 - g.i0) * g.plane * sizeof(float),
+         (uint64_t)g.i0 * g.plane * sizeof(float)},
+        {&gosa, sizeof gosa, field}};
+    app_dump(files.dump, pieces, rank == 0 ? 2 : 1, comm);
   }
 
   app_json j;
@@ -253,7 +237,7 @@ int main(int argc, char** argv) {
     json_num(&j, "checksum", checksum);
     double interior = (double)(g.imax - 2) * (g.jmax - 2) * (g.kmax - 2);
     json_num(&j, "mflops", 34.0 * interior * done / seconds * 1e-6);
-    if (reference) compare_dumps(&j, dump, reference, (size_t)g.imax * g.plane);
+    if (files.reference) compare_dumps(&j, files.dump, files.reference, (size_t)g.imax * g.plane);
     json_str(&j, "status", diverged ? "diverged" : "ok");
     json_end(&j);
     if (diverged) fprintf(stderr, "himeno: diverged (gosa %g after %d iterations)\n", gosa, done);

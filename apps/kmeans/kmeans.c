@@ -21,8 +21,8 @@ static const char* usage =
     "              [--dump FILE] [--compare REFERENCE_DUMP]\n";
 
 typedef struct problem {
-  int64_t n;   /* points */
-  int d, k;    /* dimensions, clusters */
+  int64_t n; /* points */
+  int d, k;  /* dimensions, clusters */
 } problem;
 
 static double coordinate(const problem* pb, int64_t m, int dim) {
@@ -65,7 +65,9 @@ static void* xmalloc(size_t bytes) {
   return p;
 }
 
-static double comb2(double x) { return x * (x - 1) / 2; }
+static double comb2(double x) {
+  return x * (x - 1) / 2;
+}
 
 /* Hubert and Arabie's adjusted Rand index of two labelings with labels in [0, k). */
 static double adjusted_rand_index(const int32_t* a, const int32_t* b, int64_t n, int k) {
@@ -95,15 +97,14 @@ static double adjusted_rand_index(const int32_t* a, const int32_t* b, int64_t n,
   return top == expected ? 1.0 : (index - expected) / (top - expected);
 }
 
-static void compare_dumps(app_json* j, const problem* pb, const char* dump,
-                          const char* reference) {
+static void compare_dumps(app_json* j, const problem* pb, const char* dump, const char* reference) {
   size_t na, nb, cent = (size_t)pb->k * pb->d * sizeof(double);
   size_t expect = cent + (size_t)pb->n * sizeof(int32_t) + sizeof(double);
   char* a = app_read_file(dump, &na);
   char* b = app_read_file(reference, &nb);
   if (na != expect || nb != expect) {
-    fprintf(stderr, "kmeans: %s holds %zu bytes, this run's dump %zu (expected %zu)\n",
-            reference, nb, na, expect);
+    fprintf(stderr, "kmeans: %s holds %zu bytes, this run's dump %zu (expected %zu)\n", reference,
+            nb, na, expect);
     MPI_Abort(MPI_COMM_WORLD, 4);
   }
   double max_err = 0, inertia, inertia_ref;
@@ -125,34 +126,27 @@ static void compare_dumps(app_json* j, const problem* pb, const char* dump,
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm comm = MPI_COMM_WORLD;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  MPI_Comm comm = app_start(&argc, &argv, &rank, &size);
 
   problem pb = {262144, 8, 64};
   int iters = 30;
-  const char *dump = NULL, *reference = NULL;
-  char err[256];
-  for (int a = 1; a < argc; ++a) {
-    int took = ops_parse_flag(argc, argv, &a, err, sizeof err);
-    if (took < 0) app_usage_error(usage, "%s", err);
-    if (took) continue;
-    const char* flag = argv[a];
-    if (strcmp(flag, "--help") == 0) app_help(usage);
-    if (a + 1 >= argc) app_usage_error(usage, "unknown flag or missing value: %s", flag);
-    const char* v = argv[++a];
-    if (strcmp(flag, "--points") == 0) pb.n = app_parse_int(usage, flag, v, 1, 1ll << 31);
-    else if (strcmp(flag, "--dims") == 0) pb.d = (int)app_parse_int(usage, flag, v, 1, 1024);
-    else if (strcmp(flag, "--clusters") == 0) pb.k = (int)app_parse_int(usage, flag, v, 1, 65536);
-    else if (strcmp(flag, "--iters") == 0) iters = (int)app_parse_int(usage, flag, v, 1, 1000000);
-    else if (strcmp(flag, "--dump") == 0) dump = v;
-    else if (strcmp(flag, "--compare") == 0) reference = v;
-    else app_usage_error(usage, "unknown flag %s", flag);
+  app_files files = {NULL, NULL};
+  const char *flag, *v;
+  for (int a = 1; app_next_flag(argc, argv, &a, usage, "", &files, &flag, &v);) {
+    if (strcmp(flag, "--points") == 0)
+      pb.n = app_parse_int(usage, flag, v, 1, 1ll << 31);
+    else if (strcmp(flag, "--dims") == 0)
+      pb.d = (int)app_parse_int(usage, flag, v, 1, 1024);
+    else if (strcmp(flag, "--clusters") == 0)
+      pb.k = (int)app_parse_int(usage, flag, v, 1, 65536);
+    else if (strcmp(flag, "--iters") == 0)
+      iters = (int)app_parse_int(usage, flag, v, 1, 1000000);
+    else
+      app_usage_error(usage, "unknown flag %s", flag);
   }
-  if (reference && !dump) app_usage_error(usage, "--compare needs --dump (the run's own labels)");
-  if (pb.k > pb.n) app_usage_error(usage, "--clusters %d exceeds --points %lld", pb.k, (long long)pb.n);
+  if (pb.k > pb.n)
+    app_usage_error(usage, "--clusters %d exceeds --points %lld", pb.k, (long long)pb.n);
 
   /* Equal blocks for the scatter: the last ranks' blocks are padded with copies of the last
    * point (never assigned, never counted). */
@@ -224,21 +218,13 @@ int main(int argc, char** argv) {
   MPI_Allreduce(MPI_IN_PLACE, &inertia, 1, MPI_DOUBLE, MPI_SUM, comm);
   int diverged = app_any_false(finite && isfinite(inertia), comm);
 
-  if (dump) {
-    size_t cent = kd * sizeof(double);
-    app_dump(dump, labels, (size_t)mine * sizeof(int32_t), cent + (uint64_t)first * sizeof(int32_t),
-             comm);
-    if (rank == 0) {
-      FILE* fp = fopen(dump, "r+b");
-      int ok = fp && fwrite(centroids, 1, cent, fp) == cent &&
-               fseek(fp, (long)(cent + (size_t)pb.n * sizeof(int32_t)), SEEK_SET) == 0 &&
-               fwrite(&inertia, sizeof inertia, 1, fp) == 1;
-      if (fp) ok &= fclose(fp) == 0;
-      if (!ok) {
-        fprintf(stderr, "kmeans: cannot write %s\n", dump);
-        MPI_Abort(comm, 4);
-      }
-    }
+  if (files.dump) {
+    const size_t cent = kd * sizeof(double);
+    app_piece pieces[3] = {
+        {labels, (size_t)mine * sizeof(int32_t), cent + (uint64_t)first * sizeof(int32_t)},
+        {centroids, cent, 0},
+        {&inertia, sizeof inertia, cent + (uint64_t)pb.n * sizeof(int32_t)}};
+    app_dump(files.dump, pieces, rank == 0 ? 3 : 1, comm);
   }
 
   app_json j;
@@ -251,7 +237,7 @@ int main(int argc, char** argv) {
     json_int(&j, "iterations", done);
     json_int(&j, "last_changes", changes);
     json_num(&j, "inertia", inertia);
-    if (reference) compare_dumps(&j, &pb, dump, reference);
+    if (files.reference) compare_dumps(&j, &pb, files.dump, files.reference);
     json_str(&j, "status", diverged ? "diverged" : "ok");
     json_end(&j);
     if (diverged) fprintf(stderr, "kmeans: diverged (non-finite centroids or inertia)\n");

@@ -25,36 +25,34 @@ static double smooth_value(uint64_t m) {
 static void fill(float* v, size_t n, const char* cls) {
   for (size_t m = 0; m < n; ++m) {
     double s = smooth_value(m);
-    if (strcmp(cls, "noisy") == 0) s += 0.175 * (app_uniform(m, 7) - 0.5);
-    else if (strcmp(cls, "sparse") == 0) s = app_uniform(m, 8) < 0.02 ? s : 0.0;
+    if (strcmp(cls, "noisy") == 0)
+      s += 0.175 * (app_uniform(m, 7) - 0.5);
+    else if (strcmp(cls, "sparse") == 0)
+      s = app_uniform(m, 8) < 0.02 ? s : 0.0;
     v[m] = (float)s;
   }
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm comm = MPI_COMM_WORLD;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  MPI_Comm comm = app_start(&argc, &argv, &rank, &size);
 
   long long min_bytes = 1024, max_bytes = 256ll << 20, step = 2, round_trips = 0;
   char classes[128] = "smooth,noisy,sparse";
-  char err[256];
-  for (int a = 1; a < argc; ++a) {
-    int took = ops_parse_flag(argc, argv, &a, err, sizeof err);
-    if (took < 0) app_usage_error(usage, "%s", err);
-    if (took) continue;
-    const char* flag = argv[a];
-    if (strcmp(flag, "--help") == 0) app_help(usage);
-    if (a + 1 >= argc) app_usage_error(usage, "unknown flag or missing value: %s", flag);
-    const char* v = argv[++a];
-    if (strcmp(flag, "--min-bytes") == 0) min_bytes = app_parse_int(usage, flag, v, 4, 1ll << 33);
-    else if (strcmp(flag, "--max-bytes") == 0) max_bytes = app_parse_int(usage, flag, v, 4, 1ll << 33);
-    else if (strcmp(flag, "--step") == 0) step = app_parse_int(usage, flag, v, 2, 1024);
-    else if (strcmp(flag, "--round-trips") == 0) round_trips = app_parse_int(usage, flag, v, 1, 1000000);
-    else if (strcmp(flag, "--classes") == 0 && strlen(v) < sizeof classes) strcpy(classes, v);
-    else app_usage_error(usage, "unknown flag %s", flag);
+  const char *flag, *v;
+  for (int a = 1; app_next_flag(argc, argv, &a, usage, "", NULL, &flag, &v);) {
+    if (strcmp(flag, "--min-bytes") == 0)
+      min_bytes = app_parse_int(usage, flag, v, 4, 1ll << 33);
+    else if (strcmp(flag, "--max-bytes") == 0)
+      max_bytes = app_parse_int(usage, flag, v, 4, 1ll << 33);
+    else if (strcmp(flag, "--step") == 0)
+      step = app_parse_int(usage, flag, v, 2, 1024);
+    else if (strcmp(flag, "--round-trips") == 0)
+      round_trips = app_parse_int(usage, flag, v, 1, 1000000);
+    else if (strcmp(flag, "--classes") == 0 && strlen(v) < sizeof classes)
+      strcpy(classes, v);
+    else
+      app_usage_error(usage, "unknown flag %s", flag);
   }
   if (size < 2) app_usage_error(usage, "ping-pong needs at least 2 ranks");
   if (min_bytes > max_bytes) app_usage_error(usage, "--min-bytes exceeds --max-bytes");
@@ -124,8 +122,10 @@ int main(int argc, char** argv) {
         json_int(&j, "round_trips", trips);
         json_num(&j, "roundtrip_us", seconds / (double)trips * 1e6);
         json_num(&j, "bandwidth_mb_s", 2.0 * (double)bytes * (double)trips / seconds * 1e-6);
-        if (mine.sent_known) json_num(&j, "predicted_roundtrip_us", predicted / (double)trips * 1e6);
-        else json_null(&j, "predicted_roundtrip_us");
+        if (mine.sent_known)
+          json_num(&j, "predicted_roundtrip_us", predicted / (double)trips * 1e6);
+        else
+          json_null(&j, "predicted_roundtrip_us");
         json_num(&j, "max_abs_err", max_err);
         json_num(&j, "max_rel_err", hi > lo ? max_err / (hi - lo) : max_err);
         json_str(&j, "status", diverged ? "diverged" : "ok");
