@@ -21,6 +21,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if ! { cmake -S "$SRC" -B "$BUILD" "${gen[@]}" "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
          -DCOMMPRESS_ENABLE_GEMM=OFF -DCOMMPRESS_ENABLE_TESTS=OFF -DCOMMPRESS_ENABLE_BENCH=OFF \
+         -DCOMMPRESS_ENABLE_APPS=OFF \
          -DCOMMPRESS_HWCAPS= &&
        cmake --build "$BUILD" -j "$(nproc)" &&
        cmake --install "$BUILD" --prefix "$PREFIX"; } >"$WORK/build.log" 2>&1; then
