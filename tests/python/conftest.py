@@ -1,5 +1,10 @@
 """Shared helpers for the Python package's tests (pytest tests/python)."""
 
+import os
+import shutil
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -37,3 +42,21 @@ def smooth_field(rng, shape, dtype):
     grids = np.meshgrid(*[np.linspace(0, 3, s) for s in shape], indexing="ij")
     f = sum(np.sin(g * (i + 1)) for i, g in enumerate(grids)) + 1e-3 * rng.standard_normal(shape)
     return f.astype(dtype)
+
+
+MPIRUN = shutil.which("mpirun")
+
+
+def mpirun(ranks, script, *args):
+    """Runs tests/python/mpi/<script> under mpirun at ``ranks`` ranks; returns its stdout and
+    fails the test if any rank failed. pytest's own process never initialises MPI (a mpirun
+    started from a process with MPI's environment fails)."""
+    cmd = [MPIRUN, "--oversubscribe", "-np", str(ranks), "-x", "OMP_NUM_THREADS=1"]
+    if os.geteuid() == 0:
+        cmd.insert(1, "--allow-run-as-root")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mpi", script)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_"))}
+    run = subprocess.run(cmd + [sys.executable, path, *args], capture_output=True, text=True,
+                         timeout=600, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout
