@@ -123,7 +123,8 @@ def allreduce_hook(state: AllreduceState, bucket) -> torch.futures.Future[torch.
     """DDP communication hook (register with ``model.register_comm_hook(state,
     allreduce_hook)``): the bucket's gradients averaged across ranks, within the state's bound
     once ``state.iter`` reaches ``start_compression_iter``. Errors (arguments differing across
-    ranks, a failed collective) complete the future with the commpress.Error, on every rank."""
+    ranks, a failed collective) fail the future on every rank: DDP raises a RuntimeError from
+    backward naming the commpress.Error and its message."""
     compress = state.iter >= state.start_compression_iter
     if bucket.is_last():
         state.iter += 1
@@ -148,4 +149,6 @@ def allreduce_hook(state: AllreduceState, bucket) -> torch.futures.Future[torch.
         finish()
     else:
         state._worker.submit(finish)
-    return fut
+    # DDP reads a future's value in C++, where set_exception's error is no Tensor; an error
+    # raised inside `then` completes the returned future as failed, and DDP raises it.
+    return fut.then(lambda done: done.value())

@@ -116,6 +116,18 @@ def hook_checks():
         check(False, "start_compression_iter -1: no error")
     except commpress.InvalidArgument:
         pass
+    # ... and so does one changed afterwards: the library's agreement fails the collective,
+    # the future carries the error, and DDP raises it from backward on every rank
+    model = DDP(net(4))
+    state = ctorch.AllreduceState(codec="szp", rel=1e-3, algorithm="doc_ring")
+    model.register_comm_hook(state, ctorch.allreduce_hook)
+    state.rel = 1e-3 * (rank + 1)
+    try:
+        one_step(model, x, y)
+        check(False, "bound changed on one rank: no error")
+    except Exception as e:   # DDP wraps the future's error
+        print(f"rank {rank}: {type(e).__name__}: {e}")
+        check("mismatch" in str(e).lower(), f"bound changed on one rank: {e}")
 
 
 def train(hook, state, steps=300):
