@@ -14,6 +14,9 @@ if(NOT COMMPRESS_NATIVE AND NOT COMMPRESS_SANITIZE AND COMMPRESS_HWCAPS
     string(MAKE_C_IDENTIFIER ${level} suffix)
     set(level_variants "")
     foreach(base commpress_codec commpress)
+      if(NOT TARGET ${base})   # (commpress: not without MPI)
+        continue()
+      endif()
       set(variant ${base}_${suffix})
       # The base library's layers again, each compiled for this level.
       get_target_property(layers ${base} COMMPRESS_LAYERS)

@@ -7,7 +7,9 @@ set(COMMPRESS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/commpress)
 
 # Installed anywhere, the tool finds the libraries beside it and libcommpress finds
 # libcommpress_codec in its own folder, without LD_LIBRARY_PATH.
-set_target_properties(commpress PROPERTIES INSTALL_RPATH "$ORIGIN")
+if(TARGET commpress)
+  set_target_properties(commpress PROPERTIES INSTALL_RPATH "$ORIGIN")
+endif()
 if(TARGET commpress_cli)
   set_target_properties(commpress_cli PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 endif()
@@ -15,8 +17,16 @@ endif()
 # One export set per layer, so a codec-only consumer never needs MPI to configure.
 install(TARGETS commpress_codec EXPORT commpressCodecTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
-install(TARGETS commpress EXPORT commpressTargets
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
+# Without MPI (COMMPRESS_ENABLE_MPI off) only the codec layer: commpressConfig.cmake then has
+# no `mpi` component.
+set(COMMPRESS_INSTALLED_LAYERS commpress-codec)
+if(TARGET commpress)
+  install(TARGETS commpress EXPORT commpressTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
+  install(EXPORT commpressTargets NAMESPACE commpress:: DESTINATION ${COMMPRESS_CMAKE_DIR}
+          COMPONENT dev)
+  list(APPEND COMMPRESS_INSTALLED_LAYERS commpress)
+endif()
 if(TARGET commpress_cli)
   install(TARGETS commpress_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 endif()
@@ -31,8 +41,6 @@ install(FILES ${PROJECT_BINARY_DIR}/include/commpress/version.h
               ${PROJECT_BINARY_DIR}/include/commpress/config.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/commpress COMPONENT dev)
 install(EXPORT commpressCodecTargets NAMESPACE commpress:: DESTINATION ${COMMPRESS_CMAKE_DIR}
-        COMPONENT dev)
-install(EXPORT commpressTargets NAMESPACE commpress:: DESTINATION ${COMMPRESS_CMAKE_DIR}
         COMPONENT dev)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/commpressConfig.cmake.in
@@ -58,7 +66,7 @@ foreach(candidate ompi-c mpich)
 endforeach()
 file(RELATIVE_PATH COMMPRESS_PC_UP /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" COMMPRESS_PC_UP "${COMMPRESS_PC_UP}")
-foreach(pc commpress-codec commpress)
+foreach(pc ${COMMPRESS_INSTALLED_LAYERS})
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
           COMPONENT dev)

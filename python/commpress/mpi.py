@@ -22,7 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 from mpi4py import MPI
 
-from . import _mpi
+try:
+    from . import _mpi
+except ImportError as e:   # a wheel built without MPI or mpi4py (docs/python.md)
+    raise ImportError("commpress.mpi: this installation was built without MPI or mpi4py; "
+                      "reinstall (pip install .) where both are present") from e
 from ._array import _CODE_OF, _bound
 from ._errors import InvalidArgument, error_from_code
 
