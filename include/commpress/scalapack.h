@@ -52,6 +52,29 @@ void commpress_psgemm(const char* transa, const char* transb, const int* m, cons
                       const int* jb, const int* descb, const float* beta, float* c,
                       const int* ic, const int* jc, const int* descc);
 
+/* Triangular solve and Cholesky with p?trsm_'s and p?potrf_'s arguments (any block-cyclic
+ * layout; sub(A) starting on a block boundary with MB = NB is used in place, others through a
+ * copy). pdtrsm: sub(B) = alpha * op(sub(A))^-1 sub(B) (SIDE 'L') or alpha * sub(B) op(sub(A))^-1
+ * ('R'), UPLO 'U'/'L', TRANSA 'N'/'T'/'C', DIAG 'U'/'N'. pdpotrf: sub(A) = L L^T (UPLO 'L') or
+ * U^T U ('U'), the other triangle untouched; INFO = 0, or j > 0 on every process when the
+ * leading minor of order j is not positive definite (the factorization stops there, as
+ * ScaLAPACK's does), or < 0 for an invalid argument: minus its position (the message names
+ * it). Errors follow the rules above (the same line on every process, commpress_gemm_last_error
+ * returns the last call's code and message, B or A untouched). Collective over the context of
+ * DESCA. The same names with a trailing underscore are callable from Fortran. */
+void commpress_pdtrsm(const char* side, const char* uplo, const char* transa, const char* diag,
+                      const int* m, const int* n, const double* alpha, const double* a,
+                      const int* ia, const int* ja, const int* desca, double* b, const int* ib,
+                      const int* jb, const int* descb);
+void commpress_pstrsm(const char* side, const char* uplo, const char* transa, const char* diag,
+                      const int* m, const int* n, const float* alpha, const float* a,
+                      const int* ia, const int* ja, const int* desca, float* b, const int* ib,
+                      const int* jb, const int* descb);
+void commpress_pdpotrf(const char* uplo, const int* n, double* a, const int* ia, const int* ja,
+                       const int* desca, int* info);
+void commpress_pspotrf(const char* uplo, const int* n, float* a, const int* ia, const int* ja,
+                       const int* desca, int* info);
+
 int commpress_gemm_set_options(const char* algorithm, const char* codec, double rel_bound);
 
 int commpress_gemm_last_error(char* message, int capacity);

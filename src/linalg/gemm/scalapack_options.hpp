@@ -19,6 +19,9 @@ Status set_scalapack_gemm_options(const char* algorithm, const char* codec, doub
 void reset_scalapack_gemm_options();
 
 void record_last_error(const Status& st);
+// ScaLAPACK's way for the entry points without a status return: records st and, on failure,
+// prints "<routine>: <message>" to stderr (the same line on every process of the grid).
+void finish_entry(const char* routine, const Status& st);
 // The last recorded code (0 = ok); copies the message, NUL-terminated, into message[capacity].
 int last_error(char* message, int capacity);
 

@@ -43,6 +43,17 @@ namespace commpress::linalg::detail {
 using linalg::Descriptor;
 using linalg::descriptor_of;
 
+// p?gemr2d_ by element type: sub(A) (m x n at ia, ja) copied into sub(B) at ib, jb, any two
+// block-cyclic layouts on one context.
+inline void gemr2d(int m, int n, const double* a, int ia, int ja, const int* desca, double* b,
+                   int ib, int jb, const int* descb, int context) {
+  pdgemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &context);
+}
+inline void gemr2d(int m, int n, const float* a, int ia, int ja, const int* desca, float* b,
+                   int ib, int jb, const int* descb, int context) {
+  psgemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &context);
+}
+
 // A BLACS context over the grid's layer-0 ranks in the grid's row-major order, released on
 // destruction. Ranks of other layers hold no context (valid() is false there).
 class BlacsContext {

@@ -6,20 +6,6 @@
 
 namespace commpress::linalg::detail {
 
-namespace {
-
-void gemr2d(int m, int n, const double* a, int ia, int ja, const int* desca, double* b, int ib,
-            int jb, const int* descb, int context) {
-  pdgemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &context);
-}
-
-void gemr2d(int m, int n, const float* a, int ia, int ja, const int* desca, float* b, int ib,
-            int jb, const int* descb, int context) {
-  psgemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &context);
-}
-
-}  // namespace
-
 bool is_block_layout(const Descriptor& desc, int i, int j, int64_t rows, int64_t cols,
                      const Grid& grid) {
   const BlockSplit r{rows, grid.rows()}, c{cols, grid.cols()};

@@ -1,0 +1,54 @@
+// What the ScaLAPACK-compatible triangular entry points (p?trsm, p?potrf) share: the grid's
+// line communicators, one-letter options read as PBLAS reads them, and the agreement of a
+// call's fields that remembers each field's argument position (for p?potrf's INFO).
+#pragma once
+
+#include <bit>
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "comm/detail/agreement.hpp"
+#include "commpress/linalg.hpp"
+#include "linalg/gemm/scalapack_agreement.hpp"
+#include "linalg/layout/block_cyclic.hpp"
+
+namespace commpress::linalg::detail {
+
+inline LineGrid line_grid_of(const Grid& g) {
+  return {g.row(), g.col(), g.rows(), g.cols(), g.row_comm(), g.col_comm()};
+}
+
+inline char upper_letter(const char* c) { return char(std::toupper((unsigned char)*c)); }
+
+inline int64_t value_bits(double v) { return std::bit_cast<int64_t>(v); }
+
+// A call's fields, each with the 1-based position of the argument it comes from.
+struct CallFields {
+  std::vector<comm::detail::Field> fields;
+  std::vector<int> positions;
+  void add(const char* name, int64_t value, int position) {
+    fields.push_back({name, value});
+    positions.push_back(position);
+  }
+  void add_all(const std::vector<comm::detail::Field>& more, int position) {
+    for (const auto& f : more) add(f.name, f.value, position);
+  }
+  // The position of the field a mismatch message names ("processes disagree on X: ..."), or 0.
+  int position_in(const std::string& message) const {
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (message.find(std::string("disagree on ") + fields[i].name + ":") != std::string::npos)
+        return positions[i];
+    return 0;
+  }
+};
+
+// The position a status names ("parameter 6 (DESCA): ..."), or 0.
+inline int parameter_position(const std::string& message) {
+  const std::string key = "parameter ";
+  const size_t at = message.find(key);
+  return at == std::string::npos ? 0 : std::atoi(message.c_str() + at + key.size());
+}
+
+}  // namespace commpress::linalg::detail
