@@ -75,6 +75,19 @@ void commpress_pdpotrf(const char* uplo, const int* n, double* a, const int* ia,
 void commpress_pspotrf(const char* uplo, const int* n, float* a, const int* ia, const int* ja,
                        const int* desca, int* info);
 
+/* The codec the triangular routines' panels and solved blocks travel through: NULL or "none"
+ * (default), a lossless codec (results bit-identical to uncompressed), or a lossy one with
+ * abs_bound > 0, the absolute bound every travelling element keeps. From there each call
+ * derives a bound on what compression adds to its residual (docs/triangular.md):
+ *   pdtrsm:  max|op(A) X - alpha B| <= e (||op(A)||_inf + ||X||_1 + k e)
+ *   pdpotrf: max|A - L L^T|          <= 2 e ||L||_inf + n e^2
+ * which commpress_triangular_last_bound() returns (0 after exact transfers, -1 when a stopped
+ * factorization leaves none). "auto" and relative bounds are refused. Initially from
+ * COMMPRESS_TRIANGULAR_CODEC and COMMPRESS_TRIANGULAR_ABS_BOUND. Returns 0 or an error code
+ * (options unchanged). Every process of a grid must use the same options. */
+int commpress_triangular_set_options(const char* codec, double abs_bound);
+double commpress_triangular_last_bound(void);
+
 int commpress_gemm_set_options(const char* algorithm, const char* codec, double rel_bound);
 
 int commpress_gemm_last_error(char* message, int capacity);

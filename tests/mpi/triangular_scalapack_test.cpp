@@ -282,6 +282,88 @@ TEST(Pdpotrf, FactorsAndReportsInfoLikeScaLapack) {
   }
 }
 
+// max |sub(A) - F F^T| (F = L, lower) or |sub(A) - F^T F| (upper) through pdgemm_/pdlange_.
+double residual_max(const ScaMatrix<double>& factor, const ScaMatrix<double>& a, const Layout& l,
+                    int n, char uplo, const BlacsGrid& g) {
+  ScaMatrix<double> t = factor, c = a;
+  for (int lj = 0; lj < t.nq; ++lj)
+    for (int li = 0; li < t.np; ++li) {
+      const int i = t.global_row(li, g) - (l.i - 1), j = t.global_col(lj, g) - (l.j - 1);
+      if (!(uplo == 'L' ? i >= j : i <= j)) t.local[size_t(li + lj * t.desc[8])] = 0;
+    }
+  const char ta = uplo == 'L' ? 'N' : 'T', tb = uplo == 'L' ? 'T' : 'N';
+  const double one = 1, minus = -1;
+  ::pdgemm_(&ta, &tb, &n, &n, &n, &one, t.local.data(), &l.i, &l.j, t.desc.data(),
+            t.local.data(), &l.i, &l.j, t.desc.data(), &minus, c.local.data(), &l.i, &l.j,
+            c.desc.data());
+  std::vector<double> work(size_t(std::max(c.np, c.nq)) + 1);
+  return pdlange_("M", &n, &n, c.local.data(), &l.i, &l.j, c.desc.data(), work.data());
+}
+
+// Panels through a lossless codec: bit for bit what the raw run gives. Through a lossy one:
+// the residual the compression adds stays within the bound the call reports.
+TEST(TriangularCompressed, LosslessIsExactLossyKeepsItsReportedBound) {
+  BlacsGrid g = world_grid();
+  const Layout l = kALayouts[0];
+  const int n = 29, nrhs = 11;
+  ScaMatrix<double> a0 = make<double>(n, n, l, g, 60);
+  make_spd(a0, l, n, g, -1);
+  ScaMatrix<double> b0 = make<double>(n, nrhs, kBLayouts[0], g, 61);
+  auto run = [&](const char* codec, double bound, ScaMatrix<double>& a, ScaMatrix<double>& b,
+                 double& potrf_bound, double& trsm_bound) {
+    EXPECT_EQ(commpress_triangular_set_options(codec, bound), 0) << codec;
+    a = a0;
+    b = b0;
+    int info = -1;
+    const double one = 1;
+    commpress_pdpotrf("L", &n, a.local.data(), &l.i, &l.j, a.desc.data(), &info);
+    EXPECT_EQ(info, 0) << codec;
+    potrf_bound = commpress_triangular_last_bound();
+    commpress_pdtrsm("L", "L", "N", "N", &n, &nrhs, &one, a.local.data(), &l.i, &l.j,
+                     a.desc.data(), b.local.data(), &l.i, &l.j, b.desc.data());
+    trsm_bound = commpress_triangular_last_bound();
+  };
+  ScaMatrix<double> a_raw = a0, b_raw = b0, a_z = a0, b_z = b0, a_q = a0, b_q = b0;
+  double pb = -2, tb = -2;
+  run("none", 0, a_raw, b_raw, pb, tb);
+  EXPECT_EQ(pb, 0);
+  EXPECT_EQ(tb, 0);
+  run("zstd-1", 0, a_z, b_z, pb, tb);
+  EXPECT_TRUE(a_z.local == a_raw.local) << "lossless panels changed the factor";
+  EXPECT_TRUE(b_z.local == b_raw.local) << "lossless blocks changed the solution";
+  EXPECT_EQ(pb, 0);
+  const double e = 1e-5;
+  run("szp", e, a_q, b_q, pb, tb);
+  EXPECT_GT(pb, 0);
+  EXPECT_GT(tb, 0);
+  // The uncompressed run's own residual is the rounding; compression may add up to the bound.
+  const double rounding = residual_max(a_raw, a0, l, n, 'L', g);
+  const double got = residual_max(a_q, a0, l, n, 'L', g);
+  EXPECT_LE(got, pb + 2 * rounding + 1e-12) << "Cholesky residual beyond the reported bound";
+  if (mpi::size() > 1 && g.nprow * g.npcol > 1) EXPECT_GT(got, 0);
+  // The solve: L X = B with L the compressed run's factor, residual |L X - B| within its bound.
+  ScaMatrix<double> lx = b_q;
+  {
+    ScaMatrix<double> t = a_q;
+    for (int lj = 0; lj < t.nq; ++lj)
+      for (int li = 0; li < t.np; ++li)
+        if (t.global_row(li, g) < t.global_col(lj, g)) t.local[size_t(li + lj * t.desc[8])] = 0;
+    const double one = 1, minus = -1;
+    lx = b0;
+    ::pdgemm_("N", "N", &n, &nrhs, &n, &one, t.local.data(), &l.i, &l.j, t.desc.data(),
+              b_q.local.data(), &l.i, &l.j, b_q.desc.data(), &minus, lx.local.data(), &l.i,
+              &l.j, lx.desc.data());
+  }
+  std::vector<double> work(64 + size_t(std::max(lx.np, lx.nq)));
+  const double solve_residual =
+      pdlange_("M", &n, &nrhs, lx.local.data(), &l.i, &l.j, lx.desc.data(), work.data());
+  EXPECT_LE(solve_residual, tb + 1e-10) << "solve residual beyond the reported bound";
+  // Refused: a lossy codec without a bound, and Auto's codec choice; the options stay.
+  EXPECT_EQ(commpress_triangular_set_options("szp", 0), int(ErrorCode::invalid_argument));
+  EXPECT_EQ(commpress_triangular_set_options("auto", 0), int(ErrorCode::unsupported));
+  EXPECT_EQ(commpress_triangular_set_options(nullptr, 0), 0);
+}
+
 // Arguments one process gets wrong, or that differ across processes: every process returns the
 // same negative INFO (or error) and message, A and B are untouched, and the call returns.
 TEST(TriangularErrors, FailTogether) {

@@ -33,6 +33,10 @@ struct CyclicAxis {
   int owner(int64_t b) const { return int((b + src) % procs); }
   // Local index of block b's first item on its owner.
   int64_t local_start(int64_t b) const { return (b / procs) * nb; }
+  // The global index of process p's local item l (ScaLAPACK's INDXL2G).
+  int64_t global_of(int64_t l, int p) const {
+    return ((l / nb) * procs + (p - src + procs) % procs) * nb + l % nb;
+  }
   // Items process p holds (ScaLAPACK's NUMROC).
   int64_t local_size(int p) const {
     int64_t count = 0;

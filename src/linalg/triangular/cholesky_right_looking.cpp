@@ -13,6 +13,7 @@
 #include "linalg/gemm/local_blas.hpp"
 #include "linalg/triangular/panel_broadcast.hpp"
 #include "linalg/triangular/triangular.hpp"
+#include "linalg/triangular/triangular_norms.hpp"
 
 namespace commpress::linalg::detail {
 
@@ -21,7 +22,8 @@ namespace {
 // Factors block column k on its process column and starts the panel's broadcast (collective
 // over the grid: the other ranks only take part in the broadcast).
 template <class T>
-void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T>& panel) {
+void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T>& panel,
+                  BlockCodec* codec) {
   int status = 0;
   const int64_t blocks = a.rows.blocks();
   if (g.col == a.cols.owner(k)) {
@@ -42,18 +44,22 @@ void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T
           local_trsm(Side::Right, Uplo::Lower, true, Diag::NonUnit, a.rows.block_size(i), bk,
                      diag.data(), bk, a.at(a.rows.local_start(i), lc), a.lld);
   }
-  panel.start(a, g, PanelKind::Column, k, k, blocks, status);
+  panel.start(a, g, PanelKind::Column, k, k, blocks, codec, status);
 }
 
 template <class T>
-int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g) {
+int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& wire) {
   const int64_t blocks = a.rows.blocks();
   if (blocks == 0) return 0;
   const int64_t mp = a.rows.local_size(g.row);
   Panel<T> panels[2];
   std::vector<T> mine;  // panel k's rows for this rank's block rows below k, in local order
-  factor_panel(a, g, 0, panels[0]);
-  panels[0].wait();
+  auto wait_panel = [&](Panel<T>& p) {
+    wire.note(p.wait());
+    wire.bytes += p.bytes();
+  };
+  factor_panel(a, g, 0, panels[0], wire.codec);
+  wait_panel(panels[0]);
   for (int64_t k = 0; k < blocks; ++k) {
     Panel<T>& p = panels[k % 2];
     if (p.status() != 0) return int(k * a.rows.nb) + p.status();
@@ -84,13 +90,17 @@ int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g) {
     Panel<T>& next = panels[(k + 1) % 2];
     if (!last) {
       update(k + 1);
-      factor_panel(a, g, k + 1, next);
+      factor_panel(a, g, k + 1, next, wire.codec);
     }
     for (int64_t j = k + 2; j < blocks; ++j) {
       update(j);
       next.test();
     }
-    if (!last) next.wait();
+    if (!last) wait_panel(next);
+  }
+  if (wire.abs_bound > 0) {
+    const double e = wire.abs_bound;
+    wire.result_bound = 2 * e * max_abs_line_sum(a, g, true, Part::Lower) + double(a.rows.n) * e * e;
   }
   return 0;
 }
@@ -98,15 +108,18 @@ int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g) {
 }  // namespace
 
 template <class T>
-int cholesky_right_looking(Uplo uplo, const BlockCyclic<T>& a, const LineGrid& g) {
-  if (uplo == Uplo::Lower) return cholesky_lower(a, g);
+int cholesky_right_looking(Uplo uplo, const BlockCyclic<T>& a, const LineGrid& g,
+                           TriangularWire& wire) {
+  if (uplo == Uplo::Lower) return cholesky_lower(a, g, wire);
   LocalTranspose<T> at(a, g);
-  const int info = cholesky_lower(at.view(), g.transposed());
+  const int info = cholesky_lower(at.view(), g.transposed(), wire);
   at.restore();
   return info;
 }
 
-template int cholesky_right_looking<float>(Uplo, const BlockCyclic<float>&, const LineGrid&);
-template int cholesky_right_looking<double>(Uplo, const BlockCyclic<double>&, const LineGrid&);
+template int cholesky_right_looking<float>(Uplo, const BlockCyclic<float>&, const LineGrid&,
+                                          TriangularWire&);
+template int cholesky_right_looking<double>(Uplo, const BlockCyclic<double>&, const LineGrid&,
+                                           TriangularWire&);
 
 }  // namespace commpress::linalg::detail

@@ -4,18 +4,9 @@
 
 namespace commpress::linalg::detail {
 
-template <>
-MPI_Datatype mpi_type_of<double>() {
-  return MPI_DOUBLE;
-}
-template <>
-MPI_Datatype mpi_type_of<float>() {
-  return MPI_FLOAT;
-}
-
 template <class T>
 void Panel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
-                     int64_t lo, int64_t hi, int status) {
+                     int64_t lo, int64_t hi, BlockCodec* codec, int status) {
   const bool column = kind == PanelKind::Column;
   const CyclicAxis& along = column ? a.rows : a.cols;   // the axis i runs over
   const CyclicAxis& across = column ? a.cols : a.rows;  // the axis k sits on
@@ -24,7 +15,7 @@ void Panel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind,
   rows_ = std::max<int64_t>(0, std::min(hi * along.nb, along.n) - lo * along.nb);
   width_ = across.block_size(k);
   const int64_t size = rows_ * width_;
-  buffer_.assign(size_t(size + 1), T(0));
+  buffer_.assign(size_t(std::max<int64_t>(1, size)), T(0));
   const int owner_line = across.owner(k);
   const int me_across = column ? g.col : g.row;
   const int me_along = column ? g.row : g.col;
@@ -59,26 +50,15 @@ void Panel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind,
           buffer_[size_t(row0 + r + q * rows_)] = all[size_t(cursor[size_t(p)]++)];
     }
   }
-  if (me_across == owner_line) buffer_[size_t(size)] = T(status);
   // Stage 2: across the lines, rooted at the owning one.
-  MPI_Ibcast(buffer_.data(), int(size + 1), mpi_type_of<T>(), owner_line, spread, &request_);
+  spread_.start(buffer_.data(), size, status, owner_line, spread, codec);
 }
 
 template <class T>
-bool Panel<T>::test() {
-  int done = 1;
-  if (request_ != MPI_REQUEST_NULL) MPI_Test(&request_, &done, MPI_STATUS_IGNORE);
-  return done != 0;
-}
-
-template <class T>
-void Panel<T>::wait() {
-  if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);
-}
-
-template <class T>
-int Panel<T>::status() const {
-  return int(buffer_[size_t(rows_ * width_)]);
+Status Panel<T>::wait() {
+  Status st = spread_.wait();
+  status_ = int(spread_.status());
+  return st;
 }
 
 template class Panel<float>;

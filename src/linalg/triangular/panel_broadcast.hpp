@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "linalg/layout/block_cyclic.hpp"
+#include "linalg/triangular/block_bcast.hpp"
 
 namespace commpress::linalg::detail {
 
@@ -26,31 +27,32 @@ class Panel {
   Panel(const Panel&) = delete;
   Panel& operator=(const Panel&) = delete;
 
-  // Collective over the grid (every rank calls with the same k, lo, hi, kind). Returns once
-  // this rank's part of stage 1 is done and stage 2 is started; `status` is the value the
-  // owning line sends along (every rank of it must pass the same).
+  // Collective over the grid (every rank calls with the same k, lo, hi, kind and codec).
+  // Returns once this rank's part of stage 1 is done and stage 2 is started; `status` is the
+  // value the owning line sends along (every rank of it must pass the same). codec null: raw.
   void start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k, int64_t lo,
-             int64_t hi, int status = 0);
-  bool test();  // lets MPI progress the broadcast; true once it arrived
-  void wait();
+             int64_t hi, BlockCodec* codec, int status = 0);
+  void test() { spread_.test(); }  // lets MPI progress the broadcast
+  // Local: fails only when a compressed panel does not decode (the panel is then garbage,
+  // and the caller goes on to keep the grid's collectives in step).
+  Status wait();
 
   // op(A)(i, k), lo <= i < hi, in the whole panel: rows() x width(), leading dimension rows().
   const T* block(int64_t i) const { return buffer_.data() + (i - lo_) * nb_; }
   T* data() { return buffer_.data(); }
   int64_t rows() const { return rows_; }
   int64_t width() const { return width_; }
-  int status() const;
+  int status() const { return status_; }
+  int64_t bytes() const { return spread_.bytes(); }
 
  private:
   std::vector<T> buffer_;
   int64_t lo_ = 0, nb_ = 1, rows_ = 0, width_ = 0;
-  MPI_Request request_ = MPI_REQUEST_NULL;
+  int status_ = 0;
+  BlockBcast<T> spread_;
 };
 
 extern template class Panel<float>;
 extern template class Panel<double>;
-
-template <class T>
-MPI_Datatype mpi_type_of();
 
 }  // namespace commpress::linalg::detail

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cctype>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "commpress/linalg.hpp"
 #include "linalg/gemm/scalapack_agreement.hpp"
 #include "linalg/layout/block_cyclic.hpp"
+#include "linalg/triangular/triangular.hpp"
+#include "linalg/triangular/triangular_options.hpp"
 
 namespace commpress::linalg::detail {
 
@@ -50,5 +53,24 @@ inline int parameter_position(const std::string& message) {
   const size_t at = message.find(key);
   return at == std::string::npos ? 0 : std::atoi(message.c_str() + at + key.size());
 }
+
+// The codec a call's blocks travel through, from the options.
+class CallWire {
+ public:
+  CallWire() { record_result_bound(0); }
+  // Local: this rank's options and codec (their failure is this rank's status).
+  Status prepare();
+  // The values every rank must share: the codec and its bound.
+  void add_fields(CallFields& f, int position) const;
+  TriangularWire& wire() { return wire_; }
+  // Collective over comm after the run: a failure on any rank fails all alike; records the
+  // result's bound (-1 when bound_derived is false and a lossy codec ran).
+  Status finish(MPI_Comm comm, bool bound_derived);
+
+ private:
+  TriangularOptions options_;
+  std::optional<BlockCodec> codec_;
+  TriangularWire wire_;
+};
 
 }  // namespace commpress::linalg::detail

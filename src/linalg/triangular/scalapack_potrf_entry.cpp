@@ -41,6 +41,8 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
     local = {ErrorCode::invalid_argument,
              "parameter 2 (N): N = " + std::to_string(*n) + " must be at least 0"};
   if (local.ok()) local = check_submatrix("A", *n, *n, *ia, *ja, da, 6, da[1], *grid);
+  CallWire call;
+  if (local.ok()) local = call.prepare();
   // Every rank agrees on the same list (a rank whose pointers are null has already failed,
   // and a failure outranks any disagreement).
   CallFields f;
@@ -51,6 +53,7 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
   std::vector<comm::detail::Field> d;
   append_descriptor_fields(d, da, 'A');
   f.add_all(d, 6);
+  call.add_fields(f, 0);
   Status agreed = agree_identically(grid->comm(), f.fields, local);
   if (!agreed.ok()) {
     const int position = std::max(parameter_position(agreed.message()),
@@ -68,9 +71,9 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
       grid->comm(), {}, oa.prepare({a, &da, *ia, *ja, *n, *n}, g, da[1], square, square)));
   set_blas_threads_for(grid->comm());
   oa.copy_in();
-  info = cholesky_right_looking(u == 'L' ? Uplo::Lower : Uplo::Upper, oa.view(), g);
+  info = cholesky_right_looking(u == 'L' ? Uplo::Lower : Uplo::Upper, oa.view(), g, call.wire());
   oa.copy_out();
-  return {};
+  return call.finish(grid->comm(), info == 0);
 }
 
 template <class T>

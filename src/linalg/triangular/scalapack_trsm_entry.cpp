@@ -76,6 +76,8 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
     local = check_submatrix("A", k, k, *ia, *ja, da, 11, da[1], *grid);
     if (local.ok()) local = check_submatrix("B", *m, *n, *ib, *jb, db, 15, da[1], *grid);
   }
+  CallWire call;
+  if (local.ok()) local = call.prepare();
   CallFields f;
   f.add("SIDE", l.side, 1);
   f.add("UPLO", l.uplo, 2);
@@ -94,6 +96,7 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
   d.clear();
   append_descriptor_fields(d, db, 'B');
   f.add_all(d, 15);
+  call.add_fields(f, 0);
   COMMPRESS_RETURN_IF_ERROR(agree_identically(grid->comm(), f.fields, local));
   if (*m == 0 || *n == 0) return {};
 
@@ -116,9 +119,9 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
   }
   trsm_right_looking(left ? Side::Left : Side::Right, l.uplo == 'L' ? Uplo::Lower : Uplo::Upper,
                      l.trans != 'N', l.diag == 'U' ? Diag::Unit : Diag::NonUnit, *alpha,
-                     oa.view(), ob.view(), g);
+                     oa.view(), ob.view(), g, call.wire());
   ob.copy_out();
-  return {};
+  return call.finish(grid->comm(), true);
 }
 
 template <class T>

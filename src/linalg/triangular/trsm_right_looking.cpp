@@ -12,6 +12,7 @@
 #include "linalg/gemm/local_blas.hpp"
 #include "linalg/triangular/panel_broadcast.hpp"
 #include "linalg/triangular/triangular.hpp"
+#include "linalg/triangular/triangular_norms.hpp"
 
 namespace commpress::linalg::detail {
 
@@ -22,17 +23,12 @@ template <class T>
 struct SolvedRow {
   std::vector<T> data;
   int64_t rows = 0;
-  MPI_Request request = MPI_REQUEST_NULL;
-  void wait() { MPI_Wait(&request, MPI_STATUS_IGNORE); }
-  void poke() {
-    int done = 0;
-    if (request != MPI_REQUEST_NULL) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  }
+  BlockBcast<T> bcast;
 };
 
 template <class T>
 void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const BlockCyclic<T>& b,
-               const LineGrid& g) {
+               const LineGrid& g, TriangularWire& wire) {
   const int64_t blocks = a.rows.blocks();
   if (blocks == 0) return;
   // op(A) is lower triangular exactly when the solve runs forward (top block row first).
@@ -40,12 +36,20 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
   const Uplo diag_uplo = forward ? Uplo::Lower : Uplo::Upper;  // of op(A)(k, k) in the panel
   const PanelKind kind = trans ? PanelKind::Row : PanelKind::Column;
   const int64_t nq = b.cols.local_size(g.col);
+  // The solved rows travel on a communicator of their own: a compressed broadcast's receivers
+  // post its second part late, and no other collective (A's panels) may come between.
+  MPI_Comm x_comm = MPI_COMM_NULL;
+  MPI_Comm_dup(g.col_comm, &x_comm);
   auto step_block = [&](int64_t s) { return forward ? s : blocks - 1 - s; };
   auto start_panel = [&](Panel<T>& p, int64_t k) {
     if (forward)
-      p.start(a, g, kind, k, k, blocks);
+      p.start(a, g, kind, k, k, blocks, wire.codec);
     else
-      p.start(a, g, kind, k, 0, k + 1);
+      p.start(a, g, kind, k, 0, k + 1, wire.codec);
+  };
+  auto wait_panel = [&](Panel<T>& p) {
+    wire.note(p.wait());
+    wire.bytes += p.bytes();
   };
   auto solve_and_send = [&](int64_t k, const Panel<T>& p, SolvedRow<T>& x) {
     const int64_t bk = b.rows.block_size(k);
@@ -57,7 +61,7 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
       local_trsm(Side::Left, diag_uplo, false, diag, bk, nq, p.block(k), p.rows(), row, b.lld);
       for (int64_t j = 0; j < nq; ++j) std::copy(row + j * b.lld, row + j * b.lld + bk, &x.data[size_t(j * bk)]);
     }
-    MPI_Ibcast(x.data.data(), int(bk * nq), mpi_type_of<T>(), owner, g.col_comm, &x.request);
+    x.bcast.start(x.data.data(), bk * nq, 0, owner, x_comm, wire.codec);
   };
   auto update = [&](int64_t i, const Panel<T>& p, const SolvedRow<T>& x) {
     if (b.rows.owner(i) != g.row) return;
@@ -68,7 +72,7 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
   Panel<T> panels[2];
   SolvedRow<T> solved[2];
   start_panel(panels[0], step_block(0));
-  panels[0].wait();
+  wait_panel(panels[0]);
   solve_and_send(step_block(0), panels[0], solved[0]);
   for (int64_t s = 0; s < blocks; ++s) {
     const int64_t k = step_block(s);
@@ -77,18 +81,26 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
     const bool last = s + 1 == blocks;
     const int64_t next = last ? -1 : step_block(s + 1);
     if (!last) start_panel(panels[(s + 1) % 2], next);
-    x.wait();
+    wire.note(x.bcast.wait());
+    wire.bytes += x.bcast.bytes();
     if (!last) {
       update(next, panel, x);
-      panels[(s + 1) % 2].wait();
+      wait_panel(panels[(s + 1) % 2]);
       solve_and_send(next, panels[(s + 1) % 2], solved[(s + 1) % 2]);
     }
     const int64_t lo = forward ? k + 1 : 0, hi = forward ? blocks : k;
     for (int64_t i = lo; i < hi; ++i) {
       if (i == next) continue;
       update(i, panel, x);
-      if (!last) solved[(s + 1) % 2].poke();
+      if (!last) solved[(s + 1) % 2].bcast.test();
     }
+  }
+  MPI_Comm_free(&x_comm);
+  if (wire.abs_bound > 0) {
+    const double e = wire.abs_bound;
+    const double norm_a = max_abs_line_sum(a, g, !trans, uplo == Uplo::Lower ? Part::Lower : Part::Upper);
+    const double norm_x = max_abs_line_sum(b, g, false, Part::All);
+    wire.result_bound = e * (norm_a + norm_x + double(a.rows.n) * e);
   }
 }
 
@@ -96,23 +108,25 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
 
 template <class T>
 void trsm_right_looking(Side side, Uplo uplo, bool trans, Diag diag, T alpha,
-                        const BlockCyclic<T>& a, const BlockCyclic<T>& b, const LineGrid& g) {
+                        const BlockCyclic<T>& a, const BlockCyclic<T>& b, const LineGrid& g,
+                        TriangularWire& wire) {
   const int64_t mp = b.rows.local_size(g.row), nq = b.cols.local_size(g.col);
   if (alpha != T(1)) scale_block<T>(mp, nq, alpha, b.data, b.lld);
   if (alpha == T(0)) return;  // B = 0 and A unread, as in BLAS
-  if (side == Side::Left) return trsm_left(uplo, trans, diag, a, b, g);
+  if (side == Side::Left) return trsm_left(uplo, trans, diag, a, b, g, wire);
   // X op(A) = B  <=>  op(A)^T X^T = B^T, and op(A)^T is A^T (or its transpose) of the other
   // triangle.
   LocalTranspose<T> at(a, g), bt(b, g);
   const Uplo flipped = uplo == Uplo::Lower ? Uplo::Upper : Uplo::Lower;
-  trsm_left(flipped, trans, diag, at.view(), bt.view(), g.transposed());
+  trsm_left(flipped, trans, diag, at.view(), bt.view(), g.transposed(), wire);
   bt.restore();
 }
 
 template void trsm_right_looking<float>(Side, Uplo, bool, Diag, float, const BlockCyclic<float>&,
-                                        const BlockCyclic<float>&, const LineGrid&);
+                                        const BlockCyclic<float>&, const LineGrid&,
+                                        TriangularWire&);
 template void trsm_right_looking<double>(Side, Uplo, bool, Diag, double,
                                          const BlockCyclic<double>&, const BlockCyclic<double>&,
-                                         const LineGrid&);
+                                         const LineGrid&, TriangularWire&);
 
 }  // namespace commpress::linalg::detail

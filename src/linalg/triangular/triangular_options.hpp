@@ -1,0 +1,32 @@
+// The options behind commpress_p?trsm / commpress_p?potrf (which have no options argument):
+// the codec their panels and solved blocks travel through and, for a lossy codec, the absolute
+// bound every travelling element keeps. Also the bound the last call derived on its result.
+#pragma once
+
+#include <string>
+
+#include "commpress/status.hpp"
+
+namespace commpress::linalg::detail {
+
+struct TriangularOptions {
+  std::string codec = "none";
+  double abs_bound = 0;  // > 0 exactly when the codec is lossy
+};
+
+// Those set by set_triangular_options, else COMMPRESS_TRIANGULAR_CODEC and
+// COMMPRESS_TRIANGULAR_ABS_BOUND (read once); an invalid environment value is the error.
+Result<TriangularOptions> triangular_options();
+
+// Null codec means "none". A lossy codec needs abs_bound > 0; "auto" and relative bounds are
+// refused (the routines derive their result's bound from an absolute one on what travels: a
+// relative one would need the value range of factors not computed yet). Options unchanged on
+// error.
+Status set_triangular_options(const char* codec, double abs_bound);
+
+// What the last call on this thread derived (0: exact transfers; -1: none could be derived,
+// the factorization having stopped).
+void record_result_bound(double bound);
+double last_result_bound();
+
+}  // namespace commpress::linalg::detail
