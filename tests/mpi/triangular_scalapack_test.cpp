@@ -157,8 +157,8 @@ void check_trsm(char side, char uplo, char trans, char diag, int m, int n, doubl
       << label << ": worst difference " << worst << ", tolerance " << tol;
 }
 
-TEST(Pdtrsm, EveryOptionOnEveryGridAgainstScaLapack) {
-  for (auto [rows, cols] : shapes()) {
+void every_option(const std::vector<std::pair<int, int>>& grids) {
+  for (auto [rows, cols] : grids) {
     BlacsGrid g(rows, cols);
     if (!g.member()) continue;
     int index = 0;
@@ -179,6 +179,20 @@ TEST(Pdtrsm, EveryOptionOnEveryGridAgainstScaLapack) {
               check_trsm<float>(side, uplo, trans, diag, m, n, alpha, la, lb, g, label + " f32");
           }
   }
+}
+
+TEST(Pdtrsm, EveryOptionOnEveryGridAgainstScaLapack) { every_option(shapes()); }
+
+// The 2.5D solve: the world's processes as 2 layers (3 when the count is odd and divisible
+// by 3; 8 ranks: 2 x 2 x 2), every option against ScaLAPACK on the whole grid.
+TEST(Pdtrsm, TwoAndAHalfDAgainstScaLapack) {
+  const int p = mpi::size();
+  const int layers = p % 2 == 0 ? 2 : p % 3 == 0 ? 3 : 0;
+  if (layers == 0) GTEST_SKIP() << p << " ranks: no layer count divides them";
+  ASSERT_EQ(commpress_triangular_set_layers(layers), 0);
+  every_option({shapes().front()});
+  EXPECT_EQ(commpress_triangular_set_layers(1), 0);
+  EXPECT_EQ(commpress_triangular_set_layers(-1), int(ErrorCode::invalid_argument));
 }
 
 // Symmetric, diagonally dominant (so positive definite) unless `bad` >= 0: then the diagonal

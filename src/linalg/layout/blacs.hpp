@@ -17,6 +17,8 @@ void Cfree_blacs_system_handle(int handle);
 void Cblacs_gridinit(int* context, const char* order, int rows, int cols);
 void Cblacs_gridinfo(int context, int* rows, int* cols, int* row, int* col);
 void Cblacs_gridexit(int context);
+void Cblacs_gridmap(int* context, int* usermap, int ldumap, int rows, int cols);
+int Cblacs_pnum(int context, int row, int col);
 void Cblacs_get(int context, int what, int* value);
 MPI_Comm Cblacs2sys_handle(int handle);
 int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);

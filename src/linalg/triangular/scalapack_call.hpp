@@ -63,6 +63,7 @@ class CallWire {
   // The values every rank must share: the codec and its bound.
   void add_fields(CallFields& f, int position) const;
   TriangularWire& wire() { return wire_; }
+  int layers() const { return options_.layers; }
   // Collective over comm after the run: a failure on any rank fails all alike; records the
   // result's bound (-1 when bound_derived is false and a lossy codec ran).
   Status finish(MPI_Comm comm, bool bound_derived);

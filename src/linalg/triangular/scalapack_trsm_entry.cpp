@@ -15,10 +15,17 @@
 #include "linalg/layout/cyclic_operand.hpp"
 #include "linalg/triangular/scalapack_call.hpp"
 #include "linalg/triangular/triangular.hpp"
+#include "linalg/triangular/trsm25d.hpp"
 
 namespace commpress::linalg::detail {
 
 namespace {
+
+// Auto's layer count for this solve: the model's choice (1 until the model is wired in).
+template <class T>
+int chosen_trsm_layers(bool, int, int, int, const Grid&) {
+  return 1;
+}
 
 struct Letters {
   char side = '?', uplo = '?', trans = '?', diag = '?';
@@ -100,6 +107,24 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
   COMMPRESS_RETURN_IF_ERROR(agree_identically(grid->comm(), f.fields, local));
   if (*m == 0 || *n == 0) return {};
 
+  const Uplo u = l.uplo == 'L' ? Uplo::Lower : Uplo::Upper;
+  const Diag dg = l.diag == 'U' ? Diag::Unit : Diag::NonUnit;
+  const Side sd = left ? Side::Left : Side::Right;
+  const int layers = call.layers() == 0 ? chosen_trsm_layers<T>(left, *m, *n, da[5], *grid)
+                                        : call.layers();
+  if (layers > 1) {
+    const int p = grid->rows() * grid->cols();
+    if (p % layers != 0)
+      return {ErrorCode::invalid_argument, std::to_string(layers) +
+                                               " layers do not divide the grid's " +
+                                               std::to_string(p) + " processes"};
+    set_blas_threads_for(grid->comm());
+    const TrsmCall<T> tc{sd, u, l.trans != 'N', dg, *alpha, *m, *n, a, *ia, *ja, &da, b, *ib,
+                         *jb, &db};
+    COMMPRESS_RETURN_IF_ERROR(
+        agree_identically(grid->comm(), {}, trsm_25d(tc, layers, call.wire())));
+    return call.finish(grid->comm(), true);
+  }
   const LineGrid g = line_grid_of(*grid);
   const int k = left ? *m : *n;
   CyclicOperand<T> oa, ob;
@@ -117,9 +142,7 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
     oa.copy_in();
     ob.copy_in();
   }
-  trsm_right_looking(left ? Side::Left : Side::Right, l.uplo == 'L' ? Uplo::Lower : Uplo::Upper,
-                     l.trans != 'N', l.diag == 'U' ? Diag::Unit : Diag::NonUnit, *alpha,
-                     oa.view(), ob.view(), g, call.wire());
+  trsm_right_looking(sd, u, l.trans != 'N', dg, *alpha, oa.view(), ob.view(), g, call.wire());
   ob.copy_out();
   return call.finish(grid->comm(), true);
 }

@@ -46,6 +46,15 @@ Result<TriangularOptions> from_environment() {
                     std::string("COMMPRESS_TRIANGULAR_ABS_BOUND='") + text + "' is not a number"};
   }
   auto o = make_options(std::getenv("COMMPRESS_TRIANGULAR_CODEC"), bound);
+  if (const char* text = std::getenv("COMMPRESS_TRIANGULAR_LAYERS"); o.ok() && text && *text) {
+    char* end = nullptr;
+    const long layers = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || layers < 0 || layers > 4096)
+      return Status{ErrorCode::invalid_argument,
+                    std::string("COMMPRESS_TRIANGULAR_LAYERS='") + text +
+                        "' is not 0 (auto) or a layer count"};
+    o->layers = int(layers);
+  }
   if (!o.ok())
     return Status{o.status().code(),
                   "COMMPRESS_TRIANGULAR_* environment: " + o.status().message()};
@@ -80,10 +89,23 @@ Result<TriangularOptions> triangular_options() {
 Status set_triangular_options(const char* codec, double abs_bound) {
   auto o = make_options(codec, abs_bound);
   if (!o.ok()) return o.status();
+  if (auto current = triangular_options(); current.ok()) o->layers = current->layers;
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   s.options = std::move(o);
   s.loaded = true;
+  return {};
+}
+
+Status set_triangular_layers(int layers) {
+  if (layers < 0)
+    return {ErrorCode::invalid_argument,
+            "layers = " + std::to_string(layers) + ": 0 (auto) or a layer count"};
+  auto current = triangular_options();
+  if (!current.ok()) return current.status();
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.options->layers = layers;
   return {};
 }
 
@@ -96,6 +118,12 @@ extern "C" {
 
 int commpress_triangular_set_options(const char* codec, double abs_bound) {
   const commpress::Status st = commpress::linalg::detail::set_triangular_options(codec, abs_bound);
+  commpress::linalg::detail::record_last_error(st);
+  return int(st.code());
+}
+
+int commpress_triangular_set_layers(int layers) {
+  const commpress::Status st = commpress::linalg::detail::set_triangular_layers(layers);
   commpress::linalg::detail::record_last_error(st);
   return int(st.code());
 }

@@ -12,6 +12,9 @@ namespace commpress::linalg::detail {
 struct TriangularOptions {
   std::string codec = "none";
   double abs_bound = 0;  // > 0 exactly when the codec is lossy
+  // p?trsm's layers: 1 = the 2D solve, c > 1 = the 2.5D one on c layers, 0 = chosen by the
+  // model (plan_trsm). p?potrf runs 2D.
+  int layers = 1;
 };
 
 // Those set by set_triangular_options, else COMMPRESS_TRIANGULAR_CODEC and
@@ -23,6 +26,9 @@ Result<TriangularOptions> triangular_options();
 // relative one would need the value range of factors not computed yet). Options unchanged on
 // error.
 Status set_triangular_options(const char* codec, double abs_bound);
+
+// 0 (the model chooses), 1 or more; negative is refused. Options unchanged on error.
+Status set_triangular_layers(int layers);
 
 // What the last call on this thread derived (0: exact transfers; -1: none could be derived,
 // the factorization having stopped).
