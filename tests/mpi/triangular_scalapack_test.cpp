@@ -191,6 +191,10 @@ TEST(Pdtrsm, TwoAndAHalfDAgainstScaLapack) {
   if (layers == 0) GTEST_SKIP() << p << " ranks: no layer count divides them";
   ASSERT_EQ(commpress_triangular_set_layers(layers), 0);
   every_option({shapes().front()});
+  // Auto: whatever the model picks on this grid, the results are ScaLAPACK's.
+  ASSERT_EQ(commpress_triangular_set_layers(0), 0);
+  BlacsGrid g = world_grid();
+  check_trsm<double>('L', 'U', 'T', 'N', 40, 24, 1.0, kALayouts[0], kBLayouts[0], g, "auto");
   EXPECT_EQ(commpress_triangular_set_layers(1), 0);
   EXPECT_EQ(commpress_triangular_set_layers(-1), int(ErrorCode::invalid_argument));
 }

@@ -64,6 +64,7 @@ class CallWire {
   void add_fields(CallFields& f, int position) const;
   TriangularWire& wire() { return wire_; }
   int layers() const { return options_.layers; }
+  double memory_cap() const { return options_.memory_cap; }
   // Collective over comm after the run: a failure on any rank fails all alike; records the
   // result's bound (-1 when bound_derived is false and a lossy codec ran).
   Status finish(MPI_Comm comm, bool bound_derived);

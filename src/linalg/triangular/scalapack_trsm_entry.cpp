@@ -16,15 +16,29 @@
 #include "linalg/triangular/scalapack_call.hpp"
 #include "linalg/triangular/triangular.hpp"
 #include "linalg/triangular/trsm25d.hpp"
+#include "comm/select.hpp"
+#include "model/triangular_model.hpp"
 
 namespace commpress::linalg::detail {
 
 namespace {
 
-// Auto's layer count for this solve: the model's choice (1 until the model is wired in).
+// Auto's layer count for this solve: plan_trsm on the profile in force (raw transfers),
+// agreed over the grid (ranks that loaded different profiles fail together).
 template <class T>
-int chosen_trsm_layers(bool, int, int, int, const Grid&) {
-  return 1;
+Result<int> chosen_trsm_layers(bool left, int m, int n, int nb, const Grid& g, double cap) {
+  const model::MachineProfile& prof = comm::detail::machine_profile();
+  model::TriangularScenario s;
+  s.n = left ? m : n;
+  s.nrhs = left ? n : m;
+  s.nb = nb;
+  s.elem_size = int(sizeof(T));
+  s.grid = {g.rows(), g.cols(), 1};
+  s.link = prof.network;
+  s.flops = model::gemm_flop_rate(prof, codec::dtype_of<T>());
+  const int layers = model::plan_trsm(s, 0, cap).layers;
+  COMMPRESS_RETURN_IF_ERROR(agree_identically(g.comm(), {{"planned layers", layers}}, {}));
+  return layers;
 }
 
 struct Letters {
@@ -110,8 +124,12 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
   const Uplo u = l.uplo == 'L' ? Uplo::Lower : Uplo::Upper;
   const Diag dg = l.diag == 'U' ? Diag::Unit : Diag::NonUnit;
   const Side sd = left ? Side::Left : Side::Right;
-  const int layers = call.layers() == 0 ? chosen_trsm_layers<T>(left, *m, *n, da[5], *grid)
-                                        : call.layers();
+  int layers = call.layers();
+  if (layers == 0) {
+    auto chosen = chosen_trsm_layers<T>(left, *m, *n, da[5], *grid, call.memory_cap());
+    if (!chosen.ok()) return chosen.status();
+    layers = *chosen;
+  }
   if (layers > 1) {
     const int p = grid->rows() * grid->cols();
     if (p % layers != 0)

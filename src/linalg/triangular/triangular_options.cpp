@@ -55,6 +55,15 @@ Result<TriangularOptions> from_environment() {
                         "' is not 0 (auto) or a layer count"};
     o->layers = int(layers);
   }
+  if (const char* text = std::getenv("COMMPRESS_TRIANGULAR_MEMORY_CAP"); o.ok() && text && *text) {
+    char* end = nullptr;
+    const double cap = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(cap >= 0))
+      return Status{ErrorCode::invalid_argument,
+                    std::string("COMMPRESS_TRIANGULAR_MEMORY_CAP='") + text +
+                        "' is not a byte count"};
+    o->memory_cap = cap;
+  }
   if (!o.ok())
     return Status{o.status().code(),
                   "COMMPRESS_TRIANGULAR_* environment: " + o.status().message()};
@@ -89,7 +98,10 @@ Result<TriangularOptions> triangular_options() {
 Status set_triangular_options(const char* codec, double abs_bound) {
   auto o = make_options(codec, abs_bound);
   if (!o.ok()) return o.status();
-  if (auto current = triangular_options(); current.ok()) o->layers = current->layers;
+  if (auto current = triangular_options(); current.ok()) {
+    o->layers = current->layers;
+    o->memory_cap = current->memory_cap;
+  }
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   s.options = std::move(o);

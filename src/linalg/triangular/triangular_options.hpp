@@ -15,6 +15,9 @@ struct TriangularOptions {
   // p?trsm's layers: 1 = the 2D solve, c > 1 = the 2.5D one on c layers, 0 = chosen by the
   // model (plan_trsm). p?potrf runs 2D.
   int layers = 1;
+  // Bytes per rank the model's choice of layers may add (0: no cap), from
+  // COMMPRESS_TRIANGULAR_MEMORY_CAP.
+  double memory_cap = 0;
 };
 
 // Those set by set_triangular_options, else COMMPRESS_TRIANGULAR_CODEC and
