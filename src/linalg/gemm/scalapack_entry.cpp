@@ -88,14 +88,10 @@ void entry(const char* routine, const char* transa, const char* transb, const in
            const int* n, const int* k, const T* alpha, const T* a, const int* ia, const int* ja,
            const int* desca, const T* b, const int* ib, const int* jb, const int* descb,
            const T* beta, T* c, const int* ic, const int* jc, const int* descc) {
-  Status st;
-  try {
-    st = pgemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic,
-               jc, descc);
-  } catch (const std::exception& e) {
-    st = {ErrorCode::internal, std::string("unexpected exception: ") + e.what()};
-  }
-  finish_entry(routine, st);
+  run_entry(routine, [&] {
+    return pgemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c,
+                 ic, jc, descc);
+  });
 }
 
 }  // namespace

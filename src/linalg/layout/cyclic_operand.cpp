@@ -1,8 +1,6 @@
 #include "linalg/layout/cyclic_operand.hpp"
 
 #include <algorithm>
-#include <new>
-#include <string>
 
 namespace commpress::linalg::detail {
 
@@ -24,8 +22,6 @@ bool fits(int64_t first, int64_t nb, int src, int procs, AxisNeed need) {
 template <class T>
 Status CyclicOperand<T>::prepare(const SubMatrix<T>& sub, const LineGrid& g, int context,
                                  AxisNeed rows, AxisNeed cols) {
-  sub_ = sub;
-  context_ = context;
   const Descriptor& d = *sub.desc;
   const int64_t i0 = sub.i - 1, j0 = sub.j - 1;
   in_place_ = fits(i0, d[4], d[6], g.rows, rows) && fits(j0, d[5], d[7], g.cols, cols);
@@ -42,40 +38,22 @@ Status CyclicOperand<T>::prepare(const SubMatrix<T>& sub, const LineGrid& g, int
   view_.rows = {sub.rows, rows.nb, std::max(0, rows.src), g.rows};
   view_.cols = {sub.cols, cols.nb, std::max(0, cols.src), g.cols};
   const int64_t lr = view_.rows.local_size(g.row), lc = view_.cols.local_size(g.col);
-  view_.lld = std::max<int64_t>(1, lr);
-  try {
-    storage_.assign(size_t(view_.lld * std::max<int64_t>(1, lc)), T(0));
-  } catch (const std::bad_alloc&) {
-    return {ErrorCode::capacity, "no memory for a " + std::to_string(lr) + "x" +
-                                     std::to_string(lc) + " copy of sub(" +
-                                     std::to_string(sub.rows) + "x" + std::to_string(sub.cols) +
-                                     ")"};
-  }
-  view_.data = storage_.data();
-  desc_ = {1,
-           context,
-           int(sub.rows),
-           int(sub.cols),
-           int(rows.nb),
-           int(cols.nb),
-           view_.rows.src,
-           view_.cols.src,
-           int(view_.lld)};
+  const Descriptor desc{1, context, int(sub.rows), int(sub.cols), int(rows.nb), int(cols.nb),
+                        view_.rows.src, view_.cols.src, 1};
+  COMMPRESS_RETURN_IF_ERROR(copy_.allocate(sub, lr, lc, desc));
+  view_.data = copy_.data();
+  view_.lld = copy_.ld();
   return {};
 }
 
 template <class T>
 void CyclicOperand<T>::copy_in() {
-  if (in_place_ || sub_.rows == 0 || sub_.cols == 0) return;
-  gemr2d(int(sub_.rows), int(sub_.cols), sub_.data, sub_.i, sub_.j, sub_.desc->data(),
-         view_.data, 1, 1, desc_.data(), context_);
+  if (!in_place_) copy_.copy_in();
 }
 
 template <class T>
 void CyclicOperand<T>::copy_out() {
-  if (in_place_ || sub_.rows == 0 || sub_.cols == 0) return;
-  gemr2d(int(sub_.rows), int(sub_.cols), view_.data, 1, 1, desc_.data(), sub_.data, sub_.i,
-         sub_.j, sub_.desc->data(), context_);
+  if (!in_place_) copy_.copy_out();
 }
 
 template class CyclicOperand<float>;

@@ -41,10 +41,7 @@ class CyclicOperand {
   const BlockCyclic<T>& view() const { return view_; }
 
  private:
-  SubMatrix<T> sub_;
-  Descriptor desc_{};
-  int context_ = -1;
-  std::vector<T> storage_;
+  SubMatrixCopy<T> copy_;
   BlockCyclic<T> view_;
   bool in_place_ = false;
 };

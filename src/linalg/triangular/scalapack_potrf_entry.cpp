@@ -79,17 +79,14 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
 template <class T>
 void entry(const char* routine, const char* uplo, const int* n, T* a, const int* ia,
            const int* ja, const int* desca, int* info) {
-  Status st;
-  int result = 0;
-  try {
-    st = ppotrf(uplo, n, a, ia, ja, desca, result);
+  int result = -1;
+  if (info != nullptr) *info = -1;  // what an exception leaves
+  run_entry(routine, [&] {
+    Status st = ppotrf(uplo, n, a, ia, ja, desca, result);
     if (!st.ok() && result == 0) result = -1;
-  } catch (const std::exception& e) {
-    st = {ErrorCode::internal, std::string("unexpected exception: ") + e.what()};
-    result = -1;
-  }
-  if (info != nullptr) *info = result;
-  finish_entry(routine, st);
+    if (info != nullptr) *info = result;
+    return st;
+  });
 }
 
 }  // namespace

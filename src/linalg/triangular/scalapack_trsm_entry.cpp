@@ -170,13 +170,9 @@ void entry(const char* routine, const char* side, const char* uplo, const char* 
            const char* diag, const int* m, const int* n, const T* alpha, const T* a,
            const int* ia, const int* ja, const int* desca, T* b, const int* ib, const int* jb,
            const int* descb) {
-  Status st;
-  try {
-    st = ptrsm(side, uplo, transa, diag, m, n, alpha, a, ia, ja, desca, b, ib, jb, descb);
-  } catch (const std::exception& e) {
-    st = {ErrorCode::internal, std::string("unexpected exception: ") + e.what()};
-  }
-  finish_entry(routine, st);
+  run_entry(routine, [&] {
+    return ptrsm(side, uplo, transa, diag, m, n, alpha, a, ia, ja, desca, b, ib, jb, descb);
+  });
 }
 
 }  // namespace
