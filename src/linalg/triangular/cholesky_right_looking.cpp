@@ -11,16 +11,11 @@
 #include <vector>
 
 #include "linalg/gemm/local_blas.hpp"
-#include "linalg/triangular/panel_broadcast.hpp"
-#include "linalg/triangular/triangular.hpp"
+#include "linalg/triangular/cholesky_steps.hpp"
 #include "linalg/triangular/triangular_norms.hpp"
 
 namespace commpress::linalg::detail {
 
-namespace {
-
-// Factors block column k on its process column and starts the panel's broadcast (collective
-// over the grid: the other ranks only take part in the broadcast).
 template <class T>
 void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T>& panel,
                   BlockCodec* codec) {
@@ -48,12 +43,53 @@ void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T
 }
 
 template <class T>
+TrailingUpdate<T>::TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g,
+                                  const Panel<T>& p, int64_t k)
+    : a_(a), g_(g), p_(p) {
+  const int64_t blocks = a.rows.blocks();
+  mp_ = a.rows.local_size(g.row);
+  bk_ = p.width();
+  base_ = a.rows.local_before(k + 1, g.row);
+  ld_ = std::max<int64_t>(1, mp_ - base_);
+  mine_.assign(size_t(ld_ * std::max<int64_t>(1, bk_)), T(0));
+  for (int64_t i = k + 1; i < blocks; ++i) {
+    if (a.rows.owner(i) != g.row) continue;
+    const int64_t r0 = a.rows.local_start(i) - base_;
+    for (int64_t q = 0; q < bk_; ++q)
+      std::copy(p.block(i) + q * p.rows(), p.block(i) + q * p.rows() + a.rows.block_size(i),
+                &mine_[size_t(r0 + q * ld_)]);
+  }
+}
+
+template <class T>
+void TrailingUpdate<T>::apply(int64_t j) {
+  // The diagonal block through syrk (its upper triangle is not the caller's to write), the
+  // blocks below it through one gemm.
+  if (a_.cols.owner(j) != g_.col) return;
+  const int64_t bj = a_.cols.block_size(j), lc = a_.cols.local_start(j);
+  int64_t first = a_.rows.local_before(j, g_.row);
+  if (a_.rows.owner(j) == g_.row) {
+    local_syrk_minus(bj, bk_, mine_.data() + (first - base_), ld_, a_.at(first, lc), a_.lld);
+    first += bj;
+  }
+  local_gemm<T>(Trans::N, Trans::T, mp_ - first, bj, bk_, T(-1), mine_.data() + (first - base_),
+                ld_, p_.block(j), p_.rows(), T(1), a_.at(first, lc), a_.lld);
+}
+
+template <class T>
+void cholesky_residual_bound(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& wire) {
+  if (wire.abs_bound <= 0) return;
+  const double e = wire.abs_bound;
+  wire.result_bound = 2 * e * max_abs_line_sum(a, g, true, Part::Lower) + double(a.rows.n) * e * e;
+}
+
+namespace {
+
+template <class T>
 int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& wire) {
   const int64_t blocks = a.rows.blocks();
   if (blocks == 0) return 0;
-  const int64_t mp = a.rows.local_size(g.row);
   Panel<T> panels[2];
-  std::vector<T> mine;  // panel k's rows for this rank's block rows below k, in local order
   auto wait_panel = [&](Panel<T>& p) {
     wire.note(p.wait());
     wire.bytes += p.bytes();
@@ -63,45 +99,20 @@ int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& w
   for (int64_t k = 0; k < blocks; ++k) {
     Panel<T>& p = panels[k % 2];
     if (p.status() != 0) return int(k * a.rows.nb) + p.status();
-    const int64_t bk = p.width();
-    const int64_t base = a.rows.local_before(k + 1, g.row), ld = std::max<int64_t>(1, mp - base);
-    mine.assign(size_t(ld * std::max<int64_t>(1, bk)), T(0));
-    for (int64_t i = k + 1; i < blocks; ++i) {
-      if (a.rows.owner(i) != g.row) continue;
-      const int64_t r0 = a.rows.local_start(i) - base;
-      for (int64_t q = 0; q < bk; ++q)
-        std::copy(p.block(i) + q * p.rows(), p.block(i) + q * p.rows() + a.rows.block_size(i),
-                  &mine[size_t(r0 + q * ld)]);
-    }
-    // Block column j's lower part: the diagonal block through syrk (its upper triangle is
-    // not the caller's to write), the blocks below it through one gemm.
-    auto update = [&](int64_t j) {
-      if (a.cols.owner(j) != g.col) return;
-      const int64_t bj = a.cols.block_size(j), lc = a.cols.local_start(j);
-      int64_t first = a.rows.local_before(j, g.row);
-      if (a.rows.owner(j) == g.row) {
-        local_syrk_minus(bj, bk, mine.data() + (first - base), ld, a.at(first, lc), a.lld);
-        first += bj;
-      }
-      local_gemm<T>(Trans::N, Trans::T, mp - first, bj, bk, T(-1), mine.data() + (first - base),
-                    ld, p.block(j), p.rows(), T(1), a.at(first, lc), a.lld);
-    };
+    TrailingUpdate<T> update(a, g, p, k);
     const bool last = k + 1 == blocks;
     Panel<T>& next = panels[(k + 1) % 2];
     if (!last) {
-      update(k + 1);
+      update.apply(k + 1);
       factor_panel(a, g, k + 1, next, wire.codec);
     }
     for (int64_t j = k + 2; j < blocks; ++j) {
-      update(j);
+      update.apply(j);
       next.test();
     }
     if (!last) wait_panel(next);
   }
-  if (wire.abs_bound > 0) {
-    const double e = wire.abs_bound;
-    wire.result_bound = 2 * e * max_abs_line_sum(a, g, true, Part::Lower) + double(a.rows.n) * e * e;
-  }
+  cholesky_residual_bound(a, g, wire);
   return 0;
 }
 
@@ -117,6 +128,16 @@ int cholesky_right_looking(Uplo uplo, const BlockCyclic<T>& a, const LineGrid& g
   return info;
 }
 
+template void factor_panel<float>(const BlockCyclic<float>&, const LineGrid&, int64_t,
+                                  Panel<float>&, BlockCodec*);
+template void factor_panel<double>(const BlockCyclic<double>&, const LineGrid&, int64_t,
+                                   Panel<double>&, BlockCodec*);
+template class TrailingUpdate<float>;
+template class TrailingUpdate<double>;
+template void cholesky_residual_bound<float>(const BlockCyclic<float>&, const LineGrid&,
+                                             TriangularWire&);
+template void cholesky_residual_bound<double>(const BlockCyclic<double>&, const LineGrid&,
+                                              TriangularWire&);
 template int cholesky_right_looking<float>(Uplo, const BlockCyclic<float>&, const LineGrid&,
                                           TriangularWire&);
 template int cholesky_right_looking<double>(Uplo, const BlockCyclic<double>&, const LineGrid&,
