@@ -276,8 +276,8 @@ void check_potrf(char uplo_letter, int n, const Layout& l, int bad, const BlacsG
   }
 }
 
-TEST(Pdpotrf, FactorsAndReportsInfoLikeScaLapack) {
-  for (auto [rows, cols] : shapes()) {
+void every_potrf(const std::vector<std::pair<int, int>>& grids) {
+  for (auto [rows, cols] : grids) {
     BlacsGrid g(rows, cols);
     if (!g.member()) continue;
     int index = 0;
@@ -298,6 +298,18 @@ TEST(Pdpotrf, FactorsAndReportsInfoLikeScaLapack) {
         }
       }
   }
+}
+
+TEST(Pdpotrf, FactorsAndReportsInfoLikeScaLapack) { every_potrf(shapes()); }
+
+// The 2.5D factorization on layers of the world (8 ranks: 2 x 2 x 2): the same checks.
+TEST(Pdpotrf, TwoAndAHalfDAgainstScaLapack) {
+  const int p = mpi::size();
+  const int layers = p % 2 == 0 ? 2 : p % 3 == 0 ? 3 : 0;
+  if (layers == 0) GTEST_SKIP() << p << " ranks: no layer count divides them";
+  ASSERT_EQ(commpress_triangular_set_layers(layers), 0);
+  every_potrf({shapes().front()});
+  EXPECT_EQ(commpress_triangular_set_layers(1), 0);
 }
 
 // max |sub(A) - F F^T| (F = L, lower) or |sub(A) - F^T F| (upper) through pdgemm_/pdlange_.

@@ -13,6 +13,7 @@
 #include "linalg/gemm/scalapack_options.hpp"
 #include "linalg/layout/cyclic_operand.hpp"
 #include "linalg/triangular/scalapack_call.hpp"
+#include "linalg/triangular/cholesky25d.hpp"
 #include "linalg/triangular/triangular.hpp"
 
 namespace commpress::linalg::detail {
@@ -64,6 +65,19 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
   info = 0;
   if (*n == 0) return {};
 
+  const Uplo which = u == 'L' ? Uplo::Lower : Uplo::Upper;
+  if (call.layers() > 1) {
+    const int p = grid->rows() * grid->cols();
+    if (p % call.layers() != 0)
+      return {ErrorCode::invalid_argument, std::to_string(call.layers()) +
+                                               " layers do not divide the grid's " +
+                                               std::to_string(p) + " processes"};
+    set_blas_threads_for(grid->comm());
+    auto result = cholesky_25d(which, *n, a, *ia, *ja, da, call.layers(), call.wire());
+    COMMPRESS_RETURN_IF_ERROR(agree_identically(grid->comm(), {}, result.status()));
+    info = *result;
+    return call.finish(grid->comm(), info == 0);
+  }
   const LineGrid g = line_grid_of(*grid);
   const AxisNeed square{da[5], -1};
   CyclicOperand<T> oa;
@@ -71,7 +85,7 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
       grid->comm(), {}, oa.prepare({a, &da, *ia, *ja, *n, *n}, g, da[1], square, square)));
   set_blas_threads_for(grid->comm());
   oa.copy_in();
-  info = cholesky_right_looking(u == 'L' ? Uplo::Lower : Uplo::Upper, oa.view(), g, call.wire());
+  info = cholesky_right_looking(which, oa.view(), g, call.wire());
   oa.copy_out();
   return call.finish(grid->comm(), info == 0);
 }

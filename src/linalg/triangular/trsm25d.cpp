@@ -3,34 +3,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "linalg/triangular/scalapack_call.hpp"
+#include "linalg/triangular/layers.hpp"
 
 namespace commpress::linalg::detail {
 
-void layer_shape(int per_layer, int& rows, int& cols) {
-  rows = 1;
-  for (int r = 1; r * r <= per_layer; ++r)
-    if (per_layer % r == 0) rows = r;
-  cols = per_layer / rows;
-}
-
 namespace {
-
-// One layer's BLACS grid over the caller's processes [layer * q, (layer + 1) * q) in the
-// caller's row-major order. Every process of the caller's context builds every layer's
-// (BLACS makes grids collectively); each keeps only its own.
-int layer_context(int context, int nprow, int npcol, int layer, int rows, int cols) {
-  std::vector<int> map(size_t(rows * cols));
-  for (int i = 0; i < rows * cols; ++i) {
-    const int t = layer * rows * cols + i;  // position in the caller's grid, row-major
-    const int r = i / cols, c = i % cols;    // position in the layer's grid
-    map[size_t(r + c * rows)] = Cblacs_pnum(context, t / npcol, t % npcol);
-  }
-  int handle = -1;
-  Cblacs_get(context, 10, &handle);
-  Cblacs_gridmap(&handle, map.data(), rows, rows, cols);
-  return handle;
-}
 
 // Where slice l of `total` items over `parts` slices starts.
 int slice_start(int total, int parts, int l) {
@@ -42,23 +19,11 @@ int slice_start(int total, int parts, int l) {
 template <class T>
 Status trsm_25d(const TrsmCall<T>& call, int layers, TriangularWire& wire) {
   const int context = (*call.desca)[1];
-  int nprow = 0, npcol = 0, myrow = -1, mycol = -1;
-  Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
-  const int p = nprow * npcol, q = p / layers;
-  int qr = 1, qc = 1;
-  layer_shape(q, qr, qc);
-  const int me = (myrow * npcol + mycol) / q;
-  int mine = -1;
-  for (int l = 0; l < layers; ++l) {
-    const int ctx = layer_context(context, nprow, npcol, l, qr, qc);
-    if (l == me) mine = ctx;
-  }
-  auto grid = Grid::from_blacs(mine);
-  if (!grid.ok()) {
-    Cblacs_gridexit(mine);
-    return grid.status();
-  }
-  const LineGrid g = line_grid_of(*grid);
+  auto made = Layers::create(context, layers);
+  if (!made.ok()) return made.status();
+  const Layers& lay = **made;
+  const int me = lay.mine(), mine = lay.context(), qr = lay.rows(), qc = lay.cols();
+  const LineGrid& g = lay.grid();
   const bool left = call.side == Side::Left;
   const int k = left ? call.m : call.n;
   const int nb = (*call.desca)[5];
@@ -75,12 +40,8 @@ Status trsm_25d(const TrsmCall<T>& call, int layers, TriangularWire& wire) {
   const Descriptor db{1, mine, brows, bcols, nb, nb, 0, 0, std::max(1, br)};
   // Every process takes part in every layer's copy; outside that layer its end is a
   // descriptor whose context is -1 (p?gemr2d_'s convention).
-  for (int l = 0; l < layers; ++l) {
-    Descriptor dl = da;
-    if (l != me) dl[1] = -1;
-    gemr2d(k, k, call.a, call.ia, call.ja, call.desca->data(), a_local.data(), 1, 1, dl.data(),
-           context);
-  }
+  for (int l = 0; l < layers; ++l)
+    to_layer(lay, l, k, k, call.a, call.ia, call.ja, *call.desca, a_local.data(), da);
   auto move_slices = [&](bool out) {
     for (int l = 0; l < layers; ++l) {
       const int s0 = slice_start(split, layers, l), sw = slice_start(split, layers, l + 1) - s0;
@@ -89,14 +50,11 @@ Status trsm_25d(const TrsmCall<T>& call, int layers, TriangularWire& wire) {
       Descriptor dl = db;
       dl[2] = rows;
       dl[3] = cols;
-      if (l != me) dl[1] = -1;
       const int bi = call.ib + (left ? 0 : s0), bj = call.jb + (left ? s0 : 0);
       if (out)
-        gemr2d(rows, cols, call.b, bi, bj, call.descb->data(), b_local.data(), 1, 1, dl.data(),
-               context);
+        to_layer(lay, l, rows, cols, call.b, bi, bj, *call.descb, b_local.data(), dl);
       else
-        gemr2d(rows, cols, b_local.data(), 1, 1, dl.data(), call.b, bi, bj, call.descb->data(),
-               context);
+        from_layer(lay, l, rows, cols, b_local.data(), dl, call.b, bi, bj, *call.descb);
     }
   };
   move_slices(true);
@@ -106,7 +64,6 @@ Status trsm_25d(const TrsmCall<T>& call, int layers, TriangularWire& wire) {
     trsm_right_looking(call.side, call.uplo, call.trans, call.diag, call.alpha, va, vb, g, wire);
   }
   move_slices(false);
-  Cblacs_gridexit(mine);
   return {};
 }
 

@@ -27,9 +27,6 @@ struct TrsmCall {
   const Descriptor* descb;
 };
 
-// The layer grid's shape for p / c processes: rows <= columns, as square as it divides.
-void layer_shape(int per_layer, int& rows, int& cols);
-
 // Collective over DESCA's context (every process calls with the same arguments); layers
 // divides the context's process count. Blocks of DESCA's NB on the layers.
 template <class T>
