@@ -39,6 +39,10 @@ TriangularCost trsm_2d_cost(const TriangularScenario& s);
 TriangularCost trsm_25d_cost(const TriangularScenario& s);
 // Right-looking Cholesky with look-ahead (s.nrhs unused).
 TriangularCost cholesky_2d_cost(const TriangularScenario& s);
+// 2.5D Cholesky on s.grid.layers layers of s.grid's shape: per fat panel of c block columns a
+// sum of its columns over the layers, layer 0's factorization of it (the 2D steps, no
+// look-ahead), its broadcast to the layers, and one block column's trailing update per layer.
+TriangularCost cholesky_25d_cost(const TriangularScenario& s);
 
 // The solve's plan over p processes on the caller's pr x pc grid: layers 1 (2D on that grid)
 // or c > 1 dividing p (layers of the most square shape of p / c) with c <= nrhs, whichever
@@ -51,5 +55,8 @@ struct TrsmPlanChoice {
 };
 TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers = 0,
                          double memory_cap = 0);
+// The same choice for Cholesky (2D Cholesky on the caller's grid or cholesky_25d_cost).
+TrsmPlanChoice plan_cholesky(const TriangularScenario& base, int forced_layers = 0,
+                             double memory_cap = 0);
 
 }  // namespace commpress::model

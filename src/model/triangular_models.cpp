@@ -130,14 +130,56 @@ TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
   return c;
 }
 
-TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers, double memory_cap) {
+TriangularCost cholesky_25d_cost(const TriangularScenario& s) {
+  const int layers = std::max(1, s.grid.layers);
+  if (layers == 1) return cholesky_2d_cost(s);
+  TriangularCost c;
+  if (s.n <= 0) return c;
+  const int pr = s.grid.rows, pc = s.grid.cols;
+  const double e = s.elem_size, nb = double(s.nb), n = double(s.n), q = double(pr * pc);
+  const int64_t steps = (s.n + s.nb - 1) / s.nb;
+  for (int64_t k0 = 0; k0 < steps; k0 += layers) {
+    const double R0 = std::max(0.0, n - k0 * nb);
+    // The fat columns' local share, summed over the layers and sent back.
+    const double fat = R0 * std::min<double>(layers, double(steps - k0)) * nb * e / q;
+    c.comm += detail::reduce_time(s.link, 0, fat, layers) + bcast_time(s.link, fat, layers);
+    c.bytes += 2 * fat;
+    for (int64_t k = k0; k < std::min<int64_t>(steps, k0 + layers); ++k) {
+      const double R = std::max(0.0, n - (k + 1) * nb);
+      const double panel = (R + nb) * nb * e;
+      c.comp += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
+                codec_work(s.codec, panel, pc);
+      c.comm += bcast_time(s.link, nb * nb * e, pr) + allgather_time(s.link, panel, pr) +
+                block_bcast(s.link, s.codec, panel, pc);
+      c.bytes += panel;
+    }
+    // Each layer: one panel spread over its grid, one block column's trailing update.
+    const double R1 = std::max(0.0, n - (k0 + layers) * nb);
+    const double panel = (R1 + nb) * nb * e;
+    c.comm += allgather_time(s.link, panel, pr) + block_bcast(s.link, s.codec, panel, pc);
+    c.comp += blocks_of(R1, nb, pr) * nb * blocks_of(R1, nb, pc) * nb * nb / s.flops;
+    c.bytes += panel;
+    c.memory = std::max(c.memory, 2 * panel + fat);
+  }
+  c.memory += n * n * e / q;  // the layer's copy
+  c.seconds = c.comm + c.comp;
+  return c;
+}
+
+namespace {
+
+// The fastest of the 2D algorithm on the caller's grid and the layered one for each c
+// dividing p whose memory fits the cap.
+template <class Cost2D, class Cost25D>
+TrsmPlanChoice choose_layers(const TriangularScenario& base, int forced_layers,
+                             double memory_cap, bool split_rhs, Cost2D two_d, Cost25D layered) {
   const int p = base.grid.rows * base.grid.cols * std::max(1, base.grid.layers);
   TrsmPlanChoice best;
   bool found = false;
   for (int c = 1; c <= p; ++c) {
     if (p % c != 0) continue;
     if (forced_layers > 0 && c != forced_layers) continue;
-    if (c > 1 && c > base.nrhs) continue;
+    if (split_rhs && c > 1 && c > base.nrhs) continue;
     TriangularScenario s = base;
     if (c == 1) {
       s.grid = {base.grid.rows, base.grid.cols * std::max(1, base.grid.layers), 1};
@@ -148,7 +190,7 @@ TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers, doub
         if (q % r == 0) rows = r;
       s.grid = {rows, q / rows, c};
     }
-    const TriangularCost cost = c == 1 ? trsm_2d_cost(s) : trsm_25d_cost(s);
+    const TriangularCost cost = c == 1 ? two_d(s) : layered(s);
     if (c > 1 && memory_cap > 0 && cost.memory > memory_cap) continue;
     if (!found || cost.seconds < best.cost.seconds) {
       best = {c, s.grid, cost};
@@ -156,6 +198,18 @@ TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers, doub
     }
   }
   return best;
+}
+
+}  // namespace
+
+TrsmPlanChoice plan_cholesky(const TriangularScenario& base, int forced_layers,
+                             double memory_cap) {
+  return choose_layers(base, forced_layers, memory_cap, false, cholesky_2d_cost,
+                       cholesky_25d_cost);
+}
+
+TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers, double memory_cap) {
+  return choose_layers(base, forced_layers, memory_cap, true, trsm_2d_cost, trsm_25d_cost);
 }
 
 }  // namespace commpress::model

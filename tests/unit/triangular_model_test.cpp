@@ -45,6 +45,16 @@ TEST(TriangularModel, LayersCostMemoryAndCopies) {
   EXPECT_DOUBLE_EQ(trsm_25d_cost(one).seconds, trsm_2d_cost(one).seconds);
 }
 
+TEST(TriangularModel, LayeredCholeskyCostsAndPlan) {
+  const TriangularScenario layered = slow_link(4096, 0, {2, 2, 2});
+  const TriangularScenario flat = slow_link(4096, 0, {2, 4, 1});
+  EXPECT_GT(cholesky_25d_cost(layered).seconds, 0);
+  EXPECT_GT(cholesky_25d_cost(layered).memory, cholesky_2d_cost(flat).memory);
+  EXPECT_EQ(plan_cholesky(flat, 2).layers, 2);
+  EXPECT_EQ(plan_cholesky(flat, 0, cholesky_2d_cost(flat).memory).layers, 1);
+  EXPECT_LE(plan_cholesky(flat).cost.seconds, plan_cholesky(flat, 1).cost.seconds);
+}
+
 TEST(TriangularModel, PlanHonoursForcedLayersAndTheMemoryCap) {
   const TriangularScenario s = slow_link(4096, 4096, {2, 4, 1});
   EXPECT_EQ(plan_trsm(s, 1).layers, 1);

@@ -41,7 +41,7 @@ int factor_layered(const BlockCyclic<T>& a, const LineGrid& g, const Layers& lay
   const int c = lay.count(), me = lay.mine();
   const int64_t blocks = a.rows.blocks();
   std::vector<T> buffer;
-  auto wait_panel = [&](Panel<T>& p) {
+  auto wait_panel = [&](WholePanel<T>& p) {
     wire.note(p.wait());
     wire.bytes += p.bytes();
   };
@@ -57,7 +57,7 @@ int factor_layered(const BlockCyclic<T>& a, const LineGrid& g, const Layers& lay
     if (me == 0) {
       fat.unpack(buffer);
       for (int64_t k = k0; k < k1; ++k) {
-        Panel<T> p;
+        WholePanel<T> p;
         factor_panel(a, g, k, p, wire.codec);
         wait_panel(p);
         if (p.status() != 0) {
@@ -76,7 +76,7 @@ int factor_layered(const BlockCyclic<T>& a, const LineGrid& g, const Layers& lay
     if (me != 0) fat.unpack(buffer);
     const int64_t k = k0 + me;
     if (k < k1 && k1 < blocks) {
-      Panel<T> p;
+      WholePanel<T> p;
       p.start(a, g, PanelKind::Column, k, k, blocks, wire.codec);
       wait_panel(p);
       TrailingUpdate<T> update(a, g, p, k);

@@ -17,7 +17,7 @@
 namespace commpress::linalg::detail {
 
 template <class T>
-void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T>& panel,
+void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
                   BlockCodec* codec) {
   int status = 0;
   const int64_t blocks = a.rows.blocks();
@@ -44,7 +44,7 @@ void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T
 
 template <class T>
 TrailingUpdate<T>::TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g,
-                                  const Panel<T>& p, int64_t k)
+                                  const WholePanel<T>& p, int64_t k)
     : a_(a), g_(g), p_(p) {
   const int64_t blocks = a.rows.blocks();
   mp_ = a.rows.local_size(g.row);
@@ -89,19 +89,19 @@ template <class T>
 int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& wire) {
   const int64_t blocks = a.rows.blocks();
   if (blocks == 0) return 0;
-  Panel<T> panels[2];
-  auto wait_panel = [&](Panel<T>& p) {
+  WholePanel<T> panels[2];
+  auto wait_panel = [&](WholePanel<T>& p) {
     wire.note(p.wait());
     wire.bytes += p.bytes();
   };
   factor_panel(a, g, 0, panels[0], wire.codec);
   wait_panel(panels[0]);
   for (int64_t k = 0; k < blocks; ++k) {
-    Panel<T>& p = panels[k % 2];
+    WholePanel<T>& p = panels[k % 2];
     if (p.status() != 0) return int(k * a.rows.nb) + p.status();
     TrailingUpdate<T> update(a, g, p, k);
     const bool last = k + 1 == blocks;
-    Panel<T>& next = panels[(k + 1) % 2];
+    WholePanel<T>& next = panels[(k + 1) % 2];
     if (!last) {
       update.apply(k + 1);
       factor_panel(a, g, k + 1, next, wire.codec);
@@ -129,9 +129,9 @@ int cholesky_right_looking(Uplo uplo, const BlockCyclic<T>& a, const LineGrid& g
 }
 
 template void factor_panel<float>(const BlockCyclic<float>&, const LineGrid&, int64_t,
-                                  Panel<float>&, BlockCodec*);
+                                  WholePanel<float>&, BlockCodec*);
 template void factor_panel<double>(const BlockCyclic<double>&, const LineGrid&, int64_t,
-                                   Panel<double>&, BlockCodec*);
+                                   WholePanel<double>&, BlockCodec*);
 template class TrailingUpdate<float>;
 template class TrailingUpdate<double>;
 template void cholesky_residual_bound<float>(const BlockCyclic<float>&, const LineGrid&,

@@ -15,7 +15,7 @@ namespace commpress::linalg::detail {
 // the column with its info; ?trsm below) and starts the panel's broadcast with the info as its
 // status. Collective over the grid: the other ranks only take part in the broadcast.
 template <class T>
-void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T>& panel,
+void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
                   BlockCodec* codec);
 
 // A(i, j) -= L(i, k) L(j, k)^T for the lower part of the block columns j > k this rank holds,
@@ -23,13 +23,13 @@ void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, Panel<T
 template <class T>
 class TrailingUpdate {
  public:
-  TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g, const Panel<T>& p, int64_t k);
+  TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g, const WholePanel<T>& p, int64_t k);
   void apply(int64_t j);
 
  private:
   const BlockCyclic<T>& a_;
   const LineGrid& g_;
-  const Panel<T>& p_;
+  const WholePanel<T>& p_;
   int64_t mp_ = 0, bk_ = 0, base_ = 0, ld_ = 1;
   std::vector<T> mine_;  // the panel's rows of this rank's block rows below k, local order
 };

@@ -5,7 +5,7 @@
 namespace commpress::linalg::detail {
 
 template <class T>
-void Panel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
+void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
                      int64_t lo, int64_t hi, BlockCodec* codec, int status) {
   const bool column = kind == PanelKind::Column;
   const CyclicAxis& along = column ? a.rows : a.cols;   // the axis i runs over
@@ -55,13 +55,13 @@ void Panel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind,
 }
 
 template <class T>
-Status Panel<T>::wait() {
+Status WholePanel<T>::wait() {
   Status st = spread_.wait();
   status_ = int(spread_.status());
   return st;
 }
 
-template class Panel<float>;
-template class Panel<double>;
+template class WholePanel<float>;
+template class WholePanel<double>;
 
 }  // namespace commpress::linalg::detail

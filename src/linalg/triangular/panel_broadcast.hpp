@@ -21,11 +21,11 @@ namespace commpress::linalg::detail {
 enum class PanelKind : uint8_t { Column, Row };
 
 template <class T>
-class Panel {
+class WholePanel {
  public:
-  Panel() = default;
-  Panel(const Panel&) = delete;
-  Panel& operator=(const Panel&) = delete;
+  WholePanel() = default;
+  WholePanel(const WholePanel&) = delete;
+  WholePanel& operator=(const WholePanel&) = delete;
 
   // Collective over the grid (every rank calls with the same k, lo, hi, kind and codec).
   // Returns once this rank's part of stage 1 is done and stage 2 is started; `status` is the
@@ -52,7 +52,7 @@ class Panel {
   BlockBcast<T> spread_;
 };
 
-extern template class Panel<float>;
-extern template class Panel<double>;
+extern template class WholePanel<float>;
+extern template class WholePanel<double>;
 
 }  // namespace commpress::linalg::detail

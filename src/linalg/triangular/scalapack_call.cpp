@@ -1,5 +1,8 @@
 #include "linalg/triangular/scalapack_call.hpp"
 
+#include "comm/select.hpp"
+#include "model/triangular_model.hpp"
+
 namespace commpress::linalg::detail {
 
 Status CallWire::prepare() {
@@ -20,6 +23,23 @@ void CallWire::add_fields(CallFields& f, int position) const {
   f.add("codec option", comm::detail::fingerprint(options_.codec), position);
   f.add("bound option", value_bits(options_.abs_bound), position);
   f.add("layers option", options_.layers, position);
+}
+
+Result<int> CallWire::planned_layers(bool cholesky, int64_t n, int64_t nrhs, int nb,
+                                     int elem_size, const Grid& grid) const {
+  const model::MachineProfile& prof = comm::detail::machine_profile();
+  model::TriangularScenario s;
+  s.n = n;
+  s.nrhs = nrhs;
+  s.nb = nb;
+  s.elem_size = elem_size;
+  s.grid = {grid.rows(), grid.cols(), 1};
+  s.link = prof.network;
+  s.flops = model::gemm_flop_rate(prof, elem_size == 4 ? codec::Dtype::f32 : codec::Dtype::f64);
+  const int layers = cholesky ? model::plan_cholesky(s, 0, options_.memory_cap).layers
+                              : model::plan_trsm(s, 0, options_.memory_cap).layers;
+  COMMPRESS_RETURN_IF_ERROR(agree_identically(grid.comm(), {{"planned layers", layers}}, {}));
+  return layers;
 }
 
 Status CallWire::finish(MPI_Comm comm, bool bound_derived) {

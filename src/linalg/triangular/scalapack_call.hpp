@@ -65,6 +65,11 @@ class CallWire {
   TriangularWire& wire() { return wire_; }
   int layers() const { return options_.layers; }
   double memory_cap() const { return options_.memory_cap; }
+  // Auto's layer count: plan_cholesky or plan_trsm (order n, nrhs right-hand sides) on the
+  // profile in force with raw transfers, agreed over the grid (ranks that loaded different
+  // profiles fail together).
+  Result<int> planned_layers(bool cholesky, int64_t n, int64_t nrhs, int nb, int elem_size,
+                             const Grid& grid) const;
   // Collective over comm after the run: a failure on any rank fails all alike; records the
   // result's bound (-1 when bound_derived is false and a lossy codec ran).
   Status finish(MPI_Comm comm, bool bound_derived);

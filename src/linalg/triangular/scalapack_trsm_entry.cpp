@@ -16,30 +16,10 @@
 #include "linalg/triangular/scalapack_call.hpp"
 #include "linalg/triangular/triangular.hpp"
 #include "linalg/triangular/trsm25d.hpp"
-#include "comm/select.hpp"
-#include "model/triangular_model.hpp"
 
 namespace commpress::linalg::detail {
 
 namespace {
-
-// Auto's layer count for this solve: plan_trsm on the profile in force (raw transfers),
-// agreed over the grid (ranks that loaded different profiles fail together).
-template <class T>
-Result<int> chosen_trsm_layers(bool left, int m, int n, int nb, const Grid& g, double cap) {
-  const model::MachineProfile& prof = comm::detail::machine_profile();
-  model::TriangularScenario s;
-  s.n = left ? m : n;
-  s.nrhs = left ? n : m;
-  s.nb = nb;
-  s.elem_size = int(sizeof(T));
-  s.grid = {g.rows(), g.cols(), 1};
-  s.link = prof.network;
-  s.flops = model::gemm_flop_rate(prof, codec::dtype_of<T>());
-  const int layers = model::plan_trsm(s, 0, cap).layers;
-  COMMPRESS_RETURN_IF_ERROR(agree_identically(g.comm(), {{"planned layers", layers}}, {}));
-  return layers;
-}
 
 struct Letters {
   char side = '?', uplo = '?', trans = '?', diag = '?';
@@ -126,7 +106,8 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
   const Side sd = left ? Side::Left : Side::Right;
   int layers = call.layers();
   if (layers == 0) {
-    auto chosen = chosen_trsm_layers<T>(left, *m, *n, da[5], *grid, call.memory_cap());
+    auto chosen = call.planned_layers(false, left ? *m : *n, left ? *n : *m, da[5],
+                                      int(sizeof(T)), *grid);
     if (!chosen.ok()) return chosen.status();
     layers = *chosen;
   }

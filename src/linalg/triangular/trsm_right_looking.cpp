@@ -41,17 +41,17 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
   MPI_Comm x_comm = MPI_COMM_NULL;
   MPI_Comm_dup(g.col_comm, &x_comm);
   auto step_block = [&](int64_t s) { return forward ? s : blocks - 1 - s; };
-  auto start_panel = [&](Panel<T>& p, int64_t k) {
+  auto start_panel = [&](WholePanel<T>& p, int64_t k) {
     if (forward)
       p.start(a, g, kind, k, k, blocks, wire.codec);
     else
       p.start(a, g, kind, k, 0, k + 1, wire.codec);
   };
-  auto wait_panel = [&](Panel<T>& p) {
+  auto wait_panel = [&](WholePanel<T>& p) {
     wire.note(p.wait());
     wire.bytes += p.bytes();
   };
-  auto solve_and_send = [&](int64_t k, const Panel<T>& p, SolvedRow<T>& x) {
+  auto solve_and_send = [&](int64_t k, const WholePanel<T>& p, SolvedRow<T>& x) {
     const int64_t bk = b.rows.block_size(k);
     const int owner = b.rows.owner(k);
     x.rows = bk;
@@ -63,20 +63,20 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
     }
     x.bcast.start(x.data.data(), bk * nq, 0, owner, x_comm, wire.codec);
   };
-  auto update = [&](int64_t i, const Panel<T>& p, const SolvedRow<T>& x) {
+  auto update = [&](int64_t i, const WholePanel<T>& p, const SolvedRow<T>& x) {
     if (b.rows.owner(i) != g.row) return;
     local_gemm<T>(Trans::N, Trans::N, b.rows.block_size(i), nq, x.rows, T(-1), p.block(i),
                   p.rows(), x.data.data(), x.rows, T(1), b.at(b.rows.local_start(i), 0), b.lld);
   };
 
-  Panel<T> panels[2];
+  WholePanel<T> panels[2];
   SolvedRow<T> solved[2];
   start_panel(panels[0], step_block(0));
   wait_panel(panels[0]);
   solve_and_send(step_block(0), panels[0], solved[0]);
   for (int64_t s = 0; s < blocks; ++s) {
     const int64_t k = step_block(s);
-    Panel<T>& panel = panels[s % 2];
+    WholePanel<T>& panel = panels[s % 2];
     SolvedRow<T>& x = solved[s % 2];
     const bool last = s + 1 == blocks;
     const int64_t next = last ? -1 : step_block(s + 1);
