@@ -87,10 +87,11 @@ void commpress_pspotrf(const char* uplo, const int* n, float* a, const int* ia, 
  * (options unchanged). Every process of a grid must use the same options. */
 int commpress_triangular_set_options(const char* codec, double abs_bound);
 double commpress_triangular_last_bound(void);
-/* pdtrsm's grid: 1 (default) the 2D solve on the caller's grid; c > 1 the 2.5D solve on c
- * layers of p/c processes (c must divide p), each holding a copy of A and solving 1/c of B;
- * 0 lets the model choose (docs/triangular.md). From COMMPRESS_TRIANGULAR_LAYERS initially.
- * pdpotrf runs 2D. Returns 0 or an error code. */
+/* The grid of p?trsm and p?potrf: 1 (default) the 2D algorithms on the caller's grid; c > 1
+ * the 2.5D ones on c layers of p/c processes (c must divide p): the solve gives each layer a
+ * copy of A and 1/c of B, Cholesky a copy of A and 1/c of the trailing updates; 0 lets the
+ * model choose (docs/triangular.md). From COMMPRESS_TRIANGULAR_LAYERS initially. Returns 0 or
+ * an error code. */
 int commpress_triangular_set_layers(int layers);
 
 int commpress_gemm_set_options(const char* algorithm, const char* codec, double rel_bound);

@@ -12,8 +12,8 @@ namespace commpress::linalg::detail {
 struct TriangularOptions {
   std::string codec = "none";
   double abs_bound = 0;  // > 0 exactly when the codec is lossy
-  // p?trsm's layers: 1 = the 2D solve, c > 1 = the 2.5D one on c layers, 0 = chosen by the
-  // model (plan_trsm). p?potrf runs 2D.
+  // Layers: 1 = the 2D algorithms, c > 1 = the 2.5D ones on c layers, 0 = chosen by the
+  // model (plan_trsm, plan_cholesky).
   int layers = 1;
   // Bytes per rank the model's choice of layers may add (0: no cap), from
   // COMMPRESS_TRIANGULAR_MEMORY_CAP.
