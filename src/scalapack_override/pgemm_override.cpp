@@ -21,6 +21,7 @@
 #include "commpress/linalg.hpp"
 #include "commpress/scalapack.h"
 #include "pmpi/debug_flag.hpp"
+#include "scalapack_override/override_guard.hpp"
 
 namespace {
 
@@ -30,34 +31,6 @@ template <class T>
 using Pgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const T*,
                        const T*, const int*, const int*, const int*, const T*, const int*,
                        const int*, const int*, const T*, T*, const int*, const int*, const int*);
-
-// While this thread runs commpress, a pdgemm_ reaching here (commpress's own ScaLAPACK
-// algorithm calls pdgemm_ by name) is ScaLAPACK's.
-thread_local int inside = 0;
-
-// The MPI preload, when loaded too, must leave commpress's own traffic alone.
-struct MpiBypass {
-  void (*enter)() = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "commpress_mpi_bypass_enter"));
-  void (*leave)() = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "commpress_mpi_bypass_leave"));
-};
-
-class Inside {
- public:
-  Inside() {
-    ++inside;
-    if (bypass().enter) bypass().enter();
-  }
-  ~Inside() {
-    if (bypass().leave) bypass().leave();
-    --inside;
-  }
-
- private:
-  static const MpiBypass& bypass() {
-    static const MpiBypass b;
-    return b;
-  }
-};
 
 using commpress::pmpi::debug_enabled;
 
@@ -122,16 +95,6 @@ const Policy& policy() {
                    p.problem.c_str());
     });
   return p;
-}
-
-template <class T>
-Pgemm<T> next(const char* name) {
-  static Pgemm<T> f = reinterpret_cast<Pgemm<T>>(dlsym(RTLD_NEXT, name));
-  if (f == nullptr) {
-    std::fprintf(stderr, "commpress_scalapack: no %s after this library (link ScaLAPACK)\n", name);
-    std::abort();
-  }
-  return f;
 }
 
 std::optional<la::Trans> trans(const char* t) {
@@ -209,10 +172,10 @@ void pgemm(const char* ta, const char* tb, const int* m, const int* n, const int
            const int* ic, const int* jc, const int* descc) {
   using N = Names<T>;
   auto scalapack = [&] {
-    next<T>(N::scalapack)(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic,
+    commpress_override::next<Pgemm<T>>(N::scalapack)(ta, tb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic,
                           jc, descc);
   };
-  if (inside > 0) return scalapack();
+  if (commpress_override::inside > 0) return scalapack();
   const Policy& p = policy();
   if (!p.problem.empty() || desca == nullptr || desca[0] != 1 || !m || !n || !k)
     return scalapack();
@@ -220,7 +183,7 @@ void pgemm(const char* ta, const char* tb, const int* m, const int* n, const int
     say_scalapack_only();
     return scalapack();
   }
-  Inside guard;
+  commpress_override::Inside guard;
   auto grid = la::Grid::from_blacs(desca[1]);
   if (!grid.ok()) return scalapack();  // this process is outside the grid, or an odd context
   const bool lead = grid->row() == 0 && grid->col() == 0;
@@ -252,7 +215,7 @@ void by_name(const char* ta, const char* tb, const int* m, const int* n, const i
              const T* alpha, const T* a, const int* ia, const int* ja, const int* desca,
              const T* b, const int* ib, const int* jb, const int* descb, const T* beta, T* c,
              const int* ic, const int* jc, const int* descc) {
-  Inside guard;
+  commpress_override::Inside guard;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   say(rank == 0, std::string("commpress_") + (Names<T>::scalapack + 0) +

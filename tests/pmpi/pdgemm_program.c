@@ -7,15 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void Cblacs_pinfo(int* rank, int* size);
-void Cblacs_get(int context, int what, int* value);
-void Cblacs_gridinit(int* context, const char* order, int rows, int cols);
-void Cblacs_gridinfo(int context, int* rows, int* cols, int* row, int* col);
-void Cblacs_gridexit(int context);
-void Cblacs_exit(int keep_mpi);
-int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb,
-               const int* irsrc, const int* icsrc, const int* ctxt, const int* lld, int* info);
+#include "blacs_decls.h"
 void pdgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
              const double*, const int*, const int*, const int*, const double*, const int*,
              const int*, const int*, const double*, double*, const int*, const int*, const int*);

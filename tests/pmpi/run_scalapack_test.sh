@@ -5,19 +5,7 @@
 #   run_scalapack_test.sh <mpirun> <ranks> <program> <preload library> [<commpress_pdgemm program>]
 set -uo pipefail
 MPIRUN=$1 NP=$2 PROGRAM=$3 LIB=$4 EXPLICIT=${5:-}
-FLAGS=(--oversubscribe --mca btl self,vader,tcp --mca mpi_yield_when_idle 1 -np "$NP")
-[ "$(id -u)" = 0 ] && FLAGS+=(--allow-run-as-root)
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-run() {  # run <name> <mpirun arguments...>: the program must report ok
-  local name=$1
-  shift
-  "$MPIRUN" "${FLAGS[@]}" "$@" > "$OUT/$name" 2>&1 || fail "$name: exit status"
-  cat "$OUT/$name"
-  grep -q '^ok: ' "$OUT/$name" || fail "$name: no ok line"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/scalapack_test_lib.sh"
 
 echo "== ScaLAPACK alone"
 run plain "$PROGRAM"

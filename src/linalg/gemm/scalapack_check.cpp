@@ -188,6 +188,16 @@ Status check_descriptor(const Descriptor& desc, const Grid& grid, int position) 
   return check_operand({"", desc[kM], desc[kN], 1, 1, desc, position}, desc[kCtxt], grid);
 }
 
+Status check_submatrix(const char* name, int64_t rows, int64_t cols, int i, int j,
+                       const Descriptor& desc, int dpos, int context, const Grid& grid) {
+  return check_operand({name, rows, cols, i, j, desc, dpos}, context, grid);
+}
+
+void append_descriptor_fields(std::vector<comm::detail::Field>& fields, const Descriptor& desc,
+                              char name) {
+  append_descriptor(fields, desc, name == 'A' ? 1 : name == 'B' ? 2 : 3);
+}
+
 std::vector<comm::detail::Field> descriptor_fields(const Descriptor& desc) {
   std::vector<comm::detail::Field> f;
   append_descriptor(f, desc, 0);

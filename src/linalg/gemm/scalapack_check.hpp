@@ -54,4 +54,14 @@ Status check_descriptor(const Descriptor& desc, const Grid& grid, int position);
 // A descriptor's fields every process must pass alike (all but LLD).
 std::vector<comm::detail::Field> descriptor_fields(const Descriptor& desc);
 
+// sub(X) (rows x cols at the 1-based i, j of the matrix DESCX describes, DESCX at argument
+// position dpos with I and J just before it, as in every PBLAS routine): the checks
+// check_pgemm_args makes on each operand, against the context `context` (DESCA's).
+Status check_submatrix(const char* name, int64_t rows, int64_t cols, int i, int j,
+                       const Descriptor& desc, int dpos, int context, const Grid& grid);
+
+// Appends DESC<name>'s shared entries (name 'A', 'B' or 'C') to a call's fields.
+void append_descriptor_fields(std::vector<comm::detail::Field>& fields, const Descriptor& desc,
+                              char name);
+
 }  // namespace commpress::linalg::detail

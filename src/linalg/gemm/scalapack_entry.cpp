@@ -4,7 +4,6 @@
 #include "commpress/scalapack.h"
 
 #include <bit>
-#include <cstdio>
 #include <exception>
 #include <string>
 
@@ -84,31 +83,15 @@ Status pgemm(const char* transa, const char* transb, const int* m, const int* n,
   return {};
 }
 
-// ScaLAPACK's way: no status return, so the message goes to stderr (the same line on every
-// process of the grid) and stays queryable through commpress_gemm_last_error.
-void finish(const char* routine, const Status& st) {
-  if (st.ok()) {
-    record_last_error(st);
-    return;
-  }
-  const Status full{st.code(), std::string(routine) + ": " + st.message()};
-  record_last_error(full);
-  std::fprintf(stderr, "%s\n", full.message().c_str());
-}
-
 template <class T>
 void entry(const char* routine, const char* transa, const char* transb, const int* m,
            const int* n, const int* k, const T* alpha, const T* a, const int* ia, const int* ja,
            const int* desca, const T* b, const int* ib, const int* jb, const int* descb,
            const T* beta, T* c, const int* ic, const int* jc, const int* descc) {
-  Status st;
-  try {
-    st = pgemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic,
-               jc, descc);
-  } catch (const std::exception& e) {
-    st = {ErrorCode::internal, std::string("unexpected exception: ") + e.what()};
-  }
-  finish(routine, st);
+  run_entry(routine, [&] {
+    return pgemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c,
+                 ic, jc, descc);
+  });
 }
 
 }  // namespace

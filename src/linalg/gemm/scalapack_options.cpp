@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -102,6 +103,16 @@ void reset_scalapack_gemm_options() {
 void record_last_error(const Status& st) {
   last.code = st.code();
   last.message = st.message();
+}
+
+void finish_entry(const char* routine, const Status& st) {
+  if (st.ok()) {
+    record_last_error(st);
+    return;
+  }
+  const Status full{st.code(), std::string(routine) + ": " + st.message()};
+  record_last_error(full);
+  std::fprintf(stderr, "%s\n", full.message().c_str());
 }
 
 int last_error(char* message, int capacity) {

@@ -17,6 +17,8 @@ void Cfree_blacs_system_handle(int handle);
 void Cblacs_gridinit(int* context, const char* order, int rows, int cols);
 void Cblacs_gridinfo(int context, int* rows, int* cols, int* row, int* col);
 void Cblacs_gridexit(int context);
+void Cblacs_gridmap(int* context, int* usermap, int ldumap, int rows, int cols);
+int Cblacs_pnum(int context, int row, int col);
 void Cblacs_get(int context, int what, int* value);
 MPI_Comm Cblacs2sys_handle(int handle);
 int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, const int* nprocs);
@@ -42,6 +44,17 @@ namespace commpress::linalg::detail {
 
 using linalg::Descriptor;
 using linalg::descriptor_of;
+
+// p?gemr2d_ by element type: sub(A) (m x n at ia, ja) copied into sub(B) at ib, jb, any two
+// block-cyclic layouts on one context.
+inline void gemr2d(int m, int n, const double* a, int ia, int ja, const int* desca, double* b,
+                   int ib, int jb, const int* descb, int context) {
+  pdgemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &context);
+}
+inline void gemr2d(int m, int n, const float* a, int ia, int ja, const int* desca, float* b,
+                   int ib, int jb, const int* descb, int context) {
+  psgemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &context);
+}
 
 // A BLACS context over the grid's layer-0 ranks in the grid's row-major order, released on
 // destruction. Ranks of other layers hold no context (valid() is false there).

@@ -6,20 +6,6 @@
 
 namespace commpress::linalg::detail {
 
-namespace {
-
-void gemr2d(int m, int n, const double* a, int ia, int ja, const int* desca, double* b, int ib,
-            int jb, const int* descb, int context) {
-  pdgemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &context);
-}
-
-void gemr2d(int m, int n, const float* a, int ia, int ja, const int* desca, float* b, int ib,
-            int jb, const int* descb, int context) {
-  psgemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &context);
-}
-
-}  // namespace
-
 bool is_block_layout(const Descriptor& desc, int i, int j, int64_t rows, int64_t cols,
                      const Grid& grid) {
   const BlockSplit r{rows, grid.rows()}, c{cols, grid.cols()};
@@ -29,9 +15,41 @@ bool is_block_layout(const Descriptor& desc, int i, int j, int64_t rows, int64_t
 }
 
 template <class T>
-Status BlockOperand<T>::prepare(const SubMatrix<T>& sub, const Grid& grid, int context) {
+Status SubMatrixCopy<T>::allocate(const SubMatrix<T>& sub, int64_t local_rows,
+                                  int64_t local_cols, const Descriptor& desc) {
   sub_ = sub;
-  context_ = context;
+  desc_ = desc;
+  desc_[8] = int(std::max<int64_t>(1, local_rows));
+  try {
+    storage_.assign(size_t(desc_[8] * std::max<int64_t>(1, local_cols)), T(0));
+  } catch (const std::bad_alloc&) {
+    return {ErrorCode::capacity, "no memory for a " + std::to_string(local_rows) + "x" +
+                                     std::to_string(local_cols) + " copy of sub(" +
+                                     std::to_string(sub.rows) + "x" + std::to_string(sub.cols) +
+                                     ")"};
+  }
+  return {};
+}
+
+template <class T>
+void SubMatrixCopy<T>::copy_in() {
+  if (sub_.rows == 0 || sub_.cols == 0) return;
+  gemr2d(int(sub_.rows), int(sub_.cols), sub_.data, sub_.i, sub_.j, sub_.desc->data(),
+         storage_.data(), 1, 1, desc_.data(), desc_[1]);
+}
+
+template <class T>
+void SubMatrixCopy<T>::copy_out() {
+  if (sub_.rows == 0 || sub_.cols == 0) return;
+  gemr2d(int(sub_.rows), int(sub_.cols), storage_.data(), 1, 1, desc_.data(), sub_.data, sub_.i,
+         sub_.j, sub_.desc->data(), desc_[1]);
+}
+
+template class SubMatrixCopy<float>;
+template class SubMatrixCopy<double>;
+
+template <class T>
+Status BlockOperand<T>::prepare(const SubMatrix<T>& sub, const Grid& grid, int context) {
   view_.rows = sub.rows;
   view_.cols = sub.cols;
   const int64_t lr = view_.local_rows(grid), lc = view_.local_cols(grid);
@@ -44,31 +62,21 @@ Status BlockOperand<T>::prepare(const SubMatrix<T>& sub, const Grid& grid, int c
     return {};
   }
   view_.ld = std::max<int64_t>(1, lr);
-  try {
-    storage_.assign(size_t(view_.ld * std::max<int64_t>(1, lc)), T(0));
-  } catch (const std::bad_alloc&) {
-    return {ErrorCode::capacity, "no memory for a " + std::to_string(lr) + "x" +
-                                     std::to_string(lc) + " block of sub(" +
-                                     std::to_string(sub.rows) + "x" + std::to_string(sub.cols) +
-                                     ")"};
-  }
-  view_.data = storage_.data();
-  desc_ = descriptor_of(view_, grid, context);
+  DistMatrix<T> shape = view_;
+  shape.data = nullptr;
+  COMMPRESS_RETURN_IF_ERROR(copy_.allocate(sub, lr, lc, descriptor_of(shape, grid, context)));
+  view_.data = copy_.data();
   return {};
 }
 
 template <class T>
 void BlockOperand<T>::copy_in() {
-  if (in_place_ || sub_.rows == 0 || sub_.cols == 0) return;
-  gemr2d(int(sub_.rows), int(sub_.cols), sub_.data, sub_.i, sub_.j, sub_.desc->data(),
-         view_.data, 1, 1, desc_.data(), context_);
+  if (!in_place_) copy_.copy_in();
 }
 
 template <class T>
 void BlockOperand<T>::copy_out() {
-  if (in_place_ || sub_.rows == 0 || sub_.cols == 0) return;
-  gemr2d(int(sub_.rows), int(sub_.cols), view_.data, 1, 1, desc_.data(), sub_.data, sub_.i,
-         sub_.j, sub_.desc->data(), context_);
+  if (!in_place_) copy_.copy_out();
 }
 
 template class BlockOperand<float>;

@@ -26,6 +26,30 @@ struct SubMatrix {
   int64_t rows = 0, cols = 0;
 };
 
+// A private, zeroed copy of sub(X) in another layout (desc, whose LLD the copy sets) and the
+// p?gemr2d_ moves between it and the caller's array.
+template <class T>
+class SubMatrixCopy {
+ public:
+  // Local: room for local_rows x local_cols (capacity when there is none).
+  Status allocate(const SubMatrix<T>& sub, int64_t local_rows, int64_t local_cols,
+                  const Descriptor& desc);
+  // Collective over desc's context.
+  void copy_in();
+  void copy_out();
+  T* data() { return storage_.data(); }
+  int64_t ld() const { return desc_[8]; }
+  const Descriptor& descriptor() const { return desc_; }
+
+ private:
+  SubMatrix<T> sub_;
+  Descriptor desc_{};
+  std::vector<T> storage_;
+};
+
+extern template class SubMatrixCopy<float>;
+extern template class SubMatrixCopy<double>;
+
 // True when sub(X) is the whole matrix and desc is the block layout over grid (MB, NB as
 // DistMatrix's, source process (0, 0)), so the caller's array can be used as it is.
 bool is_block_layout(const Descriptor& desc, int i, int j, int64_t rows, int64_t cols,
@@ -43,10 +67,7 @@ class BlockOperand {
   DistMatrix<T>& view() { return view_; }
 
  private:
-  SubMatrix<T> sub_;
-  Descriptor desc_{};  // of the private copy
-  int context_ = -1;
-  std::vector<T> storage_;
+  SubMatrixCopy<T> copy_;
   DistMatrix<T> view_;
   bool in_place_ = false;
 };

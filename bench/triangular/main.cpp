@@ -1,0 +1,224 @@
+// bench_triangular: commpress_pdpotrf / commpress_pdtrsm next to ScaLAPACK's pdpotrf_ /
+// pdtrsm_ on the same block-cyclic matrices in the same launch, and (one rank, --serial)
+// LAPACK's dpotrf on the whole matrix with the node's BLAS threads. Prints one JSON line per
+// measurement: op, routine, n, nb, grid, layers, codec, best and median seconds of the repeats
+// and GFLOP/s.
+//   mpirun -np P bench_triangular --n 4096 [--nb 64] [--repeats 3] [--ops potrf,trsm]
+//                                 [--layers 1] [--codec none] [--serial]
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "comm/select.hpp"
+#include "commpress/scalapack.h"
+#include "model/triangular_model.hpp"
+#include "linalg/layout/blacs.hpp"
+#include "linalg/layout/matrix_fill.hpp"
+
+extern "C" {
+void Cblacs_pinfo(int* rank, int* size);
+void pdpotrf_(const char*, const int*, double*, const int*, const int*, const int*, int*);
+void pdtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
+             const double*, const double*, const int*, const int*, const int*, double*,
+             const int*, const int*, const int*);
+void dpotrf_(const char*, const int*, double*, const int*, int*);
+void openblas_set_num_threads(int);
+}
+
+namespace {
+
+struct Args {
+  int n = 4096, nb = 64, repeats = 3, layers = 1;
+  std::string ops = "potrf,trsm", codec = "none";
+  bool serial = false;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string k = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : "";
+    if (k == "--n") a.n = std::atoi(v), ++i;
+    else if (k == "--nb") a.nb = std::atoi(v), ++i;
+    else if (k == "--repeats") a.repeats = std::atoi(v), ++i;
+    else if (k == "--layers") a.layers = std::atoi(v), ++i;
+    else if (k == "--ops") a.ops = v, ++i;
+    else if (k == "--codec") a.codec = v, ++i;
+    else if (k == "--serial") a.serial = true;
+    else {
+      std::fprintf(stderr, "bench_triangular: unknown option %s\n", k.c_str());
+      std::exit(2);
+    }
+  }
+  return a;
+}
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// Symmetric and diagonally dominant: positive definite, and well conditioned for the solve.
+double spd(int64_t i, int64_t j, int n) {
+  const double v = commpress::linalg::detail::matrix_value(7, std::min(i, j), std::max(i, j));
+  return i == j ? n + 1.0 + v : v;
+}
+
+struct Timing {
+  double best = 1e300, median = 0;
+};
+
+template <class F>
+Timing time_it(int repeats, F&& once) {
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    t.push_back(once());
+  }
+  // The slowest rank's time is the call's.
+  MPI_Allreduce(MPI_IN_PLACE, t.data(), int(t.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  std::sort(t.begin(), t.end());
+  return {t.front(), t[t.size() / 2]};
+}
+
+// The model's prediction for one measured call on the profile in force (COMMPRESS_PROFILE):
+// commpress's with look-ahead, ScaLAPACK's as the same steps without it.
+double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
+  const commpress::model::MachineProfile& prof = commpress::comm::detail::machine_profile();
+  commpress::model::TriangularScenario s;
+  s.n = a.n;
+  s.nrhs = std::string(op) == "trsm" ? a.n : 0;
+  s.nb = a.nb;
+  s.grid = {pr, pc, 1};
+  s.link = prof.network;
+  s.flops = commpress::model::gemm_flop_rate(prof, commpress::codec::Dtype::f64);
+  s.overlap = ours;
+  if (ours && a.layers > 1) {
+    s.grid = commpress::model::plan_trsm(s, a.layers).grid;
+    return std::string(op) == "trsm" ? commpress::model::trsm_25d_cost(s).seconds
+                                     : commpress::model::cholesky_25d_cost(s).seconds;
+  }
+  return std::string(op) == "trsm" ? commpress::model::trsm_2d_cost(s).seconds
+                                   : commpress::model::cholesky_2d_cost(s).seconds;
+}
+
+void print(const Args& a, const char* op, const char* routine, const std::string& grid,
+           double flops, const Timing& t, double model_s) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return;
+  std::printf("{\"op\":\"%s\",\"routine\":\"%s\",\"n\":%d,\"nb\":%d,\"grid\":\"%s\",\"layers\":%d,"
+              "\"codec\":\"%s\",\"best_s\":%.6f,\"median_s\":%.6f,\"gflops\":%.3f,\"model_s\":%.6f}\n",
+              op, routine, a.n, a.nb, grid.c_str(), a.layers, a.codec.c_str(), t.best, t.median,
+              flops / t.best / 1e9, model_s);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const Args a = parse(argc, argv);
+  int rank = 0, size = 1;
+  Cblacs_pinfo(&rank, &size);
+  const double potrf_flops = double(a.n) * a.n * a.n / 3, trsm_flops = double(a.n) * a.n * a.n;
+  if (a.serial) {
+    if (rank == 0) {
+      openblas_set_num_threads(2);
+      std::vector<double> m(size_t(a.n) * a.n);
+      std::vector<double> times;
+      for (int r = 0; r < a.repeats; ++r) {
+        for (int j = 0; j < a.n; ++j)
+          for (int i = 0; i < a.n; ++i) m[size_t(i) + size_t(j) * a.n] = spd(i, j, a.n);
+        int info = 0;
+        const double t0 = now();
+        dpotrf_("L", &a.n, m.data(), &a.n, &info);
+        times.push_back(now() - t0);
+      }
+      std::sort(times.begin(), times.end());
+      std::printf("{\"op\":\"potrf\",\"routine\":\"dpotrf (1 rank, 2 threads)\",\"n\":%d,\"best_s\":%.6f,"
+                  "\"median_s\":%.6f,\"gflops\":%.3f}\n",
+                  a.n, times.front(), times[times.size() / 2], potrf_flops / times.front() / 1e9);
+    }
+    MPI_Finalize();
+    return 0;
+  }
+  int pr = 1;
+  for (int r = 1; r * r <= size; ++r)
+    if (size % r == 0) pr = r;
+  const int pc = size / pr;
+  int ctx = -1, myrow = -1, mycol = -1, nprow = 0, npcol = 0;
+  Cblacs_get(-1, 0, &ctx);
+  Cblacs_gridinit(&ctx, "Row", pr, pc);
+  Cblacs_gridinfo(ctx, &nprow, &npcol, &myrow, &mycol);
+  const int zero = 0, one = 1;
+  const int mp = numroc_(&a.n, &a.nb, &myrow, &zero, &pr), nq = numroc_(&a.n, &a.nb, &mycol, &zero, &pc);
+  const int lld = std::max(1, mp);
+  int desc[9], info = 0;
+  descinit_(desc, &a.n, &a.n, &a.nb, &a.nb, &zero, &zero, &ctx, &lld, &info);
+  std::vector<double> base(size_t(lld) * std::max(1, nq)), work = base, factor;
+  for (int lj = 0; lj < nq; ++lj)
+    for (int li = 0; li < mp; ++li) {
+      const int64_t i = ((li / a.nb) * pr + myrow) * int64_t(a.nb) + li % a.nb;
+      const int64_t j = ((lj / a.nb) * pc + mycol) * int64_t(a.nb) + lj % a.nb;
+      base[size_t(li) + size_t(lj) * lld] = spd(i, j, a.n);
+    }
+  const std::string grid = std::to_string(pr) + "x" + std::to_string(pc);
+  if (commpress_triangular_set_options(a.codec.c_str(), a.codec == "none" ? 0 : 1e-8) != 0 ||
+      commpress_triangular_set_layers(a.layers) != 0) {
+    char msg[512];
+    commpress_gemm_last_error(msg, sizeof msg);
+    if (rank == 0) std::fprintf(stderr, "bench_triangular: %s\n", msg);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const bool potrf = a.ops.find("potrf") != std::string::npos;
+  const bool trsm = a.ops.find("trsm") != std::string::npos;
+  if (potrf || trsm) {
+    auto t = time_it(a.repeats, [&] {
+      work = base;
+      const double t0 = now();
+      pdpotrf_("L", &a.n, work.data(), &one, &one, desc, &info);
+      return now() - t0;
+    });
+    factor = work;
+    if (potrf)
+      print(a, "potrf", "pdpotrf_ (ScaLAPACK)", grid, potrf_flops, t,
+            predicted(a, "potrf", false, pr, pc));
+    if (potrf) {
+      t = time_it(a.repeats, [&] {
+        work = base;
+        const double t0 = now();
+        commpress_pdpotrf("L", &a.n, work.data(), &one, &one, desc, &info);
+        return now() - t0;
+      });
+      print(a, "potrf", "commpress_pdpotrf", grid, potrf_flops, t,
+            predicted(a, "potrf", true, pr, pc));
+    }
+  }
+  if (trsm) {
+    const double alpha = 1;
+    auto solve = [&](bool ours) {
+      return time_it(a.repeats, [&] {
+        work = base;  // B = A: any dense right-hand side
+        const double t0 = now();
+        if (ours)
+          commpress_pdtrsm("L", "L", "N", "N", &a.n, &a.n, &alpha, factor.data(), &one, &one, desc,
+                           work.data(), &one, &one, desc);
+        else
+          pdtrsm_("L", "L", "N", "N", &a.n, &a.n, &alpha, factor.data(), &one, &one, desc,
+                  work.data(), &one, &one, desc);
+        return now() - t0;
+      });
+    };
+    print(a, "trsm", "pdtrsm_ (ScaLAPACK)", grid, trsm_flops, solve(false),
+          predicted(a, "trsm", false, pr, pc));
+    print(a, "trsm", "commpress_pdtrsm", grid, trsm_flops, solve(true),
+          predicted(a, "trsm", true, pr, pc));
+  }
+  Cblacs_gridexit(ctx);
+  MPI_Finalize();
+  return 0;
+}

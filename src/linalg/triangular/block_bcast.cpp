@@ -1,0 +1,80 @@
+#include "linalg/triangular/block_bcast.hpp"
+
+#include <span>
+
+namespace commpress::linalg::detail {
+
+template <>
+MPI_Datatype mpi_type_of<double>() {
+  return MPI_DOUBLE;
+}
+template <>
+MPI_Datatype mpi_type_of<float>() {
+  return MPI_FLOAT;
+}
+
+template <class T>
+void BlockBcast<T>::start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm,
+                          BlockCodec* codec) {
+  data_ = data;
+  count_ = count;
+  root_ = root;
+  comm_ = comm;
+  codec_ = codec != nullptr && !codec->raw() ? codec : nullptr;
+  payload_posted_ = false;
+  encode_status_ = {};
+  MPI_Comm_rank(comm, &rank_);
+  header_[0] = 0;
+  header_[1] = status;
+  if (rank_ == root_ && codec_ != nullptr) {
+    encode_status_ = codec_->encode(data, count, count, 1, frame_);
+    // A frame that could not be made travels as an empty one and fails every receiver.
+    header_[0] = encode_status_.ok() ? int64_t(frame_.size()) : -1;
+  }
+  MPI_Ibcast(header_, 2, MPI_INT64_T, root, comm, &header_request_);
+  if (codec_ == nullptr || rank_ == root_) post_payload();
+}
+
+template <class T>
+void BlockBcast<T>::post_payload() {
+  payload_posted_ = true;
+  if (codec_ == nullptr) {
+    bytes_ = count_ * int64_t(sizeof(T));
+    MPI_Ibcast(data_, int(count_), mpi_type_of<T>(), root_, comm_, &payload_request_);
+    return;
+  }
+  const int64_t size = std::max<int64_t>(0, header_[0]);
+  if (rank_ != root_) frame_.resize(size_t(size));
+  bytes_ = size;
+  MPI_Ibcast(frame_.data(), int(size), MPI_BYTE, root_, comm_, &payload_request_);
+}
+
+template <class T>
+void BlockBcast<T>::test() {
+  int done = 0;
+  if (!payload_posted_) {
+    MPI_Test(&header_request_, &done, MPI_STATUS_IGNORE);
+    if (done) post_payload();
+    return;
+  }
+  if (payload_request_ != MPI_REQUEST_NULL) MPI_Test(&payload_request_, &done, MPI_STATUS_IGNORE);
+}
+
+template <class T>
+Status BlockBcast<T>::wait() {
+  MPI_Wait(&header_request_, MPI_STATUS_IGNORE);
+  if (!payload_posted_) post_payload();
+  MPI_Wait(&payload_request_, MPI_STATUS_IGNORE);
+  if (codec_ != nullptr && rank_ != root_) {
+    if (header_[0] < 0)
+      return Status{ErrorCode::internal, "the broadcast's root could not encode its block"};
+    COMMPRESS_RETURN_IF_ERROR(codec_->decode(std::span<const std::byte>(frame_), data_, count_,
+                                             count_, 1));
+  }
+  return encode_status_;
+}
+
+template class BlockBcast<float>;
+template class BlockBcast<double>;
+
+}  // namespace commpress::linalg::detail

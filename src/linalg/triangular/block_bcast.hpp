@@ -1,0 +1,58 @@
+// A nonblocking broadcast of one contiguous block, raw or as one frame of a codec. Compressed,
+// it is two broadcasts on the communicator, a header (frame size, and a status value that
+// must not go through a lossy codec) then the frame; a receiver posts the second once the
+// first has arrived, from test() or wait(), before the caller's next collective on the same
+// communicator (every caller waits before its next one). The root keeps its own exact values.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "commpress/status.hpp"
+#include "linalg/gemm/block_codec.hpp"
+
+namespace commpress::linalg::detail {
+
+template <class T>
+class BlockBcast {
+ public:
+  BlockBcast() = default;
+  BlockBcast(const BlockBcast&) = delete;
+  BlockBcast& operator=(const BlockBcast&) = delete;
+
+  // data: count elements (the root's input, everyone's output, alive until wait()); codec
+  // null: raw. status: the root's value, everyone's after wait().
+  void start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm, BlockCodec* codec);
+  void test();
+  // A frame that fails to decode is an error on that rank (only corruption can cause one: the
+  // bytes are what the root's encode produced); the status arrives regardless.
+  Status wait();
+  int64_t status() const { return header_[1]; }
+  // Bytes this rank sent or received (the frame or the raw block), for the report.
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  void post_payload();
+  T* data_ = nullptr;
+  int64_t count_ = 0;
+  int root_ = 0, rank_ = 0;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  BlockCodec* codec_ = nullptr;
+  int64_t header_[2] = {0, 0};  // frame bytes, status
+  std::vector<std::byte> frame_;
+  MPI_Request header_request_ = MPI_REQUEST_NULL, payload_request_ = MPI_REQUEST_NULL;
+  bool payload_posted_ = false;
+  Status encode_status_;
+  int64_t bytes_ = 0;
+};
+
+extern template class BlockBcast<float>;
+extern template class BlockBcast<double>;
+
+template <class T>
+MPI_Datatype mpi_type_of();
+
+}  // namespace commpress::linalg::detail

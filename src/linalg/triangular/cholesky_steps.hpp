@@ -1,0 +1,41 @@
+// The steps of the right-looking Cholesky, shared by the 2D factorization and the 2.5D one
+// (which runs them on layers): factoring one block column into a panel, and the trailing
+// update of chosen block columns with a panel.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "linalg/triangular/panel_broadcast.hpp"
+#include "linalg/triangular/triangular.hpp"
+
+namespace commpress::linalg::detail {
+
+// Factors block column k on its process column (?potrf on the diagonal's owner, sent down
+// the column with its info; ?trsm below) and starts the panel's broadcast with the info as its
+// status. Collective over the grid: the other ranks only take part in the broadcast.
+template <class T>
+void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
+                  BlockCodec* codec);
+
+// A(i, j) -= L(i, k) L(j, k)^T for the lower part of the block columns j > k this rank holds,
+// with panel k (arrived): apply(j) updates block column j. Local.
+template <class T>
+class TrailingUpdate {
+ public:
+  TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g, const WholePanel<T>& p, int64_t k);
+  void apply(int64_t j);
+
+ private:
+  const BlockCyclic<T>& a_;
+  const LineGrid& g_;
+  const WholePanel<T>& p_;
+  int64_t mp_ = 0, bk_ = 0, base_ = 0, ld_ = 1;
+  std::vector<T> mine_;  // the panel's rows of this rank's block rows below k, local order
+};
+
+// With a lossy codec: the bound on max |A - L L^T| compression can add (triangular.hpp).
+template <class T>
+void cholesky_residual_bound(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& wire);
+
+}  // namespace commpress::linalg::detail

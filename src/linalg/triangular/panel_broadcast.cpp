@@ -1,0 +1,67 @@
+#include "linalg/triangular/panel_broadcast.hpp"
+
+#include <algorithm>
+
+namespace commpress::linalg::detail {
+
+template <class T>
+void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
+                     int64_t lo, int64_t hi, BlockCodec* codec, int status) {
+  const bool column = kind == PanelKind::Column;
+  const CyclicAxis& along = column ? a.rows : a.cols;   // the axis i runs over
+  const CyclicAxis& across = column ? a.cols : a.rows;  // the axis k sits on
+  lo_ = lo;
+  nb_ = along.nb;
+  rows_ = std::max<int64_t>(0, std::min(hi * along.nb, along.n) - lo * along.nb);
+  width_ = across.block_size(k);
+  const int64_t size = rows_ * width_;
+  buffer_.assign(size_t(std::max<int64_t>(1, size)), T(0));
+  const int owner_line = across.owner(k);
+  const int me_across = column ? g.col : g.row;
+  const int me_along = column ? g.row : g.col;
+  const int procs_along = along.procs;
+  MPI_Comm line = column ? g.col_comm : g.row_comm;
+  MPI_Comm spread = column ? g.row_comm : g.col_comm;
+
+  if (me_across == owner_line && rows_ > 0) {
+    // Stage 1: each rank of the owning line packs its blocks i (in order), then all gather.
+    std::vector<int> counts(size_t(procs_along), 0), displs(size_t(procs_along), 0);
+    for (int64_t i = lo; i < hi; ++i) counts[size_t(along.owner(i))] += int(along.block_size(i) * width_);
+    for (int p = 1; p < procs_along; ++p) displs[size_t(p)] = displs[size_t(p - 1)] + counts[size_t(p - 1)];
+    std::vector<T> mine(size_t(std::max(1, counts[size_t(me_along)])));
+    std::vector<T> all(size_t(std::max<int64_t>(1, size)));
+    int64_t at = 0;
+    const int64_t k_local = across.local_start(k);
+    for (int64_t i = lo; i < hi; ++i) {
+      if (along.owner(i) != me_along) continue;
+      const int64_t bi = along.block_size(i), i_local = along.local_start(i);
+      for (int64_t q = 0; q < width_; ++q)
+        for (int64_t p = 0; p < bi; ++p)
+          mine[size_t(at++)] = column ? *a.at(i_local + p, k_local + q) : *a.at(k_local + q, i_local + p);
+    }
+    MPI_Allgatherv(mine.data(), counts[size_t(me_along)], mpi_type_of<T>(), all.data(),
+                   counts.data(), displs.data(), mpi_type_of<T>(), line);
+    std::vector<int64_t> cursor(displs.begin(), displs.end());
+    for (int64_t i = lo; i < hi; ++i) {
+      const int p = along.owner(i);
+      const int64_t bi = along.block_size(i), row0 = (i - lo) * nb_;
+      for (int64_t q = 0; q < width_; ++q)
+        for (int64_t r = 0; r < bi; ++r)
+          buffer_[size_t(row0 + r + q * rows_)] = all[size_t(cursor[size_t(p)]++)];
+    }
+  }
+  // Stage 2: across the lines, rooted at the owning one.
+  spread_.start(buffer_.data(), size, status, owner_line, spread, codec);
+}
+
+template <class T>
+Status WholePanel<T>::wait() {
+  Status st = spread_.wait();
+  status_ = int(spread_.status());
+  return st;
+}
+
+template class WholePanel<float>;
+template class WholePanel<double>;
+
+}  // namespace commpress::linalg::detail

@@ -1,0 +1,58 @@
+// One block column (or block row) of a block-cyclic matrix made whole on every rank of the
+// grid, in two stages: the ranks of the line that owns it gather it (allgather along that
+// line, blocking: only they take part), then it travels across the other lines as one
+// nonblocking broadcast, which the caller overlaps with its trailing update (the look-ahead of
+// the right-looking triangular algorithms). A status value rides along in the same message
+// (Cholesky's info), so every rank learns it when the panel arrives.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "linalg/layout/block_cyclic.hpp"
+#include "linalg/triangular/block_bcast.hpp"
+
+namespace commpress::linalg::detail {
+
+// Which blocks: op(A)(i, k) for i in [lo, hi), where op(A)(i, k) is A(i, k) (Column) or
+// A(k, i)^T (Row, the block row of A stored as the block column of A^T).
+enum class PanelKind : uint8_t { Column, Row };
+
+template <class T>
+class WholePanel {
+ public:
+  WholePanel() = default;
+  WholePanel(const WholePanel&) = delete;
+  WholePanel& operator=(const WholePanel&) = delete;
+
+  // Collective over the grid (every rank calls with the same k, lo, hi, kind and codec).
+  // Returns once this rank's part of stage 1 is done and stage 2 is started; `status` is the
+  // value the owning line sends along (every rank of it must pass the same). codec null: raw.
+  void start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k, int64_t lo,
+             int64_t hi, BlockCodec* codec, int status = 0);
+  void test() { spread_.test(); }  // lets MPI progress the broadcast
+  // Local: fails only when a compressed panel does not decode (the panel is then garbage,
+  // and the caller goes on to keep the grid's collectives in step).
+  Status wait();
+
+  // op(A)(i, k), lo <= i < hi, in the whole panel: rows() x width(), leading dimension rows().
+  const T* block(int64_t i) const { return buffer_.data() + (i - lo_) * nb_; }
+  T* data() { return buffer_.data(); }
+  int64_t rows() const { return rows_; }
+  int64_t width() const { return width_; }
+  int status() const { return status_; }
+  int64_t bytes() const { return spread_.bytes(); }
+
+ private:
+  std::vector<T> buffer_;
+  int64_t lo_ = 0, nb_ = 1, rows_ = 0, width_ = 0;
+  int status_ = 0;
+  BlockBcast<T> spread_;
+};
+
+extern template class WholePanel<float>;
+extern template class WholePanel<double>;
+
+}  // namespace commpress::linalg::detail

@@ -1,0 +1,52 @@
+#include "linalg/triangular/scalapack_call.hpp"
+
+#include "comm/select.hpp"
+#include "model/triangular_model.hpp"
+
+namespace commpress::linalg::detail {
+
+Status CallWire::prepare() {
+  auto o = triangular_options();
+  if (!o.ok()) return o.status();
+  options_ = *o;
+  auto c = BlockCodec::create(options_.codec, options_.abs_bound > 0
+                                                  ? codec::ErrorBound::absolute(options_.abs_bound)
+                                                  : codec::ErrorBound::lossless());
+  if (!c.ok()) return c.status();
+  codec_.emplace(std::move(*c));
+  wire_.codec = &*codec_;
+  wire_.abs_bound = options_.abs_bound;
+  return {};
+}
+
+void CallWire::add_fields(CallFields& f, int position) const {
+  f.add("codec option", comm::detail::fingerprint(options_.codec), position);
+  f.add("bound option", value_bits(options_.abs_bound), position);
+  f.add("layers option", options_.layers, position);
+}
+
+Result<int> CallWire::planned_layers(bool cholesky, int64_t n, int64_t nrhs, int nb,
+                                     int elem_size, const Grid& grid) const {
+  const model::MachineProfile& prof = comm::detail::machine_profile();
+  model::TriangularScenario s;
+  s.n = n;
+  s.nrhs = nrhs;
+  s.nb = nb;
+  s.elem_size = elem_size;
+  s.grid = {grid.rows(), grid.cols(), 1};
+  s.link = prof.network;
+  s.flops = model::gemm_flop_rate(prof, elem_size == 4 ? codec::Dtype::f32 : codec::Dtype::f64);
+  const int layers = cholesky ? model::plan_cholesky(s, 0, options_.memory_cap).layers
+                              : model::plan_trsm(s, 0, options_.memory_cap).layers;
+  COMMPRESS_RETURN_IF_ERROR(agree_identically(grid.comm(), {{"planned layers", layers}}, {}));
+  return layers;
+}
+
+Status CallWire::finish(MPI_Comm comm, bool bound_derived) {
+  // Layers of a 2.5D run derive their bounds apart: the call's is the largest.
+  MPI_Allreduce(MPI_IN_PLACE, &wire_.result_bound, 1, MPI_DOUBLE, MPI_MAX, comm);
+  record_result_bound(wire_.abs_bound > 0 ? (bound_derived ? wire_.result_bound : -1) : 0);
+  return agree_identically(comm, {}, wire_.error);
+}
+
+}  // namespace commpress::linalg::detail

@@ -1,0 +1,215 @@
+// The critical paths of the right-looking triangular algorithms with a look-ahead of one
+// (seed paper 003, sections VI and VII, in the terms of gemm_terms.hpp).
+//
+// Solve, step k of K = n / nb, R rows still to solve below the block: the block row's solve
+// (nb^2 r flops, r = nrhs / pc) and its broadcast down the process columns are on the
+// critical path; the next panel of A (R + nb rows: allgathered along its process column, then
+// broadcast along the rows) travels while the update of R / pr rows (2 nb R r / pr flops)
+// runs, so a step costs solve + X broadcast + max(update, panel) with look-ahead and their sum
+// without (ScaLAPACK's order). Cholesky, the same with the panel chain potrf (nb^3 / 3) +
+// diagonal broadcast + panel trsm + allgather + broadcast hidden behind the symmetric trailing
+// update (R^2 nb / (pr pc) flops), plus the look-ahead column's own update.
+#include <algorithm>
+#include <cmath>
+
+#include "model/gemm_terms.hpp"
+#include "model/triangular_model.hpp"
+
+namespace commpress::model {
+
+namespace {
+
+using detail::bcast_time;
+using detail::block_bcast;
+
+// Ring allgather of x bytes in all over P ranks.
+double allgather_time(const Link& link, double x, int P) {
+  return P > 1 ? (P - 1) * link.time(x / P) : 0.0;
+}
+
+// A compressed broadcast's codec work: the root compresses, each receiver decodes.
+double codec_work(const GemmCodec& z, double x, int P) {
+  return P > 1 ? z.compress_time(x) + z.decompress_time(x) : 0.0;
+}
+
+double blocks_of(double rows, double nb, int procs) {
+  return std::ceil(std::ceil(rows / nb) / procs);
+}
+
+}  // namespace
+
+TriangularCost trsm_2d_cost(const TriangularScenario& s) {
+  TriangularCost c;
+  if (s.n <= 0 || s.nrhs <= 0) return c;
+  const int pr = s.grid.rows, pc = s.grid.cols;
+  const double e = s.elem_size, nb = double(s.nb), n = double(s.n);
+  const double r = std::ceil(double(s.nrhs) / pc);
+  const int64_t steps = (s.n + s.nb - 1) / s.nb;
+  for (int64_t k = 0; k < steps; ++k) {
+    const double R = std::max(0.0, n - (k + 1) * nb);
+    const double panel = (R + nb) * nb * e;
+    const double xrow = nb * r * e;
+    const double net_panel = allgather_time(s.link, panel, pr) + block_bcast(s.link, s.codec, panel, pc);
+    const double cpu_panel = codec_work(s.codec, panel, pc);
+    const double net_x = block_bcast(s.link, s.codec, xrow, pr);
+    const double solve = nb * nb * r / s.flops + codec_work(s.codec, xrow, pr);
+    const double update = 2 * blocks_of(R, nb, pr) * nb * nb * r / s.flops;
+    if (k == 0 || !s.overlap) {
+      c.comm += net_panel;
+      c.comp += cpu_panel;
+    }
+    c.comm += net_x;
+    c.comp += solve;
+    if (s.overlap && k > 0) {
+      // The panel of step k crossed during step k-1's update.
+      const double hidden = net_panel + cpu_panel;
+      c.comp += update;
+      if (hidden > update) c.comm += hidden - update;
+    } else {
+      c.comp += update;
+    }
+    c.bytes += panel + xrow;
+    c.memory = std::max(c.memory, 2 * (panel + xrow) + (s.codec.enabled ? panel + xrow : 0));
+  }
+  c.seconds = c.comm + c.comp;
+  return c;
+}
+
+TriangularCost trsm_25d_cost(const TriangularScenario& s) {
+  const int layers = std::max(1, s.grid.layers);
+  TriangularScenario layer = s;
+  layer.nrhs = (s.nrhs + layers - 1) / layers;
+  layer.grid.layers = 1;
+  TriangularCost c = trsm_2d_cost(layer);
+  if (layers == 1) return c;
+  const double e = s.elem_size, n = double(s.n), p = double(s.grid.size());
+  const double q = double(s.grid.rows * s.grid.cols);
+  // A to every layer (each rank receives a 1/q share of it, sends its 1/p share c times),
+  // B's slices out and back: bandwidth of the busiest rank, one message per copy.
+  const double a_copy = n * n * e / q, b_slice = n * double(layer.nrhs) * e / q;
+  const double copies = layers * s.link.time(n * n * e / p) + 2 * s.link.time(b_slice);
+  c.comm += std::max(copies, s.link.time(a_copy));
+  c.seconds = c.comm + c.comp;
+  c.bytes += a_copy + 2 * b_slice;
+  c.memory += a_copy + b_slice;
+  return c;
+}
+
+TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
+  TriangularCost c;
+  if (s.n <= 0) return c;
+  const int pr = s.grid.rows, pc = s.grid.cols;
+  const double e = s.elem_size, nb = double(s.nb), n = double(s.n);
+  const int64_t steps = (s.n + s.nb - 1) / s.nb;
+  for (int64_t k = 0; k < steps; ++k) {
+    const double R = std::max(0.0, n - (k + 1) * nb);
+    const double panel = (R + nb) * nb * e;
+    const double chain_comp = nb * nb * nb / 3 / s.flops +
+                              blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
+                              codec_work(s.codec, panel, pc);
+    const double chain_net = bcast_time(s.link, nb * nb * e, pr) +
+                             allgather_time(s.link, panel, pr) +
+                             block_bcast(s.link, s.codec, panel, pc);
+    const double rows = blocks_of(R, nb, pr) * nb, cols = blocks_of(R, nb, pc) * nb;
+    const double update = rows * cols * nb / s.flops;  // the lower half of 2 rows cols nb
+    const double next_column = 2 * rows * nb * nb / s.flops;
+    if (k == 0 || !s.overlap) {
+      c.comm += chain_net;
+      c.comp += chain_comp + update;
+    } else {
+      // The next column's update, then the rest of the update beside the next panel's chain.
+      const double rest = std::max(0.0, update - next_column);
+      const double busy = std::max(rest, chain_comp);
+      c.comp += next_column + busy;
+      c.comm += std::max(0.0, chain_comp + chain_net - busy);
+    }
+    c.bytes += panel;
+    c.memory = std::max(c.memory, 2 * panel + rows * nb * e + (s.codec.enabled ? panel : 0));
+  }
+  c.seconds = c.comm + c.comp;
+  return c;
+}
+
+TriangularCost cholesky_25d_cost(const TriangularScenario& s) {
+  const int layers = std::max(1, s.grid.layers);
+  if (layers == 1) return cholesky_2d_cost(s);
+  TriangularCost c;
+  if (s.n <= 0) return c;
+  const int pr = s.grid.rows, pc = s.grid.cols;
+  const double e = s.elem_size, nb = double(s.nb), n = double(s.n), q = double(pr * pc);
+  const int64_t steps = (s.n + s.nb - 1) / s.nb;
+  for (int64_t k0 = 0; k0 < steps; k0 += layers) {
+    const double R0 = std::max(0.0, n - k0 * nb);
+    // The fat columns' local share, summed over the layers and sent back.
+    const double fat = R0 * std::min<double>(layers, double(steps - k0)) * nb * e / q;
+    c.comm += detail::reduce_time(s.link, 0, fat, layers) + bcast_time(s.link, fat, layers);
+    c.bytes += 2 * fat;
+    for (int64_t k = k0; k < std::min<int64_t>(steps, k0 + layers); ++k) {
+      const double R = std::max(0.0, n - (k + 1) * nb);
+      const double panel = (R + nb) * nb * e;
+      c.comp += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
+                codec_work(s.codec, panel, pc);
+      c.comm += bcast_time(s.link, nb * nb * e, pr) + allgather_time(s.link, panel, pr) +
+                block_bcast(s.link, s.codec, panel, pc);
+      c.bytes += panel;
+    }
+    // Each layer: one panel spread over its grid, one block column's trailing update.
+    const double R1 = std::max(0.0, n - (k0 + layers) * nb);
+    const double panel = (R1 + nb) * nb * e;
+    c.comm += allgather_time(s.link, panel, pr) + block_bcast(s.link, s.codec, panel, pc);
+    c.comp += blocks_of(R1, nb, pr) * nb * blocks_of(R1, nb, pc) * nb * nb / s.flops;
+    c.bytes += panel;
+    c.memory = std::max(c.memory, 2 * panel + fat);
+  }
+  c.memory += n * n * e / q;  // the layer's copy
+  c.seconds = c.comm + c.comp;
+  return c;
+}
+
+namespace {
+
+// The fastest of the 2D algorithm on the caller's grid and the layered one for each c
+// dividing p whose memory fits the cap.
+template <class Cost2D, class Cost25D>
+TrsmPlanChoice choose_layers(const TriangularScenario& base, int forced_layers,
+                             double memory_cap, bool split_rhs, Cost2D two_d, Cost25D layered) {
+  const int p = base.grid.rows * base.grid.cols * std::max(1, base.grid.layers);
+  TrsmPlanChoice best;
+  bool found = false;
+  for (int c = 1; c <= p; ++c) {
+    if (p % c != 0) continue;
+    if (forced_layers > 0 && c != forced_layers) continue;
+    if (split_rhs && c > 1 && c > base.nrhs) continue;
+    TriangularScenario s = base;
+    if (c == 1) {
+      s.grid = {base.grid.rows, base.grid.cols * std::max(1, base.grid.layers), 1};
+    } else {
+      const int q = p / c;
+      int rows = 1;
+      for (int r = 1; r * r <= q; ++r)
+        if (q % r == 0) rows = r;
+      s.grid = {rows, q / rows, c};
+    }
+    const TriangularCost cost = c == 1 ? two_d(s) : layered(s);
+    if (c > 1 && memory_cap > 0 && cost.memory > memory_cap) continue;
+    if (!found || cost.seconds < best.cost.seconds) {
+      best = {c, s.grid, cost};
+      found = true;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+TrsmPlanChoice plan_cholesky(const TriangularScenario& base, int forced_layers,
+                             double memory_cap) {
+  return choose_layers(base, forced_layers, memory_cap, false, cholesky_2d_cost,
+                       cholesky_25d_cost);
+}
+
+TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers, double memory_cap) {
+  return choose_layers(base, forced_layers, memory_cap, true, trsm_2d_cost, trsm_25d_cost);
+}
+
+}  // namespace commpress::model
