@@ -1,0 +1,28 @@
+// Planning a collective (commpress/collective_plan.hpp): the one place where what a call runs
+// is decided, from agreed values only. The verbs plan here after their argument agreement
+// (ReduceSession) and execute the plan; the public pure plan_* functions plan here too.
+#pragma once
+
+#include <string>
+
+#include "comm/detail/wire.hpp"
+#include "comm/select.hpp"
+#include "commpress/collective_plan.hpp"
+
+namespace commpress::comm::detail {
+
+// Pure: the plan of an agreed call whose algorithm is settled (sel: forced, or Auto's
+// decision), with opts the caller's options (their chunk size, else sel's).
+Result<CollectivePlan> plan_from_selection(const AgreedCall& call, const Selection& sel,
+                                           const Options& opts);
+
+// The options that make the plan's wire and name its algorithm (for executing a plan).
+Options options_of(const CollectivePlan& plan);
+
+// A reduction's requirements on algorithm, codec and op that hold whatever the data
+// (name: the verb, for messages).
+Status check_reduction(Algorithm algorithm, const Wire& wire, Op op, const char* name);
+
+bool is_reduction(model::Operation op);
+
+}  // namespace commpress::comm::detail
