@@ -99,6 +99,11 @@ Result<CollectivePlan> plan_reduce_scatter_block(const void* send, size_t count_
                                                  const Options& opts = {});
 Result<CollectivePlan> plan_reduce(const void* send, size_t count, Dtype dtype, Op op, int root,
                                    MPI_Comm comm, const Options& opts = {});
+// buf: the root's data (the others' may be null); send: this rank's block.
+Result<CollectivePlan> plan_bcast(const void* buf, size_t count, Dtype dtype, int root,
+                                  MPI_Comm comm, const Options& opts = {});
+Result<CollectivePlan> plan_allgather(const void* send, size_t count_per_rank, Dtype dtype,
+                                      MPI_Comm comm, const Options& opts = {});
 
 // Collective: execute a plan. Every rank must pass the same plan and buffers matching its call
 // (operation, count, dtype, op, root, communicator size: anything else fails every rank with
@@ -109,6 +114,11 @@ Result<Report> allreduce(const CollectivePlan& plan, const void* send, void* rec
 Result<Report> reduce_scatter_block(const CollectivePlan& plan, const void* send, void* recv,
                                     MPI_Comm comm);
 Result<Report> reduce(const CollectivePlan& plan, const void* send, void* recv, MPI_Comm comm);
+// The movement operations have no error budget: their REL bound is resolved against the data
+// as the verb does (the plan's own bound fields say what the data it was made from gave).
+Result<Report> bcast(const CollectivePlan& plan, void* buf, MPI_Comm comm);
+Result<Report> allgather(const CollectivePlan& plan, const void* send, void* recv,
+                         MPI_Comm comm);
 
 // The plan as "key: value" lines and as one JSON object (the tool prints both).
 std::string plan_to_text(const CollectivePlan& plan);

@@ -3,6 +3,7 @@
 // budget from the algorithm's structure (its runner's quantizations), all from agreed values.
 #include "commpress/collective_plan.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -53,6 +54,50 @@ Options options_of(const CollectivePlan& plan) {
   o.chunk_bytes = plan.chunk_bytes;
   o.pretend_ranks_per_node = plan.nodes.ranks_per_node;
   return o;
+}
+
+Choice choice_of(const CollectivePlan& plan) {
+  Choice c;
+  c.options = options_of(plan);
+  c.algorithm = plan.algorithm;
+  c.predicted_seconds = plan.predicted_seconds;
+  c.break_even_bytes = plan.break_even_bytes;
+  return c;
+}
+
+Status matches_plan(const CollectivePlan& plan, model::Operation operation, const char* name,
+                    int size) {
+  if (plan.operation != operation)
+    return {ErrorCode::invalid_argument, std::string(name) + ": the plan is one of " +
+                                             model::operation_name(plan.operation)};
+  if (plan.ranks != size)
+    return {ErrorCode::invalid_argument,
+            std::string(name) + ": the plan was made for " + std::to_string(plan.ranks) +
+                " ranks; this communicator has " + std::to_string(size)};
+  return {};
+}
+
+Result<CollectivePlan> plan_agreed(const Collective& c, AgreedCall call, const Choice& choice,
+                                   const CollectivePlan* given) {
+  call.ranks = c.size;
+  const auto& agreed = c.selection;
+  call.ratio_at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 0;
+  call.ratio_at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0;
+  call.oversubscription = std::max(1.0, -agreed[2]);
+  call.one_node = c.one_node;
+  Selection settled;
+  settled.algorithm = c.algorithm;
+  settled.predicted_seconds = choice.predicted_seconds;
+  settled.break_even_bytes = choice.break_even_bytes;
+  if (!given && choice.options.algorithm != Algorithm::Auto) {
+    const SelectCall select{call.operation, call.count, call.dtype, call.op};
+    settled.predicted_seconds =
+        select_agreed(select, choice.options, c.size, nullptr, agreed.data(), c.one_node)
+            .predicted_seconds;
+  }
+  auto plan = plan_from_selection(call, settled, choice.options);
+  if (plan.ok() && given) plan->predicted_seconds = given->predicted_seconds;
+  return plan;
 }
 
 namespace {

@@ -126,6 +126,51 @@ TEST(CollectivePlan, ExecutingItIsTheCallThatPlansForItself) {
   }
 }
 
+// The movement operations that select: bcast from the last rank, allgather.
+TEST(CollectivePlan, MovementPlansRunAsTheCallThatPlansForItself) {
+  const int p = world_size(), root = p - 1;
+  const Bytes mine = make_bytes(Dtype::f32, kCount, 31 + uint64_t(world_rank()));
+  const std::vector<Options> movement = {
+      options(Algorithm::Auto, "auto", ErrorBound::absolute(1e-3)),
+      options(Algorithm::Auto, "zstd-1", ErrorBound::lossless()),
+      options(Algorithm::Binomial, "szp", ErrorBound::relative(1e-3)),
+      options(Algorithm::Ring, "szp", ErrorBound::absolute(1e-2)),
+      options(Algorithm::RecursiveDoubling, "lz4", ErrorBound::lossless()),
+      options(Algorithm::Mpi, "none", ErrorBound::lossless())};
+  for (const Options& o : movement) {
+    const std::string what = describe({o.codec, o.bound}) + " " + cc::algorithm_name(o.algorithm);
+    Bytes direct = mine, planned = mine;
+    auto b1 = cc::bcast(direct.data(), kCount, Dtype::f32, root, MPI_COMM_WORLD, o);
+    auto bplan = cc::plan_bcast(mine.data(), kCount, Dtype::f32, root, MPI_COMM_WORLD, o);
+    ASSERT_EQ(b1.ok(), bplan.ok()) << what;  // algorithms bcast lacks fail alike in both
+    if (bplan.ok()) {
+      EXPECT_TRUE(same_text_everywhere(cc::plan_to_json(*bplan))) << what;
+      auto b2 = cc::bcast(*bplan, planned.data(), MPI_COMM_WORLD);
+      ASSERT_TRUE(b2.ok()) << what << ": " << b2.status().to_string();
+      EXPECT_EQ(direct, planned) << what;
+      expect_same_report(*b1, *b2, "bcast " + what);
+    }
+    Bytes all1(kCount * 4 * size_t(p)), all2(all1.size());
+    auto g1 = cc::allgather(mine.data(), all1.data(), kCount, Dtype::f32, MPI_COMM_WORLD, o);
+    auto gplan = cc::plan_allgather(mine.data(), kCount, Dtype::f32, MPI_COMM_WORLD, o);
+    ASSERT_EQ(g1.ok(), gplan.ok()) << what;
+    if (gplan.ok()) {
+      EXPECT_TRUE(same_text_everywhere(cc::plan_to_json(*gplan))) << what;
+      auto g2 = cc::allgather(*gplan, mine.data(), all2.data(), MPI_COMM_WORLD);
+      ASSERT_TRUE(g2.ok()) << what << ": " << g2.status().to_string();
+      EXPECT_EQ(all1, all2) << what;
+      expect_same_report(*g1, *g2, "allgather " + what);
+    }
+  }
+  // A plan of one operation does not run as another.
+  auto gplan = cc::plan_allgather(mine.data(), kCount, Dtype::f32, MPI_COMM_WORLD, {});
+  ASSERT_TRUE(gplan.ok());
+  Bytes buf = mine;
+  auto wrong = cc::bcast(*gplan, buf.data(), MPI_COMM_WORLD);
+  expect_failed_alike(wrong.status(), "an allgather plan run as bcast",
+                      ErrorCode::invalid_argument);
+}
+
 // Pretend nodes of 2: on an odd rank count the nodes are uneven, and the plan (not the run)
 // decides that the cross-node ring runs over everyone.
 TEST(CollectivePlan, HierarchicalOnUnevenNodesPlansItsRing) {

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "comm/detail/choose.hpp"
+#include "comm/detail/collective.hpp"
 #include "comm/detail/wire.hpp"
 #include "comm/select.hpp"
 #include "commpress/collective_plan.hpp"
@@ -18,6 +20,19 @@ Result<CollectivePlan> plan_from_selection(const AgreedCall& call, const Selecti
 
 // The options that make the plan's wire and name its algorithm (for executing a plan).
 Options options_of(const CollectivePlan& plan);
+
+// Executing a plan: its choices, settled, for begin_collective to agree on.
+Choice choice_of(const CollectivePlan& plan);
+// A local check for begin_collective: the plan is one of this operation on this many ranks.
+Status matches_plan(const CollectivePlan& plan, model::Operation operation, const char* name,
+                    int size);
+
+// After begin_collective: the plan of the agreed call (call: its operation's own fields, lo
+// and hi; the rest is taken from c), with the choice settled there. A forced algorithm's
+// prediction is made from the agreed (worst) sample, so that the plan is the same on every
+// rank; a given plan keeps its own.
+Result<CollectivePlan> plan_agreed(const Collective& c, AgreedCall call, const Choice& choice,
+                                   const CollectivePlan* given);
 
 // A reduction's requirements on algorithm, codec and op that hold whatever the data
 // (name: the verb, for messages).

@@ -1,7 +1,6 @@
 #include "comm/detail/reduce_collective.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <string>
 
@@ -17,32 +16,12 @@
 
 namespace commpress::comm::detail {
 
-namespace {
-
-Status matches_plan(const CollectivePlan& plan, const ReduceCall& call, int size) {
-  const std::string name = call.name;
-  if (plan.operation != call.operation)
-    return {ErrorCode::invalid_argument,
-            name + ": the plan is one of " + model::operation_name(plan.operation)};
-  if (plan.ranks != size)
-    return {ErrorCode::invalid_argument,
-            name + ": the plan was made for " + std::to_string(plan.ranks) +
-                " ranks; this communicator has " + std::to_string(size)};
-  return {};
-}
-
-}  // namespace
-
 Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
     MPI_Comm comm, const ReduceCall& call, Choice& choice,
     const std::function<Status(const Collective&)>& local_checks) {
   auto s = std::make_unique<ReduceSession>();
   if (call.given) {  // the plan's choices, to agree on and run
-    choice = Choice{};
-    choice.options = options_of(*call.given);
-    choice.algorithm = call.given->algorithm;
-    choice.predicted_seconds = call.given->predicted_seconds;
-    choice.break_even_bytes = call.given->break_even_bytes;
+    choice = choice_of(*call.given);
     settle_break_even(choice);
   }
   s->op_ = call.op;
@@ -93,7 +72,9 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
        call.per_rank},
       choice,
       [&](const Collective& c) -> Status {
-        if (call.given) COMMPRESS_RETURN_IF_ERROR(matches_plan(*call.given, call, c.size));
+        if (call.given)
+          COMMPRESS_RETURN_IF_ERROR(
+              matches_plan(*call.given, call.operation, call.name, c.size));
         COMMPRESS_RETURN_IF_ERROR(check_reduction(c.algorithm, c.wire, call.op, call.name));
         return local_checks ? local_checks(c) : Status{};
       },
@@ -109,18 +90,12 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   // The plan, from agreed values only.
   AgreedCall agreed;
   agreed.operation = call.operation;
-  agreed.ranks = s->c_.size;
   agreed.count = call.count;
   agreed.dtype = call.dtype;
   agreed.op = call.op;
   agreed.root = call.root;
   agreed.lo = extras.mins[0];
   agreed.hi = -extras.mins[1];
-  const auto& sel = s->c_.selection;
-  agreed.ratio_at_bound = std::isfinite(sel[0]) && sel[0] > 0 ? sel[0] : 0;
-  agreed.ratio_at_fine = std::isfinite(sel[1]) && sel[1] > 0 ? sel[1] : 0;
-  agreed.oversubscription = std::max(1.0, -sel[2]);
-  agreed.one_node = s->c_.one_node;
   agreed.break_even_bytes = s->break_even_;
   if (s->c_.algorithm == Algorithm::Hierarchical) {
     auto h = Hierarchy::of(s->c_.comm, s->pretend_);
@@ -128,21 +103,9 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
     const bool even = (*h)->even();
     agreed.nodes = {s->pretend_, (*h)->nodes(), even ? (*h)->local_size() : 0, even};
   }
-  Selection settled;
-  settled.algorithm = s->c_.algorithm;
-  settled.predicted_seconds = choice.predicted_seconds;
-  settled.break_even_bytes = choice.break_even_bytes;
-  if (!call.given && choice.options.algorithm != Algorithm::Auto) {
-    // A forced algorithm's prediction from the worst rank's sample, so that it is agreed.
-    const SelectCall select{call.operation, call.count, call.dtype, call.op};
-    settled.predicted_seconds = select_agreed(select, choice.options, s->c_.size, nullptr,
-                                              sel.data(), s->c_.one_node)
-                                    .predicted_seconds;
-  }
-  auto plan = plan_from_selection(agreed, settled, choice.options);
+  auto plan = plan_agreed(s->c_, agreed, choice, call.given);
   if (!plan.ok()) return plan.status();
   s->plan_ = std::move(*plan);
-  if (call.given) s->plan_.predicted_seconds = call.given->predicted_seconds;
   s->c_.algorithm = s->plan_.runs;
   s->break_even_ = s->plan_.break_even_bytes;
   if (s->c_.wire.lossy()) s->c_.wire = s->c_.wire.with_abs_bound(s->plan_.step_abs_bound);
