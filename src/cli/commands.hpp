@@ -23,7 +23,11 @@ void add_blas_command(CLI::App& app, Outcome& outcome);
 void add_bench_commands(CLI::App& app, Outcome& outcome);
 // `commpress bench gemm`, added to the bench group (bench_gemm_command.cpp).
 void add_bench_gemm_command(CLI::App& app, Outcome& outcome);
+// The `plan` group: created by the first of its commands to register (plan_group.cpp).
+CLI::App* plan_group(CLI::App& app);
 // `commpress plan gemm`: the multiply's plan, printed (plan_gemm_command.cpp).
 void add_plan_gemm_command(CLI::App& app, Outcome& outcome);
+// `commpress plan allreduce` and the other collectives that select (plan_collective_command.cpp).
+void add_plan_collective_commands(CLI::App& app, Outcome& outcome);
 
 }  // namespace commpress::cli

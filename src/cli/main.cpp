@@ -19,6 +19,7 @@ constexpr GroupRegistrar kCommandGroups[] = {
     commpress::cli::add_blas_command,
 #endif
     commpress::cli::add_bench_commands,
+    commpress::cli::add_plan_collective_commands,
 #if COMMPRESS_HAVE_GEMM
     commpress::cli::add_bench_gemm_command,  // after the bench group it joins
     commpress::cli::add_plan_gemm_command,

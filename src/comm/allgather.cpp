@@ -14,6 +14,8 @@
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
+#include "comm/detail/planning.hpp"
+#include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -49,38 +51,92 @@ size_t largest_message(const detail::Collective& c, size_t n) {
   return detail::bruck_largest_message(c, n);
 }
 
+// The call's agreement and its plan (given: a plan made earlier, to agree on); plan_only
+// stops there and needs no recv.
+struct Planned {
+  detail::Collective c;
+  CollectivePlan plan;
+};
+
+Result<Planned> agree_and_plan(const void* send, const void* recv, size_t n, Dtype dtype,
+                               MPI_Comm comm, detail::Choice& choice,
+                               const CollectivePlan* given, bool plan_only) {
+  auto c = detail::begin_collective(
+      comm, {model::Operation::allgather, "allgather", n, dtype, 0, false, true}, choice,
+      [&](const detail::Collective& c) -> Status {
+        if (given)
+          COMMPRESS_RETURN_IF_ERROR(
+              detail::matches_plan(*given, model::Operation::allgather, "allgather", c.size));
+        if (n > 0 && (send == nullptr || (!plan_only && recv == nullptr)))
+          return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
+        return detail::check_message_size(largest_message(c, n), "allgather");
+      });
+  if (!c.ok()) return c.status();
+  // Passing recv as send means MPI_IN_PLACE: this rank's block already sits in recv.
+  const void* own = send == recv ? static_cast<const std::byte*>(recv) +
+                                       size_t(c->rank) * n * c->wire.elem_size()
+                                 : send;
+  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, own, n));
+  AgreedCall call;
+  call.operation = model::Operation::allgather;
+  call.count = n;
+  call.dtype = dtype;
+  auto plan = detail::plan_agreed(*c, call, choice, given);
+  if (!plan.ok()) return plan.status();
+  // The bound resolved against every rank's block (a REL bound needs their range).
+  plan->requested_abs_bound = plan->step_abs_bound = plan->guaranteed_abs_bound =
+      c->wire.abs_bound();
+  return Planned{*c, std::move(*plan)};
+}
+
+Result<Report> execute(const Planned& p, const void* send, void* recv) {
+  const detail::Collective& c = p.c;
+  const size_t n = p.plan.count;
+  auto* out = static_cast<std::byte*>(recv);
+  const void* own = send == recv ? out + size_t(c.rank) * n * c.wire.elem_size() : send;
+  detail::Traffic traffic;
+  Status local;
+  if (c.algorithm == Algorithm::Mpi) {
+    local = via_mpi(c, send, recv, n, traffic);
+  } else if (c.algorithm == Algorithm::SharedWindow) {
+    local = detail::shared_window_allgather(c.comm, c.wire.elem_size(),
+                                            static_cast<const std::byte*>(own), out, n);
+    // Each rank writes its block into shared memory once.
+    traffic.add(c.wire.raw_bytes(n), c.wire.raw_bytes(n));
+  } else {
+    local = compressed(c, own, out, n, traffic);
+  }
+  auto r = detail::end_collective(c, local, traffic);
+  if (r.ok()) r->predicted_seconds = p.plan.predicted_seconds;
+  return r;
+}
+
 }  // namespace
 
 Result<Report> allgather(const void* send, void* recv, size_t count_per_rank, Dtype dtype,
                          MPI_Comm comm, const Options& opts) {
   const detail::CodecThreads threads;
   auto choice = detail::choose_allgather(opts, send, recv, count_per_rank, dtype, comm);
-  const size_t n = count_per_rank;
-  auto c = detail::begin_collective(
-      comm, {model::Operation::allgather, "allgather", n, dtype, 0, false, true}, choice,
-      [&](const detail::Collective& c) -> Status {
-        if (n > 0 && (send == nullptr || recv == nullptr))
-          return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
-        return detail::check_message_size(largest_message(c, n), "allgather");
-      });
-  if (!c.ok()) return c.status();
-  auto* out = static_cast<std::byte*>(recv);
-  // Passing recv as send means MPI_IN_PLACE: this rank's block already sits in recv.
-  const void* own = send == recv ? out + c->rank * n * c->wire.elem_size() : send;
-  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, own, n));
-  detail::Traffic traffic;
-  Status local;
-  if (c->algorithm == Algorithm::Mpi) {
-    local = via_mpi(*c, send, recv, n, traffic);
-  } else if (c->algorithm == Algorithm::SharedWindow) {
-    local = detail::shared_window_allgather(c->comm, c->wire.elem_size(),
-                                            static_cast<const std::byte*>(own), out, n);
-    // Each rank writes its block into shared memory once.
-    traffic.add(c->wire.raw_bytes(n), c->wire.raw_bytes(n));
-  } else {
-    local = compressed(*c, own, out, n, traffic);
-  }
-  return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
+  auto p = agree_and_plan(send, recv, count_per_rank, dtype, comm, choice, nullptr, false);
+  if (!p.ok()) return p.status();
+  return execute(*p, send, recv);
+}
+
+Result<Report> allgather(const CollectivePlan& plan, const void* send, void* recv,
+                         MPI_Comm comm) {
+  const detail::CodecThreads threads;
+  auto choice = detail::choice_of(plan);
+  auto p = agree_and_plan(send, recv, plan.count, plan.dtype, comm, choice, &plan, false);
+  if (!p.ok()) return p.status();
+  return execute(*p, send, recv);
+}
+
+Result<CollectivePlan> plan_allgather(const void* send, size_t count_per_rank, Dtype dtype,
+                                      MPI_Comm comm, const Options& opts) {
+  auto choice = detail::choose_allgather(opts, send, nullptr, count_per_rank, dtype, comm);
+  auto p = agree_and_plan(send, nullptr, count_per_rank, dtype, comm, choice, nullptr, true);
+  if (!p.ok()) return p.status();
+  return std::move(p->plan);
 }
 
 }  // namespace commpress::comm

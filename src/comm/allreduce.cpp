@@ -13,6 +13,7 @@
 #include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_collective.hpp"
 #include "comm/detail/reduce_ops.hpp"
+#include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 #include "core/assert.hpp"
 
@@ -34,43 +35,66 @@ Status via_mpi(ReduceSession& s, const void* send, void* recv, size_t n) {
   return {};
 }
 
+Result<std::unique_ptr<ReduceSession>> begin(const void* send, void* recv, size_t count,
+                                              Dtype dtype, Op op, MPI_Comm comm,
+                                              detail::Choice& choice,
+                                              const CollectivePlan* given, bool plan_only) {
+  detail::ReduceCall call{model::Operation::allreduce, "allreduce", count, dtype, op, 0, false,
+                          send, count, recv};
+  call.given = given;
+  call.plan_only = plan_only;
+  return ReduceSession::begin(comm, call, choice, [&](const detail::Collective& c) -> Status {
+    if (count > 0 && (send == nullptr || (!plan_only && recv == nullptr)))
+      return {ErrorCode::invalid_argument, "allreduce: null buffer with a non-zero count"};
+    if (count > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)
+      return {ErrorCode::unsupported, "allreduce: hierarchical takes at most 2^31-1 elements"};
+    if (c.algorithm == Algorithm::Rabenseifner)  // the doubling phase's largest message
+      return detail::check_message_size(2 * c.wire.block_capacity(count), "allreduce");
+    return {};
+  });
+}
+
+// Runs the session's plan.
+Result<Report> execute(ReduceSession& s, const void* send, void* recv, size_t count) {
+  const auto* in = static_cast<const std::byte*>(send);
+  auto* out = static_cast<std::byte*>(recv);
+  if (s.algorithm() == Algorithm::Mpi) return s.end(via_mpi(s, send, recv, count));
+  const detail::Runner& runner = detail::runner_of(s.algorithm());
+  if (s.size() == 1 && !runner.one_rank) {  // nothing to reduce with: the input is the exact result
+    if (send != recv && count && !s.input_in_output())
+      std::memcpy(recv, send, count * s.wire().elem_size());
+    return s.end({});
+  }
+  COMMPRESS_ASSERT(runner.allreduce);  // the agreement admits only algorithms that serve it
+  return s.end(runner.allreduce(s, in, out, count));
+}
+
 }  // namespace
 
 Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype, Op op,
                          MPI_Comm comm, const Options& opts) {
   const detail::CodecThreads threads;
   auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
-  auto session = ReduceSession::begin(
-      comm, {model::Operation::allreduce, "allreduce", count, dtype, op, 0, false, send, count, recv},
-      choice,
-      [&](const detail::Collective& c) -> Status {
-        if (count > 0 && (send == nullptr || recv == nullptr))
-          return {ErrorCode::invalid_argument, "allreduce: null buffer with a non-zero count"};
-        if (count > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)
-          return {ErrorCode::unsupported, "allreduce: hierarchical takes at most 2^31-1 elements"};
-        if (c.algorithm == Algorithm::Rabenseifner)  // the doubling phase's largest message
-          return detail::check_message_size(2 * c.wire.block_capacity(count), "allreduce");
-        return {};
-      });
+  auto session = begin(send, recv, count, dtype, op, comm, choice, nullptr, false);
   if (!session.ok()) return session.status();
-  ReduceSession& s = **session;
-  const auto* in = static_cast<const std::byte*>(send);
-  auto* out = static_cast<std::byte*>(recv);
-  if (s.algorithm() == Algorithm::Mpi) {
-    COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
-    return s.end(via_mpi(s, send, recv, count), Algorithm::Mpi);
-  }
-  const detail::Runner& runner = detail::runner_of(s.algorithm());
-  if (s.size() == 1 && !runner.one_rank) {  // nothing to reduce with: the input is the exact result
-    COMMPRESS_RETURN_IF_ERROR(s.plan({}, 1));
-    if (send != recv && count && !s.input_in_output())
-      std::memcpy(recv, send, count * s.wire().elem_size());
-    return s.end({}, s.algorithm());
-  }
-  COMMPRESS_ASSERT(runner.allreduce);  // the agreement admits only algorithms that serve it
-  Algorithm ran = s.algorithm();
-  Status st = runner.allreduce(s, in, out, count, ran);
-  return s.end(st, ran);
+  return execute(**session, send, recv, count);
+}
+
+Result<Report> allreduce(const CollectivePlan& plan, const void* send, void* recv,
+                         MPI_Comm comm) {
+  const detail::CodecThreads threads;
+  detail::Choice choice;
+  auto session = begin(send, recv, plan.count, plan.dtype, plan.op, comm, choice, &plan, false);
+  if (!session.ok()) return session.status();
+  return execute(**session, send, recv, plan.count);
+}
+
+Result<CollectivePlan> plan_allreduce(const void* send, size_t count, Dtype dtype, Op op,
+                                      MPI_Comm comm, const Options& opts) {
+  auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
+  auto session = begin(send, nullptr, count, dtype, op, comm, choice, nullptr, true);
+  if (!session.ok()) return session.status();
+  return (*session)->plan();
 }
 
 }  // namespace commpress::comm

@@ -12,6 +12,8 @@
 #include "comm/detail/collective.hpp"
 #include "comm/detail/mpi_dtype.hpp"
 #include "comm/detail/private_comm.hpp"
+#include "comm/detail/planning.hpp"
+#include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -47,33 +49,87 @@ Status via_shared_window(const detail::Collective& c, void* buf, size_t n, int r
   return detail::shared_window_bcast(c.comm, root, static_cast<std::byte*>(buf), bytes);
 }
 
+// The call's agreement and its plan (given: a plan made earlier, to agree on); plan_only
+// stops there.
+struct Planned {
+  detail::Collective c;
+  CollectivePlan plan;
+};
+
+Result<Planned> agree_and_plan(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
+                               detail::Choice& choice, const CollectivePlan* given,
+                               bool plan_only) {
+  auto c = detail::begin_collective(
+      comm, {model::Operation::bcast, "bcast", count, dtype, root, true}, choice,
+      [&](const detail::Collective& c) -> Status {
+        if (given)
+          COMMPRESS_RETURN_IF_ERROR(
+              detail::matches_plan(*given, model::Operation::bcast, "bcast", c.size));
+        if (count > 0 && buf == nullptr && !(plan_only && c.rank != root))
+          return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};
+        return {};
+      });
+  if (!c.ok()) return c.status();
+  const bool is_root = c->rank == root;
+  COMMPRESS_RETURN_IF_ERROR(
+      detail::resolve_bound(*c, is_root ? buf : nullptr, is_root ? count : 0));
+  AgreedCall call;
+  call.operation = model::Operation::bcast;
+  call.count = count;
+  call.dtype = dtype;
+  call.root = root;
+  auto plan = detail::plan_agreed(*c, call, choice, given);
+  if (!plan.ok()) return plan.status();
+  // The bound resolved against the root's data (a REL bound needs it).
+  plan->requested_abs_bound = plan->step_abs_bound = plan->guaranteed_abs_bound =
+      c->wire.abs_bound();
+  return Planned{*c, std::move(*plan)};
+}
+
+Result<Report> execute(const Planned& p, void* buf) {
+  const detail::Collective& c = p.c;
+  const size_t count = p.plan.count;
+  const int root = p.plan.root;
+  detail::Traffic traffic;
+  Status local;
+  if (c.algorithm == Algorithm::Mpi)
+    local = via_mpi(c, buf, count, root, traffic);
+  else if (c.algorithm == Algorithm::PlainBinomial)
+    local = detail::plain_binomial_bcast(c, buf, count, root, traffic);
+  else if (c.algorithm == Algorithm::SharedWindow)
+    local = via_shared_window(c, buf, count, root, traffic);
+  else
+    local = binomial(c, buf, count, root, traffic);
+  auto r = detail::end_collective(c, local, traffic);
+  if (r.ok()) r->predicted_seconds = p.plan.predicted_seconds;
+  return r;
+}
+
 }  // namespace
 
 Result<Report> bcast(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
                      const Options& opts) {
   const detail::CodecThreads threads;
   auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
-  auto c = detail::begin_collective(
-      comm, {model::Operation::bcast, "bcast", count, dtype, root, true}, choice,
-      [&](const detail::Collective&) -> Status {
-        if (count > 0 && buf == nullptr)
-          return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};
-        return {};
-      });
-  if (!c.ok()) return c.status();
-  bool is_root = c->rank == root;
-  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, is_root ? buf : nullptr, is_root ? count : 0));
-  detail::Traffic traffic;
-  Status local;
-  if (c->algorithm == Algorithm::Mpi)
-    local = via_mpi(*c, buf, count, root, traffic);
-  else if (c->algorithm == Algorithm::PlainBinomial)
-    local = detail::plain_binomial_bcast(*c, buf, count, root, traffic);
-  else if (c->algorithm == Algorithm::SharedWindow)
-    local = via_shared_window(*c, buf, count, root, traffic);
-  else
-    local = binomial(*c, buf, count, root, traffic);
-  return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
+  auto p = agree_and_plan(buf, count, dtype, root, comm, choice, nullptr, false);
+  if (!p.ok()) return p.status();
+  return execute(*p, buf);
+}
+
+Result<Report> bcast(const CollectivePlan& plan, void* buf, MPI_Comm comm) {
+  const detail::CodecThreads threads;
+  auto choice = detail::choice_of(plan);
+  auto p = agree_and_plan(buf, plan.count, plan.dtype, plan.root, comm, choice, &plan, false);
+  if (!p.ok()) return p.status();
+  return execute(*p, buf);
+}
+
+Result<CollectivePlan> plan_bcast(const void* buf, size_t count, Dtype dtype, int root,
+                                  MPI_Comm comm, const Options& opts) {
+  auto choice = detail::choose_bcast(opts, buf, count, dtype, root, comm);
+  auto p = agree_and_plan(const_cast<void*>(buf), count, dtype, root, comm, choice, nullptr, true);
+  if (!p.ok()) return p.status();
+  return std::move(p->plan);
 }
 
 }  // namespace commpress::comm

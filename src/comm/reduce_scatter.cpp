@@ -15,6 +15,7 @@
 #include "comm/detail/private_comm.hpp"
 #include "comm/detail/reduce_collective.hpp"
 #include "comm/detail/reduce_ops.hpp"
+#include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 #include "core/assert.hpp"
 
@@ -34,40 +35,35 @@ Status via_mpi(ReduceSession& s, const void* send, void* recv, size_t m) {
   return {};
 }
 
-}  // namespace
-
-Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
-                                    Dtype dtype, Op op, MPI_Comm comm, const Options& opts) {
-  const detail::CodecThreads threads;
-  auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
-  const size_t m = count_per_rank;
+Result<std::unique_ptr<ReduceSession>> begin(const void* send, void* recv, size_t m,
+                                              Dtype dtype, Op op, MPI_Comm comm,
+                                              detail::Choice& choice,
+                                              const CollectivePlan* given, bool plan_only) {
   int p = 1;  // for the input's length only; a bad comm is reported by the agreement
   if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
-  auto session = ReduceSession::begin(
-      comm,
-      {model::Operation::reduce_scatter, "reduce_scatter_block", m, dtype, op, 0, false, send,
-       detail::saturating_blocks(m, size_t(p)), nullptr, true},
-      choice, [&](const detail::Collective& c) -> Status {
-        if (m > 0 && (send == nullptr || recv == nullptr))
-          return {ErrorCode::invalid_argument,
-                  "reduce_scatter_block: null buffer with a non-zero count"};
-        const size_t n = m * size_t(c.size);
-        if (n > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)
-          return {ErrorCode::unsupported,
-                  "reduce_scatter_block: hierarchical takes at most 2^31-1 elements in all"};
-        return {};
-      });
-  if (!session.ok()) return session.status();
-  ReduceSession& s = **session;
-  if (s.algorithm() == Algorithm::Mpi) {
-    COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
-    return s.end(via_mpi(s, send, recv, m), Algorithm::Mpi);
-  }
+  detail::ReduceCall call{model::Operation::reduce_scatter, "reduce_scatter_block", m, dtype, op,
+                          0, false, send, detail::saturating_blocks(m, size_t(p)), nullptr, true};
+  call.given = given;
+  call.plan_only = plan_only;
+  return ReduceSession::begin(comm, call, choice, [&](const detail::Collective& c) -> Status {
+    if (m > 0 && (send == nullptr || (!plan_only && recv == nullptr)))
+      return {ErrorCode::invalid_argument,
+              "reduce_scatter_block: null buffer with a non-zero count"};
+    const size_t n = m * size_t(c.size);
+    if (n > size_t(INT_MAX) && c.algorithm == Algorithm::Hierarchical)
+      return {ErrorCode::unsupported,
+              "reduce_scatter_block: hierarchical takes at most 2^31-1 elements in all"};
+    return {};
+  });
+}
+
+// Runs the session's plan.
+Result<Report> execute(ReduceSession& s, const void* send, void* recv, size_t m) {
+  if (s.algorithm() == Algorithm::Mpi) return s.end(via_mpi(s, send, recv, m));
   const size_t es = s.wire().elem_size();
   if (s.size() == 1) {
-    COMMPRESS_RETURN_IF_ERROR(s.plan({}, 1));
     if (send != recv && m) std::memcpy(recv, send, m * es);
-    return s.end({}, s.algorithm());
+    return s.end({});
   }
   // In place, the result would overwrite input still to be read: work from a copy.
   std::vector<std::byte> copy;
@@ -78,9 +74,36 @@ Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_p
   }
   const detail::Runner& runner = detail::runner_of(s.algorithm());
   COMMPRESS_ASSERT(runner.reduce_scatter);  // the agreement admits only algorithms that serve it
-  Algorithm ran = s.algorithm();
-  Status st = runner.reduce_scatter(s, in, static_cast<std::byte*>(recv), m, ran);
-  return s.end(st, ran);
+  return s.end(runner.reduce_scatter(s, in, static_cast<std::byte*>(recv), m));
+}
+
+}  // namespace
+
+Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
+                                    Dtype dtype, Op op, MPI_Comm comm, const Options& opts) {
+  const detail::CodecThreads threads;
+  auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
+  auto session = begin(send, recv, count_per_rank, dtype, op, comm, choice, nullptr, false);
+  if (!session.ok()) return session.status();
+  return execute(**session, send, recv, count_per_rank);
+}
+
+Result<Report> reduce_scatter_block(const CollectivePlan& plan, const void* send, void* recv,
+                                    MPI_Comm comm) {
+  const detail::CodecThreads threads;
+  detail::Choice choice;
+  auto session = begin(send, recv, plan.count, plan.dtype, plan.op, comm, choice, &plan, false);
+  if (!session.ok()) return session.status();
+  return execute(**session, send, recv, plan.count);
+}
+
+Result<CollectivePlan> plan_reduce_scatter_block(const void* send, size_t count_per_rank,
+                                                 Dtype dtype, Op op, MPI_Comm comm,
+                                                 const Options& opts) {
+  auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
+  auto session = begin(send, nullptr, count_per_rank, dtype, op, comm, choice, nullptr, true);
+  if (!session.ok()) return session.status();
+  return (*session)->plan();
 }
 
 }  // namespace commpress::comm

@@ -59,8 +59,8 @@ const Profiled& profile_in_force() {
 
 // Everything about the call except the ratio.
 struct Context {
-  // One look at the profile in force per call: its values and its fingerprint agree.
-  const Profiled& profile = profile_in_force();
+  // One look at the profile per call: its values and its fingerprint agree.
+  const Profiled& profile;
   const SelectCall& call;
   const Options& opts;
   int p = 1;
@@ -71,7 +71,8 @@ struct Context {
   double oversubscription = local_oversubscription();  // agreed on for collectives
   bool one_node = false;                               // agreed on for collectives
 
-  Context(const SelectCall& c, const Options& o, int size) : call(c), opts(o), p(size) {
+  Context(const SelectCall& c, const Options& o, int size, const Profiled& in_force = profile_in_force())
+      : profile(in_force), call(c), opts(o), p(size) {
     auto wire = Wire::make(o, c.dtype);
     valid = wire.ok();
     if (valid) codec = wire->codec();
@@ -147,7 +148,8 @@ RatioSample sample(const Context& ctx) {
                       ctx.opts.bound, ctx.fine_divisor());
 }
 
-Selection forced(const Context& ctx) {
+// at_bound, at_fine: the ratio to predict with (at_bound 0: none sampled, no prediction).
+Selection forced(const Context& ctx, double at_bound, double at_fine) {
   Selection s;
   s.algorithm = ctx.opts.algorithm;
   const double typical = ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio : 1;
@@ -157,9 +159,32 @@ Selection forced(const Context& ctx) {
     s.predicted_seconds = ctx.predict(s.algorithm, 1, 0);
     return s;
   }
-  RatioSample r = sample(ctx);
-  if (!r.sampled) return s;
-  s.predicted_seconds = ctx.predict(s.algorithm, r.at_bound, r.at_fine);
+  if (at_bound <= 0) return s;
+  s.predicted_seconds = ctx.predict(s.algorithm, at_bound, at_fine);
+  return s;
+}
+
+Selection forced(const Context& ctx) {
+  const RatioSample r = sample(ctx);
+  Selection s = forced(ctx, r.sampled ? r.at_bound : 0, r.sampled ? r.at_fine : 0);
+  s.sample_at_bound = r.sampled ? r.at_bound : 0;
+  s.sample_at_fine = r.sampled ? r.at_fine : 0;
+  return s;
+}
+
+// Auto's choice from the agreed ratios (1 where none was sampled), oversubscription and nodes.
+Selection decided(Context& ctx, const double* agreed, bool one_node) {
+  ctx.oversubscription = std::max(1.0, -agreed[2]);
+  ctx.one_node = one_node;
+  const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 1.0;
+  const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
+  // An invalid request never gets here: its wire failed the agreement on every rank.
+  const model::Choice c = ctx.choose(ctx.scenario(at_bound, at_fine), ctx.candidates());
+  Selection s;
+  s.algorithm = c.algorithm;
+  s.chunk_bytes = size_t(c.chunk_bytes);
+  s.predicted_seconds = std::isfinite(c.predicted_seconds) ? c.predicted_seconds : 0;
+  s.break_even_bytes = ctx.break_even(ctx.scenario(at_bound, at_fine).ratio.at(ctx.fine_divisor()));
   return s;
 }
 
@@ -187,14 +212,25 @@ Selection select_forced(const SelectCall& call, const Options& opts, int ranks) 
   return forced(Context(call, opts, ranks));
 }
 
-Selection select_uncompressed(const SelectCall& call, const Options& opts, int ranks) {
+namespace {
+
+// Auto where nothing can be compressed: the model's uncompressed way, without a ratio.
+Selection uncompressed(const SelectCall& call, const Options& opts, int ranks,
+                       const Profiled& profile, double oversubscription) {
   Options plain = opts;
   // One context for both halves: it reads the options' algorithm only in forced().
-  const Context ctx(call, plain, ranks);
+  Context ctx(call, plain, ranks, profile);
+  ctx.oversubscription = oversubscription;
   plain.algorithm = remembered_choice(ctx.profile.value, ctx.profile.fingerprint, nullptr,
                                       ctx.scenario(1, 0), {})
                         .algorithm;
-  return forced(ctx);
+  return forced(ctx, 0, 0);
+}
+
+}  // namespace
+
+Selection select_uncompressed(const SelectCall& call, const Options& opts, int ranks) {
+  return uncompressed(call, opts, ranks, profile_in_force(), local_oversubscription());
 }
 
 AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ranks)
@@ -238,18 +274,24 @@ std::vector<double> AutoSelection::mins() const {
 
 Selection AutoSelection::decide(const double* agreed, bool one_node) const {
   Context ctx(call_, opts_, ranks_);
-  ctx.oversubscription = std::max(1.0, -agreed[2]);
-  ctx.one_node = one_node;
-  const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 1.0;
-  const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
-  // An invalid request never gets here: its wire failed the agreement on every rank.
-  const model::Choice c = ctx.choose(ctx.scenario(at_bound, at_fine), ctx.candidates());
-  Selection s;
-  s.algorithm = c.algorithm;
-  s.chunk_bytes = size_t(c.chunk_bytes);
-  s.predicted_seconds = std::isfinite(c.predicted_seconds) ? c.predicted_seconds : 0;
-  s.break_even_bytes = ctx.break_even(ctx.scenario(at_bound, at_fine).ratio.at(ctx.fine_divisor()));
-  return s;
+  return decided(ctx, agreed, one_node);
+}
+
+Selection select_agreed(const SelectCall& call, const Options& opts, int ranks,
+                        const model::MachineProfile* profile, const double* agreed,
+                        bool one_node) {
+  std::optional<Profiled> explicit_profile;
+  if (profile) explicit_profile.emplace(*profile);
+  const Profiled& given = explicit_profile ? *explicit_profile : profile_in_force();
+  Context ctx(call, opts, ranks, given);
+  if (opts.algorithm != Algorithm::Auto) {
+    const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 0.0;
+    const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
+    return forced(ctx, at_bound, at_fine);
+  }
+  if (!call.compressible && !model::offers_shared_window(call.op))
+    return uncompressed(call, opts, ranks, given, std::max(1.0, -agreed[2]));
+  return decided(ctx, agreed, one_node);
 }
 
 Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {

@@ -24,6 +24,9 @@ struct Selection {
   size_t break_even_bytes = 0;           // reductions: compress transfers at least this big
                                          // (0 = unknown: compression never pays, or no rates)
   bool compress = true;                  // point-to-point: false when Auto declined the codec
+  // A forced algorithm: this rank's sampled ratios (0 = none), for the agreement to take the
+  // worst of, so that the plan's prediction is the same on every rank.
+  double sample_at_bound = 0, sample_at_fine = 0;
 };
 
 struct SelectCall {
@@ -87,6 +90,13 @@ class AutoSelection {
   bool expects_mpi_ = true;
   bool expects_window_ = false;
 };
+
+// Pure: the selection the agreed values make on `profile` (null: the profile in force): a
+// forced algorithm's prediction from the agreed ratios, Auto's choice as
+// AutoSelection::decide makes it. agreed: the AutoSelection::kMins agreed minima.
+Selection select_agreed(const SelectCall& call, const Options& opts, int ranks,
+                        const model::MachineProfile* profile, const double* agreed,
+                        bool one_node);
 
 // Ranks of this job on this node per core (>= 1), from the launcher's environment (Open MPI,
 // MPICH); 1 when unknown.

@@ -71,10 +71,10 @@ Algorithm hierarchical_inner(Op op, const Wire& wire) {
   return op == Op::sum && szp ? Algorithm::HomomorphicRing : Algorithm::DocRing;
 }
 
-QuantizationCount hierarchical_quantizations(const Hierarchy& h, Op op, const Wire& wire,
+QuantizationCount hierarchical_quantizations(int nodes, Op op, const Wire& wire,
                                              bool final_frames) {
   // Inside a node everything is raw: only the N-rank ring across nodes quantizes.
-  return ring_quantizations(hierarchical_inner(op, wire), h.nodes(), final_frames);
+  return ring_quantizations(hierarchical_inner(op, wire), nodes, final_frames);
 }
 
 Status hierarchical_allreduce(const ReduceContext& ctx, const Hierarchy& h, const std::byte* input,
@@ -137,48 +137,40 @@ Status hierarchical_reduce(const ReduceContext& ctx, const Hierarchy& h, const s
 
 namespace {
 
-// The session's hierarchy where its nodes are even; null where they are not, and then the
-// cross-node ring runs over everyone (`ran` says which ring).
-Result<const Hierarchy*> even_nodes(ReduceSession& s, Algorithm& ran) {
-  auto cached = Hierarchy::of(s.comm(), s.pretend_ranks_per_node());
-  if (!cached.ok()) return cached.status();
-  if ((*cached)->even()) return *cached;
-  ran = hierarchical_inner(s.op(), s.wire());
-  return static_cast<const Hierarchy*>(nullptr);
+// The session's hierarchy, whose nodes the plan found even (the plan runs the cross-node ring
+// over everyone otherwise, and this runner is not called).
+Result<const Hierarchy*> even_nodes(ReduceSession& s) {
+  auto h = Hierarchy::of(s.comm(), s.pretend_ranks_per_node());
+  if (!h.ok()) return h.status();
+  COMMPRESS_ASSERT((*h)->even() && (*h)->nodes() == s.plan().nodes.nodes);
+  return *h;
 }
 
-Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n,
-                     Algorithm& ran) {
-  auto h = even_nodes(s, ran);
+Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n) {
+  auto h = even_nodes(s);
   if (!h.ok()) return h.status();
-  if (!*h) return ring_run_allreduce(s, ran, in, out, n);
-  COMMPRESS_RETURN_IF_ERROR(
-      s.plan(hierarchical_quantizations(**h, s.op(), s.wire(), true), s.size()));
   return hierarchical_allreduce(s.context(), **h, in, n, out);
 }
 
-Status run_reduce_scatter(ReduceSession& s, const std::byte* in, std::byte* out, size_t m,
-                          Algorithm& ran) {
-  auto h = even_nodes(s, ran);
+Status run_reduce_scatter(ReduceSession& s, const std::byte* in, std::byte* out, size_t m) {
+  auto h = even_nodes(s);
   if (!h.ok()) return h.status();
-  if (!*h) return ring_run_reduce_scatter(s, ran, in, out, m);
-  COMMPRESS_RETURN_IF_ERROR(
-      s.plan(hierarchical_quantizations(**h, s.op(), s.wire(), false), s.size()));
   return hierarchical_reduce_scatter(s.context(), **h, in, BlockLayout::uniform(m, s.size()), out);
 }
 
-Status run_reduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root,
-                  Algorithm& ran) {
-  auto h = even_nodes(s, ran);
+Status run_reduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root) {
+  auto h = even_nodes(s);
   if (!h.ok()) return h.status();
-  if (!*h) return ring_run_reduce(s, ran, in, out, n, root);
-  COMMPRESS_RETURN_IF_ERROR(
-      s.plan(hierarchical_quantizations(**h, s.op(), s.wire(), true), s.size()));
   return hierarchical_reduce(s.context(), **h, in, BlockLayout::even(n, s.size()), root, out);
+}
+
+QuantizationCount quantizations(const ReduceShape& shape) {
+  return hierarchical_quantizations(shape.nodes, shape.op, shape.wire,
+                                    shape.operation != model::Operation::reduce_scatter);
 }
 
 }  // namespace
 
-const Runner argm_hierarchical{run_allreduce, run_reduce_scatter, run_reduce};
+const Runner argm_hierarchical{run_allreduce, run_reduce_scatter, run_reduce, quantizations};
 
 }  // namespace commpress::comm::detail

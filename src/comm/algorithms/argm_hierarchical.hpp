@@ -6,7 +6,7 @@
 //     blocks owned by the local-rank-l ranks of all nodes; a compressed ring reduce-scatter
 //     across nodes leaves each rank its own block (reduce: whose frames then go to the root).
 // The cross-node ring is the homomorphic one for sums with szp, the DOC ring otherwise.
-// Uneven nodes are not handled here: the caller runs that ring over the whole communicator.
+// Uneven nodes are not handled here: the plan runs that ring over the whole communicator.
 #pragma once
 
 #include "comm/detail/error_budget.hpp"
@@ -17,7 +17,8 @@ namespace commpress::comm::detail {
 
 Algorithm hierarchical_inner(Op op, const Wire& wire);
 
-QuantizationCount hierarchical_quantizations(const Hierarchy& h, Op op, const Wire& wire,
+// nodes: of the even layout.
+QuantizationCount hierarchical_quantizations(int nodes, Op op, const Wire& wire,
                                              bool final_frames);
 
 // All need h.even(). input may be out for allreduce.

@@ -149,15 +149,12 @@ Status homomorphic_binomial_reduce(const ReduceContext& ctx, const std::byte* in
 
 namespace {
 
-Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algorithm&) {
-  COMMPRESS_RETURN_IF_ERROR(s.plan({s.size(), s.size()}, s.size()));
+Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n) {
   return homomorphic_recursive_doubling(s.context(), in, n, out);
 }
 
 // The whole vector's reduction, of which this rank keeps its block.
-Status run_reduce_scatter(ReduceSession& s, const std::byte* in, std::byte* out, size_t m,
-                          Algorithm&) {
-  COMMPRESS_RETURN_IF_ERROR(s.plan({s.size(), s.size()}, s.size()));
+Status run_reduce_scatter(ReduceSession& s, const std::byte* in, std::byte* out, size_t m) {
   const BlockLayout layout = BlockLayout::uniform(m, s.size());
   const size_t es = s.wire().elem_size();
   std::vector<std::byte> all(layout.total() * es);
@@ -167,14 +164,16 @@ Status run_reduce_scatter(ReduceSession& s, const std::byte* in, std::byte* out,
   return {};
 }
 
-Status run_reduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root,
-                  Algorithm&) {
-  COMMPRESS_RETURN_IF_ERROR(s.plan({s.size(), s.size()}, s.size()));
+Status run_reduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root) {
   return homomorphic_binomial_reduce(s.context(), in, n, root, out);
 }
 
+// Every input is quantized once; only integers are added afterwards.
+QuantizationCount quantizations(const ReduceShape& shape) { return {shape.ranks, shape.ranks}; }
+
 }  // namespace
 
-const Runner ghzccl_recursive_doubling{run_allreduce, run_reduce_scatter, run_reduce};
+const Runner ghzccl_recursive_doubling{run_allreduce, run_reduce_scatter, run_reduce,
+                                       quantizations};
 
 }  // namespace commpress::comm::detail

@@ -49,8 +49,8 @@ Status plain_ring_reduce_scatter(const ReduceContext& ctx, const std::byte* inpu
 
 const Runner plain_ring{
     nullptr,
-    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algorithm&) -> Status {
-      COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));  // nothing quantizes: MPI's rounding only
+    // Nothing quantizes (no quantizations): MPI's rounding only.
+    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t m) -> Status {
       return plain_ring_reduce_scatter(s.context(), in, m, out);
     }};
 

@@ -228,12 +228,12 @@ Status root_end(const ReduceContext& ctx, const Schedule& s, const std::byte* ac
 
 }  // namespace
 
-QuantizationCount rabenseifner_quantizations(const ReduceContext& ctx, const BlockLayout& layout,
-                                             ReduceEnd end) {
-  if (!ctx.wire.lossy() || ctx.size <= 1) return {};
-  const Schedule s(layout, ctx.size);
+QuantizationCount rabenseifner_quantizations(const Wire& wire, size_t break_even, int p,
+                                             const BlockLayout& layout, ReduceEnd end) {
+  if (!wire.lossy() || p <= 1) return {};
+  const Schedule s(layout, p);
   const Fold& f = s.fold();
-  auto lossy = [&](size_t n) { return compresses(ctx.wire, ctx.break_even, n); };
+  auto lossy = [&](size_t n) { return compresses(wire, break_even, n); };
   QuantizationCount q;
   // The fold adds one quantized copy to each of rem partials.
   if (f.rem > 0 && lossy(layout.total())) q = {f.rem, 1};
@@ -278,24 +278,30 @@ Status rabenseifner(const ReduceContext& ctx, const std::byte* input, const Bloc
 
 namespace {
 
-Status run(ReduceSession& s, const std::byte* in, const BlockLayout& layout, ReduceEnd end,
-           int root, std::byte* out) {
-  COMMPRESS_RETURN_IF_ERROR(
-      s.plan(rabenseifner_quantizations(s.context(), layout, end), s.size()));
-  return rabenseifner(s.context(), in, layout, end, root, out);
+QuantizationCount quantizations(const ReduceShape& shape) {
+  const bool scatter = shape.operation == model::Operation::reduce_scatter;
+  const BlockLayout layout = scatter ? BlockLayout::uniform(shape.count, shape.ranks)
+                                     : BlockLayout::even(shape.count, shape.ranks);
+  const ReduceEnd end = scatter                                           ? ReduceEnd::scatter
+                        : shape.operation == model::Operation::allreduce ? ReduceEnd::all
+                                                                          : ReduceEnd::root;
+  return rabenseifner_quantizations(shape.wire, shape.break_even, shape.ranks, layout, end);
 }
 
 }  // namespace
 
 const Runner rabenseifner_runner{
-    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algorithm&) {
-      return run(s, in, BlockLayout::even(n, s.size()), ReduceEnd::all, 0, out);
+    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n) {
+      return rabenseifner(s.context(), in, BlockLayout::even(n, s.size()), ReduceEnd::all, 0, out);
     },
-    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t m, Algorithm&) {
-      return run(s, in, BlockLayout::uniform(m, s.size()), ReduceEnd::scatter, 0, out);
+    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t m) {
+      return rabenseifner(s.context(), in, BlockLayout::uniform(m, s.size()), ReduceEnd::scatter,
+                          0, out);
     },
-    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root, Algorithm&) {
-      return run(s, in, BlockLayout::even(n, s.size()), ReduceEnd::root, root, out);
-    }};
+    [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root) {
+      return rabenseifner(s.context(), in, BlockLayout::even(n, s.size()), ReduceEnd::root, root,
+                          out);
+    },
+    quantizations};
 
 }  // namespace commpress::comm::detail

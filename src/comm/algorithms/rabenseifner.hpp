@@ -19,8 +19,9 @@ enum class ReduceEnd {
 };
 
 // How codec errors reach the result, from the sizes of every transfer (docs/error-bounds.md).
-QuantizationCount rabenseifner_quantizations(const ReduceContext& ctx, const BlockLayout& layout,
-                                             ReduceEnd end);
+// Transfers below break_even bytes go raw; p ranks.
+QuantizationCount rabenseifner_quantizations(const Wire& wire, size_t break_even, int p,
+                                             const BlockLayout& layout, ReduceEnd end);
 
 // input may be out (it is copied first). layout has one block per rank.
 Status rabenseifner(const ReduceContext& ctx, const std::byte* input, const BlockLayout& layout,

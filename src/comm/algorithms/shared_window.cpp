@@ -125,8 +125,7 @@ Status shared_window_bcast(MPI_Comm comm, int root, std::byte* buf, size_t bytes
 
 namespace {
 
-Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algorithm&) {
-  COMMPRESS_RETURN_IF_ERROR(s.plan({}, s.size()));
+Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size_t n) {
   const std::byte* input = s.input_slot() ? s.input_slot() : s.input_in_output() ? out : in;
   COMMPRESS_RETURN_IF_ERROR(shared_window_allreduce(s.comm(), s.op(), s.wire().dtype(), input,
                                                     out, n, s.inputs_in_slots()));
@@ -139,6 +138,6 @@ Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size
 }  // namespace
 
 // allgather and bcast run it from their verbs (allgather.cpp, bcast.cpp).
-const Runner shared_window{run_allreduce, nullptr, nullptr, /*one_rank=*/true};
+const Runner shared_window{run_allreduce, nullptr, nullptr, nullptr, /*one_rank=*/true};
 
 }  // namespace commpress::comm::detail

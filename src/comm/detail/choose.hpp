@@ -23,8 +23,13 @@ struct Choice {
   size_t break_even_bytes = 0;            // reductions: the model's (0 = no finite value)
   // Auto's second half: begin_collective settles it from the values the ranks agree on.
   std::shared_ptr<const AutoSelection> pending;
+  // A forced algorithm: this rank's sampled ratios (0 = none).
+  double sample_at_bound = 0, sample_at_fine = 0;
 
   void settle(const Selection& s);
+  // What this rank adds to the argument agreement for the selection (AutoSelection::kMins
+  // values whose minima are taken): Auto's pending half, or a forced algorithm's sample.
+  std::vector<double> mins() const;
 };
 
 // Any collective: forced (settled), or Auto (pending; settled at once to Mpi when the

@@ -10,21 +10,23 @@ namespace commpress::comm::detail {
 
 namespace {
 
-constexpr size_t kDefaultBreakEven = size_t{64} << 10;
-std::atomic<size_t> g_break_even{kDefaultBreakEven};
+std::atomic<size_t> g_break_even{kDefaultBreakEvenBytes};
 std::atomic<size_t> g_forced_break_even{SIZE_MAX};
 
-// Whether some compressed reduction could honour the request. Not when there is nothing to
-// compress with, a dtype the codec lacks or a lossy prod (Auto runs MPI's own reduction);
-// yes for an unknown codec or a lossy codec without a bound, so that the argument check
-// reports them.
-bool compressible(const Options& opts, Dtype dtype, Op op) {
+}  // namespace
+
+// Not when there is nothing to compress with, a dtype the codec lacks or a lossy prod (Auto
+// runs MPI's own reduction); yes for an unknown codec or a lossy codec without a bound, so
+// that the argument check reports them.
+bool reduction_compressible(const Options& opts, Dtype dtype, Op op) {
   std::string name = codec_choice(opts, dtype);
   if (name == "none") return false;
   const codec::Codec* c = codec::find_codec(name);
   if (!c) return true;
   return c->supports(dtype) && !(c->lossy() && op == Op::prod);
 }
+
+namespace {
 
 int size_of(MPI_Comm comm) {
   int p = 1;
@@ -37,7 +39,7 @@ Choice choose(model::Operation mop, const Options& opts, const void* send, size_
   // Auto samples the input: not where the count describes no buffer (the agreement refuses it).
   if (!count_fits(send_count, dtype)) send = nullptr;
   SelectCall call{
-      mop, count, dtype, op, send, send ? send_count : 0, compressible(opts, dtype, op)};
+      mop, count, dtype, op, send, send ? send_count : 0, reduction_compressible(opts, dtype, op)};
   Choice c = choose_collective(call, opts, size_of(comm));
   if (!c.pending) settle_break_even(c);
   return c;
@@ -46,7 +48,7 @@ Choice choose(model::Operation mop, const Options& opts, const void* send, size_
 }  // namespace
 
 void settle_break_even(const Choice& c) {
-  set_compression_break_even_bytes(c.break_even_bytes ? c.break_even_bytes : kDefaultBreakEven);
+  set_compression_break_even_bytes(c.break_even_bytes ? c.break_even_bytes : kDefaultBreakEvenBytes);
 }
 
 size_t forced_compression_break_even_bytes() {

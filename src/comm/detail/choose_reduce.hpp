@@ -19,6 +19,7 @@ namespace commpress::comm::detail {
 // choose_* below sets it from the model for a forced algorithm, ReduceSession::begin once
 // Auto's choice is settled (the default when the model has no finite value).
 size_t compression_break_even_bytes();
+inline constexpr size_t kDefaultBreakEvenBytes = size_t{64} << 10;
 void set_compression_break_even_bytes(size_t bytes);
 // Sets it from a settled choice's model value (the default when it has none).
 void settle_break_even(const Choice& c);
@@ -27,6 +28,9 @@ size_t forced_compression_break_even_bytes();
 // Testing: while forced (not SIZE_MAX), compression_break_even_bytes() returns this value
 // whatever the model sets (every rank must force the same); SIZE_MAX lifts it.
 void force_compression_break_even_bytes_for_testing(size_t bytes);
+
+// Whether some compressed reduction could honour the request (SelectCall::compressible).
+bool reduction_compressible(const Options& opts, Dtype dtype, Op op);
 
 // Local, like choose.hpp's (Auto stays pending until the agreement). send: this rank's input (count
 // elements; count_per_rank * p for reduce_scatter_block).

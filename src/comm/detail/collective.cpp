@@ -112,11 +112,12 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
   const size_t node_at = mins.size();
   mins.insert(mins.end(), {node_key(), -node_key()});
   const size_t selection_at = mins.size();
-  const auto selection = choice.pending ? choice.pending->mins() : AutoSelection::no_mins();
+  const auto selection = choice.mins();
   mins.insert(mins.end(), selection.begin(), selection.end());
   COMMPRESS_RETURN_IF_ERROR(named(call, agree(c.comm, fields, local, mins, own)));
   if (extras) std::copy_n(mins.begin(), extras->mins.size(), extras->mins.begin());
   c.one_node = mins[node_at] == -mins[node_at + 1];
+  std::copy_n(mins.begin() + ptrdiff_t(selection_at), c.selection.size(), c.selection.begin());
   if (choice.pending) {
     choice.settle(choice.pending->decide(mins.data() + selection_at, c.one_node));
     c.algorithm = choice.algorithm;

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct Collective {
   Algorithm algorithm = Algorithm::Auto;
   Wire wire;              // uncompressed for Algorithm::Mpi
   bool one_node = false;  // every rank runs on one node (agreed): SharedWindow can run
+  // The selection's agreed minima (AutoSelection::mins: worst ratios, -oversubscription).
+  std::array<double, AutoSelection::kMins> selection{};
 };
 
 // The uncompressed algorithms: MPI's own, and those commpress runs in its stead where MPI's is

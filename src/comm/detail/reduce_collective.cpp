@@ -6,6 +6,7 @@
 
 #include "comm/algorithms/shared_window.hpp"
 #include "comm/detail/choose_reduce.hpp"
+#include "comm/detail/planning.hpp"
 #include "comm/detail/count_limit.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/private_comm.hpp"
@@ -15,32 +16,14 @@
 
 namespace commpress::comm::detail {
 
-namespace {
-
-Status shared_checks(const Collective& c, const ReduceCall& call) {
-  COMMPRESS_RETURN_IF_ERROR(check_op(call.op));
-  if (c.algorithm == Algorithm::Mpi) return {};
-  const codec::Codec* codec = c.wire.codec();
-  if (is_homomorphic(c.algorithm) &&
-      (call.op != Op::sum || !codec || codec->id() != codec::CodecId::szp))
-    return {ErrorCode::unsupported,
-            std::string(call.name) + ": " + algorithm_name(c.algorithm) +
-                " adds szp frames homomorphically; it needs codec \"szp\" and op sum (got codec \"" +
-                c.wire.codec_name() + "\", op " + op_name(call.op) + ")"};
-  if (c.wire.lossy() && call.op == Op::prod)
-    return {ErrorCode::unsupported,
-            std::string(call.name) + ": prod with the lossy codec " + c.wire.codec_name() +
-                " has no error bound independent of the factors' magnitudes; use a lossless "
-                "codec or Algorithm::Mpi"};
-  return {};
-}
-
-}  // namespace
-
 Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
     MPI_Comm comm, const ReduceCall& call, Choice& choice,
     const std::function<Status(const Collective&)>& local_checks) {
   auto s = std::make_unique<ReduceSession>();
+  if (call.given) {  // the plan's choices, to agree on and run
+    choice = choice_of(*call.given);
+    settle_break_even(choice);
+  }
   s->op_ = call.op;
   // Auto settles its break-even size in the agreement from agreed values; only a size forced
   // for testing needs agreeing then.
@@ -62,14 +45,14 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
                          count_fits(call.input_count, call.dtype);
   const bool shared_window_offered =
       algorithm_info(Algorithm::SharedWindow)->serves(call.operation);
-  if (has_input && shared_window_offered && comm != MPI_COMM_NULL &&
+  if (has_input && shared_window_offered && comm != MPI_COMM_NULL && !call.plan_only &&
       (pending ? expects_mpi && choice.pending->expects_window()
                : choice.algorithm == Algorithm::SharedWindow))
     if (auto pc = private_comm(comm); pc.ok())
       s->input_slot_ =
           shared_window_input_slot(*pc, call.input_count * codec::dtype_size(call.dtype));
-  s->input_in_output_ =
-      !s->input_slot_ && expects_mpi && call.output && call.output != call.input && has_input;
+  s->input_in_output_ = !s->input_slot_ && expects_mpi && call.output && !call.plan_only &&
+                        call.output != call.input && has_input;
   void* copy = s->input_slot_        ? static_cast<void*>(s->input_slot_)
                : s->input_in_output_ ? call.output
                                      : nullptr;
@@ -89,7 +72,10 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
        call.per_rank},
       choice,
       [&](const Collective& c) -> Status {
-        COMMPRESS_RETURN_IF_ERROR(shared_checks(c, call));
+        if (call.given)
+          COMMPRESS_RETURN_IF_ERROR(
+              matches_plan(*call.given, call.operation, call.name, c.size));
+        COMMPRESS_RETURN_IF_ERROR(check_reduction(c.algorithm, c.wire, call.op, call.name));
         return local_checks ? local_checks(c) : Status{};
       },
       &extras);
@@ -100,41 +86,38 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
     s->break_even_ = compression_break_even_bytes();
     if (choice.algorithm != Algorithm::Hierarchical) s->pretend_ = 0;
   }
-  s->predicted_ = choice.predicted_seconds;
-  s->lo_ = extras.mins[0];
-  s->hi_ = -extras.mins[1];
   s->inputs_in_slots_ = extras.mins[2] == 1.0;
-  const Wire& w = s->c_.wire;
-  if (w.lossy()) {
-    if (w.needs_range()) {
-      // The codec's own rule for REL bounds, applied to the global range (0: exact).
-      s->requested_ =
-          codec::rel_to_abs(w.rel_value(), {s->lo_, s->hi_, s->lo_ <= s->hi_}, w.dtype());
-    } else {
-      s->requested_ = w.abs_bound();
-    }
+  // The plan, from agreed values only.
+  AgreedCall agreed;
+  agreed.operation = call.operation;
+  agreed.count = call.count;
+  agreed.dtype = call.dtype;
+  agreed.op = call.op;
+  agreed.root = call.root;
+  agreed.lo = extras.mins[0];
+  agreed.hi = -extras.mins[1];
+  agreed.break_even_bytes = s->break_even_;
+  if (s->c_.algorithm == Algorithm::Hierarchical) {
+    auto h = Hierarchy::of(s->c_.comm, s->pretend_);
+    if (!h.ok()) return h.status();
+    const bool even = (*h)->even();
+    agreed.nodes = {s->pretend_, (*h)->nodes(), even ? (*h)->local_size() : 0, even};
   }
+  auto plan = plan_agreed(s->c_, agreed, choice, call.given);
+  if (!plan.ok()) return plan.status();
+  s->plan_ = std::move(*plan);
+  s->c_.algorithm = s->plan_.runs;
+  s->break_even_ = s->plan_.break_even_bytes;
+  if (s->c_.wire.lossy()) s->c_.wire = s->c_.wire.with_abs_bound(s->plan_.step_abs_bound);
   return s;
 }
 
-Status ReduceSession::plan(QuantizationCount q, int inputs) {
-  auto b = plan_budget({op_, c_.wire.dtype(), inputs, c_.wire.lossy(), requested_,
-                        ValueRange{lo_, hi_}.max_abs(), q});
-  if (!b.ok()) return {b.status().code(), std::string(algorithm_name(c_.algorithm)) + ": " +
-                                              b.status().message()};
-  budget_ = *b;
-  // A step bound of 0 (nothing quantizes on the way, or the request resolved to 0) makes
-  // every frame exact.
-  if (c_.wire.lossy()) c_.wire = c_.wire.with_abs_bound(budget_.step_bound);
-  return {};
-}
-
-Result<Report> ReduceSession::end(const Status& st, Algorithm ran) {
+Result<Report> ReduceSession::end(const Status& st) {
   auto r = end_collective(c_, st.ok() ? first_ : st, traffic_);
   if (!r.ok()) return r;
-  r->algorithm = ran;
-  r->guaranteed_abs_bound = budget_.guaranteed;
-  r->predicted_seconds = predicted_;
+  r->algorithm = plan_.runs;
+  r->guaranteed_abs_bound = plan_.guaranteed_abs_bound;
+  r->predicted_seconds = plan_.predicted_seconds;
   return r;
 }
 

@@ -1,7 +1,8 @@
 // The frame around reduce_scatter_block, allreduce and reduce: the collective argument
 // agreement (begin_collective plus op, break-even size and pretend nodes, agreed in the same
-// round trip that reduces the global value range), the error budget planned from the
-// algorithm's structure, and the Report with the bound actually guaranteed.
+// round trip that reduces the global value range), the plan made from what was agreed
+// (planning.hpp: algorithm, wire, node layout, error budget), which the verb then executes,
+// and the Report with the bound actually guaranteed.
 #pragma once
 
 #include <functional>
@@ -11,6 +12,7 @@
 #include "comm/detail/collective.hpp"
 #include "comm/detail/error_budget.hpp"
 #include "comm/detail/reduce_context.hpp"
+#include "commpress/collective_plan.hpp"
 
 namespace commpress::comm::detail {
 
@@ -28,6 +30,10 @@ struct ReduceCall {
   // when that is the likely path, the range pass makes the copy and MPI runs in place.
   void* output = nullptr;
   bool per_rank = false;  // count is each rank's block of the input (reduce_scatter_block)
+  // Executing a plan made earlier: the call must match it (else every rank fails).
+  const CollectivePlan* given = nullptr;
+  // Planning only: nothing is copied on the way (no output, no shared-window slot).
+  bool plan_only = false;
 };
 
 class ReduceSession {
@@ -40,7 +46,9 @@ class ReduceSession {
 
   int rank() const { return c_.rank; }
   int size() const { return c_.size; }
+  // What runs: the plan's (Hierarchical's cross-node ring on uneven nodes).
   Algorithm algorithm() const { return c_.algorithm; }
+  const CollectivePlan& plan() const { return plan_; }
   const Wire& wire() const { return c_.wire; }
   Op op() const { return op_; }
   MPI_Comm comm() const { return c_.comm; }
@@ -52,29 +60,23 @@ class ReduceSession {
   // Every rank's input sits in its slot, written before the agreement.
   bool inputs_in_slots() const { return inputs_in_slots_; }
 
-  // Plans the step bound for an algorithm whose result over `inputs` ranks quantizes as q;
-  // the wire then carries it. Deterministic from agreed values, so every rank fails alike.
-  Status plan(QuantizationCount q, int inputs);
-  // What the algorithms work with (take it after plan).
+  // What the algorithms work with: the wire carries the plan's step bound.
   ReduceContext context() { return {c_.comm, c_.rank, c_.size, c_.wire, op_, break_even_, traffic_, first_}; }
   Traffic& traffic() { return traffic_; }
 
   // Collective: agrees on the outcome of the algorithm (st: its MPI-level status) and
   // reports what ran.
-  Result<Report> end(const Status& st, Algorithm ran);
+  Result<Report> end(const Status& st);
 
  private:
   Collective c_;
+  CollectivePlan plan_;
   Op op_ = Op::sum;
-  double lo_ = 0, hi_ = 0;
-  double requested_ = 0;  // the user's bound as ABS (lossy wires only)
   size_t break_even_ = 0;
   int pretend_ = 0;
-  double predicted_ = 0;
   bool input_in_output_ = false;
   std::byte* input_slot_ = nullptr;
   bool inputs_in_slots_ = false;
-  Budget budget_;
   Traffic traffic_;
   Status first_;
 };

@@ -58,23 +58,18 @@ Status ring_allreduce(const ReduceContext& ctx, Algorithm kind, const std::byte*
 
 Status ring_run_allreduce(ReduceSession& s, Algorithm kind, const std::byte* in, std::byte* out,
                           size_t n) {
-  const int p = s.size();
-  COMMPRESS_RETURN_IF_ERROR(s.plan(ring_quantizations(kind, p, true), p));
-  return ring_allreduce(s.context(), kind, in, BlockLayout::even(n, p), out);
+  return ring_allreduce(s.context(), kind, in, BlockLayout::even(n, s.size()), out);
 }
 
 Status ring_run_reduce_scatter(ReduceSession& s, Algorithm kind, const std::byte* in,
                                std::byte* out, size_t m) {
-  const int p = s.size();
-  COMMPRESS_RETURN_IF_ERROR(s.plan(ring_quantizations(kind, p, false), p));
-  return ring_reduce_scatter_values(s.context(), kind, in, BlockLayout::uniform(m, p), out);
+  return ring_reduce_scatter_values(s.context(), kind, in, BlockLayout::uniform(m, s.size()), out);
 }
 
 // Ring reduce-scatter, then every finished block's frames to the root.
 Status ring_run_reduce(ReduceSession& s, Algorithm kind, const std::byte* in, std::byte* out,
                        size_t n, int root) {
   const BlockLayout layout = BlockLayout::even(n, s.size());
-  COMMPRESS_RETURN_IF_ERROR(s.plan(ring_quantizations(kind, s.size(), true), s.size()));
   auto ctx = s.context();
   OwnedBlock own;
   COMMPRESS_RETURN_IF_ERROR(ring_owned_block(ctx, kind, in, layout, own));

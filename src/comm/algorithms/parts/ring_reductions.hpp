@@ -25,7 +25,7 @@ Status ring_owned_block(const ReduceContext& ctx, Algorithm kind, const std::byt
 Status ring_allreduce(const ReduceContext& ctx, Algorithm kind, const std::byte* input,
                       const BlockLayout& layout, std::byte* out);
 
-// The reductions run by the ring of the given kind (planning the error budget first).
+// The reductions run by the ring of the given kind, on the session's plan.
 Status ring_run_allreduce(ReduceSession& s, Algorithm kind, const std::byte* in, std::byte* out,
                           size_t n);
 Status ring_run_reduce_scatter(ReduceSession& s, Algorithm kind, const std::byte* in,
@@ -33,18 +33,22 @@ Status ring_run_reduce_scatter(ReduceSession& s, Algorithm kind, const std::byte
 Status ring_run_reduce(ReduceSession& s, Algorithm kind, const std::byte* in, std::byte* out,
                        size_t n, int root);
 
-// A ring's Runner: the runs above, of the kind the session settled on.
+// A ring's Runner: the runs above, of the kind the plan runs.
 constexpr Runner ring_runner() {
   Runner r;
-  r.allreduce = [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n, Algorithm&) {
+  r.allreduce = [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n) {
     return ring_run_allreduce(s, s.algorithm(), in, out, n);
   };
-  r.reduce_scatter = [](ReduceSession& s, const std::byte* in, std::byte* out, size_t m,
-                        Algorithm&) {
+  r.reduce_scatter = [](ReduceSession& s, const std::byte* in, std::byte* out, size_t m) {
     return ring_run_reduce_scatter(s, s.algorithm(), in, out, m);
   };
-  r.reduce = [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root,
-                Algorithm&) { return ring_run_reduce(s, s.algorithm(), in, out, n, root); };
+  r.reduce = [](ReduceSession& s, const std::byte* in, std::byte* out, size_t n, int root) {
+    return ring_run_reduce(s, s.algorithm(), in, out, n, root);
+  };
+  r.quantizations = [](const ReduceShape& shape) {
+    return ring_quantizations(shape.algorithm, shape.ranks,
+                              shape.operation != model::Operation::reduce_scatter);
+  };
   return r;
 }
 
