@@ -23,7 +23,7 @@
 namespace {
 
 struct Args {
-  size_t count = 1 << 20;          // f32 values per rank
+  size_t count = 1 << 20;          // f64 values per rank
   std::vector<std::string> algorithms{"auto"};
   double bound_rel = 1e-4;
   int repeat = 1;
@@ -53,22 +53,22 @@ bool parse(int argc, char** argv, Args& a) {
 }
 
 // Shared beyond `head` bytes, rounded up to SMPI's shared block (1 MiB by default).
-float* allocate(size_t bytes, size_t head, bool shared) {
-  if (!shared || bytes <= head) return static_cast<float*>(std::malloc(bytes));
+double* allocate(size_t bytes, size_t head, bool shared) {
+  if (!shared || bytes <= head) return static_cast<double*>(std::malloc(bytes));
   size_t offsets[2] = {head, bytes};
-  return static_cast<float*>(SMPI_PARTIAL_SHARED_MALLOC(bytes, offsets, 1));
+  return static_cast<double*>(SMPI_PARTIAL_SHARED_MALLOC(bytes, offsets, 1));
 }
-void release(float* p, bool shared) {
+void release(double* p, bool shared) {
   if (shared) SMPI_SHARED_FREE(p);
   else std::free(p);
 }
 
 // A smooth field, plus a rank's own ripple where its memory is private.
-void fill(float* x, size_t n, size_t head, int rank) {
+void fill(double* x, size_t n, size_t head, int rank) {
   for (size_t i = 0; i < n; ++i) {
     double v = 10.0 * std::sin(double(i) * 1e-4) + std::cos(double(i) * 3e-3);
     if (i < head) v += 0.01 * rank * std::sin(double(i) * 1e-2);
-    x[i] = float(v);
+    x[i] = v;
   }
 }
 
@@ -90,16 +90,16 @@ int main(int argc, char** argv) {
   const size_t block = 1 << 20;
   size_t head = a.shared ? (a.private_values ? a.private_values : 256 * 1024) : a.count;
   head = std::min(head, a.count);
-  const size_t head_bytes = a.shared ? (head * sizeof(float) + block - 1) / block * block : 0;
-  const size_t bytes = a.count * sizeof(float);
-  float* send = allocate(bytes, head_bytes, a.shared);
-  float* recv = allocate(bytes, head_bytes, a.shared);
+  const size_t head_bytes = a.shared ? (head * sizeof(double) + block - 1) / block * block : 0;
+  const size_t bytes = a.count * sizeof(double);
+  double* send = allocate(bytes, head_bytes, a.shared);
+  double* recv = allocate(bytes, head_bytes, a.shared);
   fill(send, a.count, head, rank);
   // From a private copy: SMPI moves no bytes out of a buffer it knows as shared.
-  std::vector<float> mine(send, send + head), reference(head);
-  MPI_Allreduce(mine.data(), reference.data(), int(head), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-  float peak = 0;
-  for (float v : reference) peak = std::max(peak, std::fabs(v));
+  std::vector<double> mine(send, send + head), reference(head);
+  MPI_Allreduce(mine.data(), reference.data(), int(head), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  double peak = 0;
+  for (double v : reference) peak = std::max(peak, std::fabs(v));
 
   int failures = 0;
   for (const std::string& name : a.algorithms) {
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     for (int r = 0; r < a.repeat && error.empty(); ++r) {
       MPI_Barrier(MPI_COMM_WORLD);
       double t0 = MPI_Wtime();
-      auto rep = commpress::comm::allreduce(send, recv, a.count, commpress::comm::Dtype::f32,
+      auto rep = commpress::comm::allreduce(send, recv, a.count, commpress::comm::Dtype::f64,
                                             commpress::comm::Op::sum, MPI_COMM_WORLD, o);
       double t = MPI_Wtime() - t0, slowest = 0;
       MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -129,10 +129,10 @@ int main(int argc, char** argv) {
     // The bound the run guarantees, plus the float rounding of two different summation orders.
     double err = 0;
     for (size_t i = 0; i < head && error.empty(); ++i)
-      err = std::max(err, double(std::fabs(recv[i] - reference[i])));
+      err = std::max(err, std::fabs(recv[i] - reference[i]));
     double worst = 0;
     MPI_Allreduce(&err, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    const double allowed = report.guaranteed_abs_bound + 4.0 * ranks * peak * 0x1p-24;
+    const double allowed = report.guaranteed_abs_bound + 4.0 * ranks * peak * 0x1p-53;
     const bool within = error.empty() && worst <= allowed;
     if (!within) ++failures;
     if (rank == 0)
