@@ -46,25 +46,27 @@ def table_errors(rows, key, min_ranks):
     return "\n".join(out)
 
 
-def auto_table(rows):
+def auto_table(rows, min_ranks):
     best = defaultdict(lambda: (float("inf"), ""))
     auto = {}
     for r in rows:
-        if r.get("error") or seconds(r) is None or r.get("op") is None:
+        if (r.get("error") or seconds(r) is None or r.get("op") is None
+                or r.get("algorithm_requested") is None or r["ranks"] < min_ranks):
             continue
-        k = (r.get("platform"), r["op"], r["ranks"], r.get("ranks_per_node"), r.get("count"))
+        k = (r.get("platform"), r["op"], r["ranks"], r.get("ranks_per_node"), r.get("count"),
+             r.get("compute", "yes"))
         if r["algorithm_requested"] == "auto":
             auto[k] = (seconds(r), r.get("algorithm"))
         elif seconds(r) < best[k][0]:
             best[k] = (seconds(r), r["algorithm_requested"])
-    out = ["| platform | verb | ranks | per node | Auto ran | Auto s | best | best s | Auto/best |",
-           "|---|---|---|---|---|---|---|---|---|"]
+    out = ["| platform | verb | ranks | per node | compute | Auto ran | Auto s | best | best s | Auto/best |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     hits = 0
     for k in sorted(auto):
         a, b = auto[k], best[k]
         ratio = a[0] / b[0] if b[0] > 0 else float("inf")
         hits += ratio <= 1.10
-        out.append(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {a[1]} | {a[0]:.4g} | {b[1]} | "
+        out.append(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {k[5]} | {a[1]} | {a[0]:.4g} | {b[1]} | "
                    f"{b[0]:.4g} | {ratio:.2f} |")
     out.append(f"\nAuto within 10 % of the best: {hits} of {len(auto)} cases.")
     return "\n".join(out)
@@ -113,10 +115,11 @@ def main():
     rows = [json.loads(l) for p in a.scale for l in open(p) if l.strip()]
     if rows:
         print(f"## Simulated (SMPI) against src/model, >= {a.min_ranks} ranks\n")
-        print(table_errors(rows, lambda r: (r.get("platform"), r["op"], r["algorithm_requested"]),
-                           a.min_ranks))
+        print(table_errors(rows, lambda r: (r.get("platform"), "compute " + r.get("compute", "yes"),
+                                            r.get("op", "gemm"), r["algorithm_requested"],
+                                            r.get("codec", "szp")), a.min_ranks))
         print("\n## Auto against the fastest algorithm\n")
-        print(auto_table(rows))
+        print(auto_table(rows, a.min_ranks))
         if a.plot:
             plot(rows, a.plot)
     if a.csv:
