@@ -1,4 +1,4 @@
-// The SMPI driver of the large simulated allreduces (bench/scale/README.md): every rank's
+// The SMPI driver of the large simulated allreduces (docs/smpi.md): every rank's
 // buffers of 64 MiB at 1024 ranks do not fit in one machine, so beyond a private head the send
 // and receive buffers are SMPI shared memory (SMPI_PARTIAL_SHARED_MALLOC): all ranks alias the
 // same pages there, their input is the same smooth field (so the codec meets realistic data)
