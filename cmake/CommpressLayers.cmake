@@ -52,7 +52,7 @@ function(commpress_layered_library target)
   foreach(layer ${ARGN})
     list(APPEND objects $<TARGET_OBJECTS:commpress_layer_${layer}>)
   endforeach()
-  add_library(${target} SHARED ${objects})
+  add_library(${target} ${COMMPRESS_LIBRARY_KIND} ${objects})
   set_target_properties(${target} PROPERTIES COMMPRESS_LAYERS "${ARGN}")
 endfunction()
 

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Tables and plots of bench/scale's runs, and of the logged predictions in collectives.csv.
+
+  bench/scale/report.py --scale DIR/scale.jsonl [--csv bench/results/collectives.csv]
+                        [--plots bench/results]
+
+For each group (platform, verb, algorithm) at every rank count: simulated seconds, the model's
+prediction and their ratio; per group the median and worst |measured/predicted - 1|.
+Auto is compared with the fastest algorithm of the same verb, platform and ranks.
+"""
+import argparse
+import csv
+import json
+import statistics
+from collections import defaultdict
+
+
+def err(m, p):
+    return abs(m / p - 1.0) if p and p > 0 else None
+
+
+def seconds(r):
+    return r.get("seconds_median", r.get("seconds"))
+
+
+def table_errors(rows, key, min_ranks):
+    groups = defaultdict(list)
+    for r in rows:
+        p, m = r.get("predicted_seconds"), seconds(r)
+        if r.get("error") or not p or not m:
+            continue
+        if r["ranks"] < min_ranks:
+            continue
+        groups[key(r)].append((r["ranks"], m, p))
+    out = ["| group | runs | median measured/predicted | median error | worst error (ranks) | within 15 % |",
+           "|---|---|---|---|---|---|"]
+    for k in sorted(groups):
+        v = groups[k]
+        ratios = [m / p for _, m, p in v]
+        errs = [abs(x - 1) for x in ratios]
+        worst = max(range(len(v)), key=lambda i: errs[i])
+        med = statistics.median(errs)
+        out.append(f"| {' '.join(map(str, k))} | {len(v)} | {statistics.median(ratios):.2f} | "
+                   f"{100 * med:.0f} % | {100 * errs[worst]:.0f} % ({v[worst][0]}) | "
+                   f"{'yes' if med <= 0.15 else 'no'} |")
+    return "\n".join(out)
+
+
+def auto_table(rows, min_ranks):
+    """Auto's own call (its first includes the sampling and agreement of its choice) and the
+    forced run of the algorithm it chose, against the fastest forced run."""
+    forced = defaultdict(dict)
+    auto = {}
+    for r in rows:
+        if (r.get("error") or seconds(r) is None or r.get("op") is None
+                or r.get("algorithm_requested") is None or r["ranks"] < min_ranks):
+            continue
+        k = (r.get("platform"), r["op"], r["ranks"], r.get("ranks_per_node"), r.get("count"),
+             r.get("compute", "yes"))
+        if r["algorithm_requested"] == "auto":
+            auto[k] = (seconds(r), r.get("algorithm"))
+        else:
+            forced[k][r["algorithm_requested"]] = seconds(r)
+    out = ["| platform | verb | ranks | per node | compute | Auto ran | Auto's call s | its choice forced s | best | best s | choice/best |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    hits = 0
+    for k in sorted(auto):
+        if not forced[k]:
+            continue
+        best = min(forced[k], key=forced[k].get)
+        b = forced[k][best]
+        choice = forced[k].get(auto[k][1], auto[k][0])
+        ratio = choice / b if b > 0 else float("inf")
+        hits += ratio <= 1.10
+        out.append(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {k[5]} | {auto[k][1]} | {auto[k][0]:.4g} | "
+                   f"{choice:.4g} | {best} | {b:.4g} | {ratio:.2f} |")
+    out.append(f"\nAuto's choice within 10 % of the best: {hits} of {len(auto)} cases.")
+    return "\n".join(out)
+
+
+def csv_rows(path):
+    rows = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if not r["predicted_seconds"] or r["error"]:
+                continue
+            rows.append({"op": r["op"], "algorithm_requested": r["algorithm_requested"],
+                         "algorithm": r["algorithm"], "ranks": int(r["ranks"]),
+                         "platform": f'{r["net"]}-{r["rate"]}', "seconds": float(r["seconds_median"]),
+                         "predicted_seconds": float(r["predicted_seconds"]), "error": ""})
+    return rows
+
+
+def plot(rows, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    pts = defaultdict(list)
+    for r in rows:
+        p, m = r.get("predicted_seconds"), seconds(r)
+        if p and m and not r.get("error"):
+            pts[r["algorithm"]].append((p, m))
+    fig, ax = plt.subplots(figsize=(6, 5))
+    for alg, v in sorted(pts.items()):
+        ax.scatter([x for x, _ in v], [y for _, y in v], s=12, label=alg)
+    lo = min(min(min(x, y) for x, y in v) for v in pts.values())
+    hi = max(max(max(x, y) for x, y in v) for v in pts.values())
+    ax.plot([lo, hi], [lo, hi], "k--", lw=0.8)
+    ax.set_xscale("log"); ax.set_yscale("log")
+    ax.set_xlabel("predicted s (src/model)"); ax.set_ylabel("simulated s (SMPI)")
+    ax.legend(fontsize=6); fig.tight_layout(); fig.savefig(out, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scale", nargs="*", default=[])
+    ap.add_argument("--csv")
+    ap.add_argument("--plot")
+    ap.add_argument("--min-ranks", type=int, default=64)
+    a = ap.parse_args()
+    rows = [json.loads(l) for p in a.scale for l in open(p) if l.strip()]
+    if rows:
+        print(f"## Simulated (SMPI) against src/model, >= {a.min_ranks} ranks\n")
+        print(table_errors(rows, lambda r: (r.get("platform"), "compute " + r.get("compute", "yes"),
+                                            r.get("op", "gemm"), r["algorithm_requested"],
+                                            r.get("codec", "szp")), a.min_ranks))
+        print("\n## Auto against the fastest algorithm\n")
+        print(auto_table(rows, a.min_ranks))
+        if a.plot:
+            plot(rows, a.plot)
+    if a.csv:
+        print("\n## collectives.csv: this machine's measurements against the logged predictions\n")
+        print(table_errors(csv_rows(a.csv), lambda r: (r["platform"], r["op"], r["algorithm"]), 0))
+
+
+if __name__ == "__main__":
+    main()
