@@ -21,6 +21,10 @@ function(commpress_add_mpi_test)
     # PROCESSORS = ranks, so ctest -j does not pile other tests onto an oversubscribed run.
     set_tests_properties(${ARG_NAME}.np${np} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
                          PROCESSORS ${np} LABELS mpi)
+    # One fixed machine profile, so Auto decides alike on every machine the suite runs on
+    # (the probe's own tests unset it), and probed profiles cached in the build tree only.
+    set_tests_properties(${ARG_NAME}.np${np} PROPERTIES ENVIRONMENT
+      "COMMPRESS_PROFILE=${PROJECT_SOURCE_DIR}/tests/support/dev_box_profile.json;XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/test-cache")
     # Open MPI's own start-up allocations are never freed and would drown real reports.
     if(COMMPRESS_SANITIZE MATCHES "address")
       set_tests_properties(${ARG_NAME}.np${np} PROPERTIES
