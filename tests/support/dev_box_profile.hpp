@@ -10,8 +10,8 @@
 
 namespace commpress::testing {
 
-inline model::MachineProfile dev_box_profile() {
-  auto m = comm::load_profile(COMMPRESS_TEST_PROFILE);
+inline ::commpress::model::MachineProfile dev_box_profile() {
+  auto m = ::commpress::comm::load_profile(COMMPRESS_TEST_PROFILE);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().to_string().c_str());
     std::abort();
