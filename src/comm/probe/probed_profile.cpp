@@ -129,10 +129,11 @@ Result<const model::MachineProfile*> settle(MPI_Comm comm, const ProbeCall& call
     if (!m.ok()) return m.status();
     ++g_probed;
     if (rank == 0) {
-      text = profile_to_json(*m);
-      say(rank, "measured in " + std::to_string(seconds_since(t0)) + " s (" + lay->key + ")");
+      text = profile_to_json(m->profile);
+      say(rank, "measured in " + std::to_string(seconds_since(t0)) + " s (" + m->phases +
+                    "; " + lay->key + ")");
       if (policy != CachePolicy::off && !path.empty()) {
-        const std::string err = write_cached_profile(path, lay->key, *m);
+        const std::string err = write_cached_profile(path, lay->key, m->profile);
         say(rank, err.empty() ? "cached at " + path : "not cached: " + err);
       }
     }

@@ -20,9 +20,10 @@ namespace commpress::comm::probe {
 
 namespace {
 
-// Values per codec measurement: large enough to stream out of the last-level cache of a
-// small machine (rates from a cached array flatter the codec), small enough for milliseconds.
-constexpr size_t kCodecValues = size_t{512} << 10;
+// Values per codec measurement: 1 MiB of f32, 2 MiB of f64, about a core's L2 on the
+// development machine (bigger arrays measure the memory more than the codec; `commpress
+// profile` uses 4 Mi values), and milliseconds of codec work.
+constexpr size_t kCodecValues = size_t{256} << 10;
 constexpr size_t kMinOwnData = size_t{64} << 10;  // less of the call's data: a random walk
 
 std::mutex g_extensions_mutex;
@@ -44,7 +45,7 @@ Result<CodecRow> rates_on(const codec::Codec& c, const ProbeCall& call) {
     a = walk.data();
   }
   // The combines' second operand: the same values (their rate does not depend on which).
-  return measure_codec<T>(c, call.rel_bound, a, a, n, 3);
+  return measure_codec<T>(c, call.rel_bound, a, a, n, 2);
 }
 
 // The codecs and dtypes Auto will look up: szp (the default lossy codec and the homomorphic
@@ -97,10 +98,17 @@ void add_probe_extension(ProbeExtension extension) {
   extensions().push_back(extension);
 }
 
-Result<model::MachineProfile> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
-                                          const ProbeCall& call) {
+Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
+                           const ProbeCall& call) {
   const int size = int(node_of_rank.size());
-  model::MachineProfile m;
+  Probed out;
+  model::MachineProfile& m = out.profile;
+  auto t0 = Clock::now();
+  auto phase = [&](const char* name) {
+    out.phases += std::string(out.phases.empty() ? "" : ", ") + name + " " +
+                  std::to_string(seconds_since(t0));
+    t0 = Clock::now();
+  };
   // The partners of rank 0: the first rank on its node, the first on another.
   int same = -1, other = -1;
   for (int r = 1; r < size; ++r) {
@@ -121,6 +129,7 @@ Result<model::MachineProfile> quick_probe(MPI_Comm comm, std::span<const int> no
     if (!link.ok()) return link.status();
     m.network = *link;
   }
+  phase("links");
   bool even = true;
   for (int n = 0; n < size; ++n)
     even = even && std::count(node_of_rank.begin(), node_of_rank.end(), node_of_rank[n]) ==
@@ -128,7 +137,7 @@ Result<model::MachineProfile> quick_probe(MPI_Comm comm, std::span<const int> no
   // Nodes of equal size only: the hierarchical algorithm's model needs one size. On one node
   // the model ignores it (select.cpp), as it does a measured profile's.
   m.ranks_per_node = even ? size / node_count : 0;
-  double gamma = measure_gamma(size_t{1} << 20, 3);
+  double gamma = measure_gamma(size_t{1} << 19, 3);
   double over = comm::detail::local_oversubscription();  // the rates will include this sharing
   double worst[2] = {gamma, over};
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_DOUBLE, MPI_MAX, comm));
@@ -140,22 +149,26 @@ Result<model::MachineProfile> quick_probe(MPI_Comm comm, std::span<const int> no
   }();
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &threads, 1, MPI_INT, MPI_MAX, comm));
   m.threads_per_rank = threads;
+  phase("gamma");
   if (size > 1) {
-    auto wait = measure_step_wait(comm, m.network.eager.alpha, 10, 2);
+    auto wait = measure_step_wait(comm, m.network.eager.alpha, 6, 2);
     if (!wait.ok()) return wait.status();
     m.oversubscribed_wait = *wait;
   }
+  phase("step wait");
   COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, call, m));
+  phase("codecs");
   std::vector<ProbeExtension> more;
   {
     std::lock_guard<std::mutex> lock(g_extensions_mutex);
     more = extensions();
   }
   for (ProbeExtension extend : more) COMMPRESS_RETURN_IF_ERROR(extend(comm, m));
+  if (!more.empty()) phase("extensions");
   m.origin = "probed by the first collective, " + today() + ": " + std::to_string(size) +
              " ranks on " + std::to_string(node_count) + " node(s), " +
              std::to_string(m.threads_per_rank) + " thread(s) per rank";
-  return m;
+  return out;
 }
 
 }  // namespace commpress::comm::probe

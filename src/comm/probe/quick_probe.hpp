@@ -29,8 +29,13 @@ struct ProbeCall {
   double rel_bound = 1e-4; // the bound the lossy rates are measured at
 };
 
+struct Probed {
+  model::MachineProfile profile;
+  std::string phases;  // the seconds each part took on this rank (for COMMPRESS_DEBUG)
+};
+
 // Collective over comm. node_of_rank[r]: the node index of rank r (the same on every rank).
-Result<model::MachineProfile> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
+Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
                                           const ProbeCall& call);
 
 // What a layer above comm adds to the probe (the multiply: its local BLAS rates): called

@@ -34,7 +34,7 @@ namespace {
 
 // The probe's extension: both rates, the slowest rank's.
 Status probe_blas_rates(MPI_Comm comm, model::MachineProfile& m) {
-  double flops[2] = {local_gemm_rate<double>(comm, 512, 2), local_gemm_rate<float>(comm, 512, 2)};
+  double flops[2] = {local_gemm_rate<double>(comm, 384, 1), local_gemm_rate<float>(comm, 384, 1)};
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, flops, 2, MPI_DOUBLE, MPI_MIN, comm));
   m.gemm_flops_f64 = flops[0];
   m.gemm_flops_f32 = flops[1];
