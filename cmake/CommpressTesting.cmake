@@ -22,13 +22,31 @@ function(commpress_add_mpi_test)
     set_tests_properties(${ARG_NAME}.np${np} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
                          PROCESSORS ${np} LABELS mpi)
     # One fixed machine profile, so Auto decides alike on every machine the suite runs on
-    # (the probe's own tests unset it), and probed profiles cached in the build tree only.
+    # (the probe's own tests replace this environment).
     set_tests_properties(${ARG_NAME}.np${np} PROPERTIES ENVIRONMENT
-      "COMMPRESS_PROFILE=${PROJECT_SOURCE_DIR}/tests/support/dev_box_profile.json;XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/test-cache")
+      "COMMPRESS_PROFILE=${PROJECT_SOURCE_DIR}/tests/support/dev_box_profile.json")
     # Open MPI's own start-up allocations are never freed and would drown real reports.
     if(COMMPRESS_SANITIZE MATCHES "address")
       set_tests_properties(${ARG_NAME}.np${np} PROPERTIES
                            ENVIRONMENT_MODIFICATION "ASAN_OPTIONS=string_append::detect_leaks=0")
     endif()
+  endforeach()
+endfunction()
+
+# Every test under `dir` (recursively) caches probed machine profiles in the build tree
+# (test-cache/), never in the user's ~/.cache: a test that runs a collective without a profile
+# probes and writes one there. Appended, so tests' own environment settings stay.
+function(commpress_cache_probes_in_build_tree dir)
+  get_property(tests DIRECTORY ${dir} PROPERTY TESTS)
+  foreach(t ${tests})
+    get_property(env TEST ${t} DIRECTORY ${dir} PROPERTY ENVIRONMENT)
+    if(NOT env MATCHES "XDG_CACHE_HOME=")  # a test with a cache directory of its own keeps it
+      set_property(TEST ${t} DIRECTORY ${dir} APPEND PROPERTY ENVIRONMENT_MODIFICATION
+                   "XDG_CACHE_HOME=set:${PROJECT_BINARY_DIR}/test-cache")
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(sub ${subdirs})
+    commpress_cache_probes_in_build_tree(${sub})
   endforeach()
 endfunction()

@@ -3,10 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <ctime>
-#include <random>
 #include <utility>
 
 #include "profile/mpi_against_plain.hpp"
@@ -254,13 +251,6 @@ Status node_layout(MPI_Comm comm, int rank, int size, ProfileReport& rep) {
   return {};
 }
 
-std::string today() {
-  std::time_t now = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
-  return buf;
-}
-
 }  // namespace
 
 Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts) {
@@ -332,7 +322,7 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
     if (!m.ok()) return m.status();
     rep.profile.*member = *m;
   }
-  rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
+  rep.profile.origin = "commpress profile, " + today_utc() + ": " + std::to_string(size) +
                        " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +
                        rep.host + "), " + std::to_string(rep.profile.threads_per_rank) +
                        " thread(s) per rank; ranks 0 and 1 " +

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <ctime>
 #include <mutex>
 #include <vector>
 
@@ -84,13 +83,6 @@ Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfil
   return {};
 }
 
-std::string today() {
-  std::time_t now = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
-  return buf;
-}
-
 }  // namespace
 
 void add_probe_extension(ProbeExtension extension) {
@@ -165,7 +157,7 @@ Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
   }
   for (ProbeExtension extend : more) COMMPRESS_RETURN_IF_ERROR(extend(comm, m));
   if (!more.empty()) phase("extensions");
-  m.origin = "probed by the first collective, " + today() + ": " + std::to_string(size) +
+  m.origin = "probed by the first collective, " + today_utc() + ": " + std::to_string(size) +
              " ranks on " + std::to_string(node_count) + " node(s), " +
              std::to_string(m.threads_per_rank) + " thread(s) per rank";
   return out;

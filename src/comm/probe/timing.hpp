@@ -1,11 +1,13 @@
 // What every measurement of the machine shares: the fastest of repeated runs (interference
-// on a shared machine only ever adds time) and the random walk the rates are measured on
-// when no data is at hand.
+// on a shared machine only ever adds time), the random walk the rates are measured on when
+// no data is at hand, and the date in a profile's origin.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "commpress/status.hpp"
@@ -47,6 +49,14 @@ std::vector<T> random_walk(size_t n, uint64_t seed) {
   double x = 0;
   for (T& e : v) e = T(x += step(gen));
   return v;
+}
+
+// The date a profile was measured, for its origin line (YYYY-MM-DD, UTC).
+inline std::string today_utc() {
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
 }
 
 }  // namespace commpress::comm::probe
