@@ -33,20 +33,12 @@ function(commpress_add_mpi_test)
   endforeach()
 endfunction()
 
-# Every test under `dir` (recursively) caches probed machine profiles in the build tree
-# (test-cache/), never in the user's ~/.cache: a test that runs a collective without a profile
-# probes and writes one there. Appended, so tests' own environment settings stay.
-function(commpress_cache_probes_in_build_tree dir)
-  get_property(tests DIRECTORY ${dir} PROPERTY TESTS)
-  foreach(t ${tests})
-    get_property(env TEST ${t} DIRECTORY ${dir} PROPERTY ENVIRONMENT)
-    if(NOT env MATCHES "XDG_CACHE_HOME=")  # a test with a cache directory of its own keeps it
-      set_property(TEST ${t} DIRECTORY ${dir} APPEND PROPERTY ENVIRONMENT_MODIFICATION
-                   "XDG_CACHE_HOME=set:${PROJECT_BINARY_DIR}/test-cache")
-    endif()
-  endforeach()
-  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
-  foreach(sub ${subdirs})
-    commpress_cache_probes_in_build_tree(${sub})
-  endforeach()
+# Every test caches probed machine profiles in the build tree (test-cache/), never in the
+# user's ~/.cache: a test that runs a collective without a profile probes and writes one. ctest
+# reads this file before it runs any test, so the variable reaches every test it starts (a
+# test's own ENVIRONMENT still wins).
+function(commpress_cache_probes_in_build_tree)
+  set(file ${PROJECT_BINARY_DIR}/test-cache-environment.cmake)
+  file(WRITE ${file} "set(ENV{XDG_CACHE_HOME} \"${PROJECT_BINARY_DIR}/test-cache\")\n")
+  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES ${file})
 endfunction()

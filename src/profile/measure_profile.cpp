@@ -13,7 +13,6 @@
 #include "comm/probe/sum_rate.hpp"
 #include "comm/probe/timing.hpp"
 #include "comm/select.hpp"
-#include "commpress/homomorphic.hpp"
 #include "commpress/config.h"
 #if COMMPRESS_HAVE_GEMM
 #include "commpress/blas_info.hpp"
