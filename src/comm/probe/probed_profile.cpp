@@ -55,18 +55,14 @@ struct Layout {
 // node, threads per rank and the library version.
 Result<Layout> layout(MPI_Comm comm, int size) {
   constexpr int kName = MPI_MAX_PROCESSOR_NAME;
-  struct Mine {
-    double node;
-    int threads;
-    char name[kName];
-  } mine{};
-  mine.node = comm::detail::node_key();
+  double node = comm::detail::node_key();
+  char name[kName] = {};
   int len = 0;
-  MPI_Get_processor_name(mine.name, &len);
+  MPI_Get_processor_name(name, &len);
   std::vector<double> nodes(size_t(size), 0);
   std::vector<char> names(size_t(size) * kName);
-  COMMPRESS_MPI(MPI_Allgather(&mine.node, 1, MPI_DOUBLE, nodes.data(), 1, MPI_DOUBLE, comm));
-  COMMPRESS_MPI(MPI_Allgather(mine.name, kName, MPI_CHAR, names.data(), kName, MPI_CHAR, comm));
+  COMMPRESS_MPI(MPI_Allgather(&node, 1, MPI_DOUBLE, nodes.data(), 1, MPI_DOUBLE, comm));
+  COMMPRESS_MPI(MPI_Allgather(name, kName, MPI_CHAR, names.data(), kName, MPI_CHAR, comm));
   Layout out;
   std::vector<double> distinct = nodes;
   std::sort(distinct.begin(), distinct.end());
