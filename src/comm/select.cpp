@@ -34,7 +34,8 @@ std::optional<model::MachineProfile> load_from_environment() {
   return std::nullopt;
 }
 
-// Before any probe: no rates, so no compressed candidate (point-to-point sends raw).
+// Before any probe: no rates, so no compressed candidate for a collective (point-to-point
+// keeps the codec it is given, as for any codec a profile lacks).
 model::MachineProfile unmeasured_profile() {
   model::MachineProfile m;
   m.origin = "unmeasured: no profile given and none probed yet";

@@ -41,7 +41,7 @@ struct SelectCall {
 // The profile in force: set_machine_profile's, else the file named by COMMPRESS_PROFILE
 // (read once; an unreadable file is reported once on stderr and ignored), else the probed
 // profile of the communicator last used (probe/probed_profile.*), else, before any probe
-// (point-to-point calls only), an unmeasured one: no codec rates, so Auto compresses nothing.
+// (point-to-point calls only), an unmeasured one: no codec rates.
 const model::MachineProfile& machine_profile();
 void set_machine_profile(std::optional<model::MachineProfile> profile);
 // Whether a profile is given (set_machine_profile, or a readable COMMPRESS_PROFILE): no probe.
