@@ -21,10 +21,24 @@ function(commpress_add_mpi_test)
     # PROCESSORS = ranks, so ctest -j does not pile other tests onto an oversubscribed run.
     set_tests_properties(${ARG_NAME}.np${np} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
                          PROCESSORS ${np} LABELS mpi)
+    # One fixed machine profile, so Auto decides alike on every machine the suite runs on
+    # (the probe's own tests replace this environment).
+    set_tests_properties(${ARG_NAME}.np${np} PROPERTIES ENVIRONMENT
+      "COMMPRESS_PROFILE=${PROJECT_SOURCE_DIR}/tests/support/dev_box_profile.json")
     # Open MPI's own start-up allocations are never freed and would drown real reports.
     if(COMMPRESS_SANITIZE MATCHES "address")
       set_tests_properties(${ARG_NAME}.np${np} PROPERTIES
                            ENVIRONMENT_MODIFICATION "ASAN_OPTIONS=string_append::detect_leaks=0")
     endif()
   endforeach()
+endfunction()
+
+# Every test caches probed machine profiles in the build tree (test-cache/), never in the
+# user's ~/.cache: a test that runs a collective without a profile probes and writes one. ctest
+# reads this file before it runs any test, so the variable reaches every test it starts (a
+# test's own ENVIRONMENT still wins).
+function(commpress_cache_probes_in_build_tree)
+  set(file ${PROJECT_BINARY_DIR}/test-cache-environment.cmake)
+  file(WRITE ${file} "set(ENV{XDG_CACHE_HOME} \"${PROJECT_BINARY_DIR}/test-cache\")\n")
+  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES ${file})
 endfunction()

@@ -126,9 +126,6 @@ std::span<const MpiAgainstPlainField> mpi_against_plain_fields();
 // The measurement of MPI's own operation against `plain`; null where there is none.
 const MpiAgainstPlain* mpi_against(const MachineProfile& m, Operation op, Algorithm plain);
 
-// What `commpress profile` measured on this machine (2 ranks, shared memory, Open MPI).
-MachineProfile default_profile();
-
 // The compression ratio as a function of how finely the codec must quantize. A reduction
 // splits the user's bound among its quantizations (bound / k); the ratio drops with k. The
 // curve interpolates log-linearly in k between two sampled points; lossless ratios ignore k.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -22,14 +23,31 @@ namespace {
 // A ratio no data reaches: if compression loses even at this one, sampling is pointless.
 constexpr double kOptimisticRatio = 256;
 
-model::MachineProfile load_from_environment() {
+// COMMPRESS_PROFILE's profile; none where unset or unreadable (then probed instead).
+std::optional<model::MachineProfile> load_from_environment() {
   const char* path = std::getenv("COMMPRESS_PROFILE");
-  if (!path || !*path) return model::default_profile();
+  if (!path || !*path) return std::nullopt;
   auto m = load_profile(path);
   if (m.ok()) return *m;
-  std::fprintf(stderr, "commpress: %s; using the built-in machine profile\n",
+  std::fprintf(stderr, "commpress: %s; measuring the machine instead\n",
                m.status().to_string().c_str());
-  return model::default_profile();
+  return std::nullopt;
+}
+
+// Before any probe: no rates, so no compressed candidate for a collective (point-to-point
+// keeps the codec it is given, as for any codec a profile lacks).
+model::MachineProfile unmeasured_profile() {
+  model::MachineProfile m;
+  m.origin = "unmeasured: no profile given and none probed yet";
+  return m;
+}
+
+bool same_link(const model::Link& a, const model::Link& b) {
+  auto same = [](const model::LinkParams& x, const model::LinkParams& y) {
+    return x.alpha == y.alpha && x.beta == y.beta;
+  };
+  return same(a.eager, b.eager) && same(a.rendezvous, b.rendezvous) &&
+         a.switch_bytes == b.switch_bytes;
 }
 
 bool is_reduction(model::Operation op) {
@@ -44,17 +62,27 @@ struct Profiled {
       : value(std::move(m)), fingerprint(detail::fingerprint(profile_to_json(value))) {}
 };
 
-const Profiled& environment_profile() {
-  static const Profiled from_environment{load_from_environment()};
+const std::optional<Profiled>& environment_profile() {
+  static const std::optional<Profiled> from_environment = []() -> std::optional<Profiled> {
+    auto m = load_from_environment();
+    if (!m) return std::nullopt;
+    return Profiled(std::move(*m));
+  }();
   return from_environment;
 }
 
 std::mutex g_override_mutex;
 std::optional<Profiled> g_override;
+// Probed profiles, never freed (a call in flight holds a reference), and the one in force.
+std::deque<Profiled> g_probed;
+const Profiled* g_probed_in_force = nullptr;
 
 const Profiled& profile_in_force() {
+  static const Profiled unmeasured{unmeasured_profile()};
   std::lock_guard<std::mutex> lock(g_override_mutex);
-  return g_override ? *g_override : environment_profile();
+  if (g_override) return *g_override;
+  if (environment_profile()) return *environment_profile();
+  return g_probed_in_force ? *g_probed_in_force : unmeasured;
 }
 
 // Everything about the call except the ratio.
@@ -81,7 +109,9 @@ struct Context {
     // measured a link between nodes (a profile of one node says nothing about nodes).
     const int pretend = pretend_ranks_per_node(o);
     const model::MachineProfile& m = profile.value;
-    ranks_per_node = pretend > 0 ? pretend : m.intra_node ? 0 : m.ranks_per_node;
+    // A profile whose one measured link is also its node link comes from one node.
+    const bool one_node_profile = m.intra_node && same_link(*m.intra_node, m.network);
+    ranks_per_node = pretend > 0 ? pretend : one_node_profile ? 0 : m.ranks_per_node;
   }
 
   bool lossy() const { return codec && codec->lossy(); }
@@ -198,6 +228,26 @@ void set_machine_profile(std::optional<model::MachineProfile> profile) {
   std::lock_guard<std::mutex> lock(g_override_mutex);
   if (profile) g_override.emplace(std::move(*profile));
   else g_override.reset();
+}
+
+bool machine_profile_given() {
+  std::lock_guard<std::mutex> lock(g_override_mutex);
+  return g_override || environment_profile();
+}
+
+const model::MachineProfile* keep_probed_profile(model::MachineProfile m) {
+  Profiled p(std::move(m));
+  std::lock_guard<std::mutex> lock(g_override_mutex);
+  for (const Profiled& kept : g_probed)
+    if (kept.fingerprint == p.fingerprint) return &kept.value;
+  return &g_probed.emplace_back(std::move(p)).value;
+}
+
+void use_probed_profile(const model::MachineProfile* kept) {
+  std::lock_guard<std::mutex> lock(g_override_mutex);
+  g_probed_in_force = nullptr;
+  for (const Profiled& p : g_probed)
+    if (&p.value == kept) g_probed_in_force = &p;
 }
 
 double local_oversubscription() {

@@ -42,10 +42,17 @@ struct SelectCall {
 };
 
 // The profile in force: set_machine_profile's, else the file named by COMMPRESS_PROFILE
-// (read once; an unreadable file is reported once on stderr and the default used), else
-// model::default_profile().
+// (read once; an unreadable file is reported once on stderr and ignored), else the probed
+// profile of the communicator last used (probe/probed_profile.*), else, before any probe
+// (point-to-point calls only), an unmeasured one: no codec rates.
 const model::MachineProfile& machine_profile();
 void set_machine_profile(std::optional<model::MachineProfile> profile);
+// Whether a profile is given (set_machine_profile, or a readable COMMPRESS_PROFILE): no probe.
+bool machine_profile_given();
+// A probed profile kept for the process's life (equal ones share one copy: calls in flight
+// may still read an older one), and the one in force from now on (null: none).
+const model::MachineProfile* keep_probed_profile(model::MachineProfile m);
+void use_probed_profile(const model::MachineProfile* kept);
 
 // Collectives, a forced algorithm: passes through, predicted from this rank's own sample
 // (no communication).

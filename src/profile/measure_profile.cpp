@@ -3,29 +3,30 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <ctime>
-#include <random>
 #include <utility>
 
 #include "profile/mpi_against_plain.hpp"
+#include "comm/probe/codec_rates.hpp"
+#include "comm/probe/ping_pong.hpp"
+#include "comm/probe/step_wait.hpp"
+#include "comm/probe/sum_rate.hpp"
+#include "comm/probe/timing.hpp"
 #include "comm/select.hpp"
-#include "commpress/homomorphic.hpp"
 #include "commpress/config.h"
 #if COMMPRESS_HAVE_GEMM
 #include "commpress/blas_info.hpp"
-#include "linalg/gemm/local_blas.hpp"
+#include "linalg/gemm/local_gemm_rate.hpp"
 #endif
 
 namespace commpress::profile {
 
 // The profiler is a client of comm: it times comm's own calls.
 using namespace comm;
+using namespace comm::probe;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr int kTag = 0x7e0;
 
 #define PROFILE_MPI(call)                                                                 \
@@ -35,51 +36,13 @@ constexpr int kTag = 0x7e0;
                                              std::to_string(rc_) + ")"};                  \
   } while (0)
 
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 void say(const ProfileOptions& o, int rank, const std::string& line) {
   if (rank == 0 && o.progress) o.progress(line);
 }
 
 // --- ping-pong ------------------------------------------------------------------------------
 
-// One-way time of an m-byte message between ranks 0 and 1: half the fastest round trip
-// (what the link can do; a shared machine's preemptions only ever add time),
-// repeated until ~50 ms of round trips (at least 3, at most 200). Rank 0 tells rank 1 how
-// many round trips follow.
-Result<double> pingpong(MPI_Comm comm, int rank, std::vector<std::byte>& buf, int m) {
-  auto round_trip = [&]() -> Status {
-    if (rank == 0) {
-      PROFILE_MPI(MPI_Send(buf.data(), m, MPI_BYTE, 1, kTag, comm));
-      PROFILE_MPI(MPI_Recv(buf.data(), m, MPI_BYTE, 1, kTag, comm, MPI_STATUS_IGNORE));
-    } else {
-      PROFILE_MPI(MPI_Recv(buf.data(), m, MPI_BYTE, 0, kTag, comm, MPI_STATUS_IGNORE));
-      PROFILE_MPI(MPI_Send(buf.data(), m, MPI_BYTE, 0, kTag, comm));
-    }
-    return {};
-  };
-  auto t0 = Clock::now();
-  COMMPRESS_RETURN_IF_ERROR(round_trip());  // warm-up (registration, connection set-up)
-  int reps = int(std::clamp(0.05 / std::max(seconds_since(t0), 1e-7), 3.0, 200.0));
-  PROFILE_MPI(MPI_Bcast(&reps, 1, MPI_INT, 0, comm));
-  std::vector<double> times;
-  for (int i = 0; i < reps; ++i) {
-    t0 = Clock::now();
-    COMMPRESS_RETURN_IF_ERROR(round_trip());
-    times.push_back(seconds_since(t0) / 2);
-  }
-  return *std::min_element(times.begin(), times.end());
-}
-
 // --- overlap --------------------------------------------------------------------------------
-
-void spin(double seconds) {
-  const auto t0 = Clock::now();
-  while (seconds_since(t0) < seconds) {
-  }
-}
 
 // The time the slower end of an m-byte message from rank 0 to rank 1 spends inside MPI (the
 // nonblocking post and the wait) when both compute (spin, no MPI calls) for `busy` seconds in
@@ -162,7 +125,8 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
   if (pair != MPI_COMM_NULL) {
     buf.assign(size_t(o.max_message_bytes), std::byte{1});
     for (double m = 8; st.ok() && m <= o.max_message_bytes; m *= 2) {
-      auto t = pingpong(pair, rank, buf, int(m));
+      // ~50 ms of round trips per size (at least 3, at most 200).
+      auto t = ping_pong(pair, rank, buf, int(m), 0.05, 3, 200);
       if (!t.ok()) {
         st = t.status();
         break;
@@ -214,154 +178,15 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
 
 // --- gamma ----------------------------------------------------------------------------------
 
-// Seconds per byte of one operand of y += x (f32), the reduction every algorithm performs.
-double measure_gamma() {
-  const size_t n = size_t{8} << 20;
-  std::vector<float> x(n, 1.0f), y(n, 2.0f);
-  double best = INFINITY;
-  for (int rep = 0; rep < 5; ++rep) {
-    auto t0 = Clock::now();
-    float* __restrict yp = y.data();
-    const float* __restrict xp = x.data();
-    for (size_t i = 0; i < n; ++i) yp[i] += xp[i];
-    best = std::min(best, seconds_since(t0));
-  }
-  volatile float sink = y[n / 2];
-  (void)sink;
-  return best / double(n * sizeof(float));
-}
-
 // --- codecs ---------------------------------------------------------------------------------
 
-template <class T>
-std::vector<T> random_walk(size_t n, uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  std::normal_distribution<double> step(0.0, 1.0);
-  std::vector<T> v(n);
-  double x = 0;
-  for (T& e : v) e = T(x += step(gen));
-  return v;
-}
-
-// The fastest of reps runs (as for the ping-pong: interference only adds time).
-template <class F>
-double timed(F&& f, int reps, Status& st) {
-  double best = 0;
-  for (int i = 0; i < reps && st.ok(); ++i) {
-    auto t0 = Clock::now();
-    st = f();
-    const double t = seconds_since(t0);
-    best = i == 0 ? t : std::min(best, t);
-  }
-  return best;
-}
-
-double rate(double bytes, double seconds) { return seconds > 0 ? bytes / seconds : 0; }
-
-#if COMMPRESS_HAVE_GEMM
-// Flop/s of a local n^3 product with the BLAS threads the distributed multiply sets (this
-// reaches into linalg on purpose: the rate is only useful as the multiply will see it). The
-// fastest of a few runs, after a warm-up; the caller keeps the slowest rank's.
-template <class T>
-double measure_gemm_rate(MPI_Comm comm) {
-  constexpr int64_t n = 1024;
-  std::vector<T> a(size_t(n * n)), b(size_t(n * n)), c(size_t(n * n));
-  std::mt19937_64 gen(17);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (size_t i = 0; i < a.size(); ++i) a[i] = T(u(gen)), b[i] = T(u(gen));
-  linalg::detail::set_blas_threads_for(comm);
-  auto run = [&] {
-    linalg::detail::local_gemm(linalg::Trans::N, linalg::Trans::N, n, n, n, T(1), a.data(), n,
-                               b.data(), n, T(0), c.data(), n);
-    return Status{};
-  };
-  Status st;
-  (void)run();  // warm-up: the timed runs below report any failure
-  const double best = timed(run, 3, st);
-  return best > 0 ? 2.0 * double(n) * double(n) * double(n) / best : 0;
-}
-#endif
 
 template <class T>
-Result<CodecRow> measure_codec(const codec::Codec& c, double rel, size_t n) {
-  constexpr codec::Dtype dt = codec::dtype_of<T>();
+Result<CodecRow> measure_on_walks(const codec::Codec& c, double rel, size_t n) {
   const auto a = random_walk<T>(n, 11), b = random_walk<T>(n, 12);
-  codec::ErrorBound bound = codec::ErrorBound::lossless();
-  if (c.lossy()) {  // one ABS bound for both arrays, so their frames combine
-    auto abs = codec::resolve_abs_bound(a.data(), n, dt, codec::ErrorBound::relative(rel));
-    if (!abs.ok()) return abs.status();
-    bound = codec::ErrorBound::absolute(*abs);
-  }
-  CodecRow row{std::string(c.name()), dt, c.lossy() ? rel : 0.0};
-  const double bytes = double(n * sizeof(T));
-  codec::Workspace ws;
-  std::vector<std::byte> fa, fb, out;
-  std::vector<T> back(n);
-  Status st;
-  row.compress = rate(bytes, timed([&] { return c.compress(a.data(), n, dt, bound, fa, ws); }, 5, st));
-  if (st.ok()) st = c.compress(b.data(), n, dt, bound, fb, ws);
-  row.ratio = fa.empty() ? 0 : bytes / double(fa.size());
-  if (st.ok())
-    row.decompress = rate(bytes, timed([&] { return c.decompress(fa, back.data(), n, dt, ws); }, 5, st));
-  if (st.ok() && c.id() == codec::CodecId::szp) {
-    row.combine = rate(bytes, timed([&] { return codec::combine(fa, fb, codec::CombineOp::sum, out, ws); }, 3, st));
-    if (st.ok())
-      row.combine_raw = rate(bytes, timed([&] {
-        return codec::combine_raw(b.data(), n, dt, fa, codec::CombineOp::sum, out, ws);
-      }, 3, st));
-  }
-  if (!st.ok()) return Status{st.code(), "profile: " + row.codec + ": " + st.message()};
+  auto row = measure_codec<T>(c, rel, a.data(), b.data(), n, 5);
+  if (!row.ok()) return Status{row.status().code(), "profile: " + row.status().message()};
   return row;
-}
-
-// Fixed cost of one call: a tiny array's time beyond what the rate accounts for.
-template <class T>
-double measure_overhead(const codec::Codec& c, const CodecRow& row) {
-  constexpr size_t n = 1024;
-  constexpr codec::Dtype dt = codec::dtype_of<T>();
-  const auto a = random_walk<T>(n, 13);
-  codec::ErrorBound bound = c.lossy() ? codec::ErrorBound::relative(row.rel_bound)
-                                      : codec::ErrorBound::lossless();
-  codec::Workspace ws;
-  std::vector<std::byte> frame;
-  std::vector<T> back(n);
-  double best_c = INFINITY, best_d = INFINITY;
-  for (int i = 0; i < 50; ++i) {
-    auto t0 = Clock::now();
-    if (!c.compress(a.data(), n, dt, bound, frame, ws).ok()) return 0;
-    best_c = std::min(best_c, seconds_since(t0));
-    t0 = Clock::now();
-    if (!c.decompress(frame, back.data(), n, dt, ws).ok()) return 0;
-    best_d = std::min(best_d, seconds_since(t0));
-  }
-  const double bytes = double(n * sizeof(T));
-  const double oc = best_c - (row.compress > 0 ? bytes / row.compress : 0);
-  const double od = best_d - (row.decompress > 0 ? bytes / row.decompress : 0);
-  return std::max(0.0, 0.5 * (oc + od));
-}
-
-// Harmonic mean over the bounds (the mean time per byte), the slowest rank's.
-model::CodecRates summarize(const std::vector<CodecRow>& rows, double overhead) {
-  model::CodecRates r{rows.front().codec, rows.front().dtype};
-  auto hmean = [&](double CodecRow::*field) {
-    double inv = 0;
-    for (const CodecRow& row : rows) {
-      if (row.*field <= 0) return 0.0;
-      inv += 1.0 / (row.*field);
-    }
-    return double(rows.size()) / inv;
-  };
-  r.compress = hmean(&CodecRow::compress);
-  r.decompress = hmean(&CodecRow::decompress);
-  r.combine = hmean(&CodecRow::combine);
-  r.combine_raw = hmean(&CodecRow::combine_raw);
-  r.call_overhead = overhead;
-  const CodecRow* typical = &rows.front();
-  for (const CodecRow& row : rows)
-    if (std::abs(std::log10(row.rel_bound + 1e-300) + 4) < std::abs(std::log10(typical->rel_bound + 1e-300) + 4))
-      typical = &row;
-  r.typical_ratio = typical->ratio;
-  return r;
 }
 
 Status measure_codecs(MPI_Comm comm, int rank, const ProfileOptions& o, ProfileReport& rep) {
@@ -373,8 +198,8 @@ Status measure_codecs(MPI_Comm comm, int rank, const ProfileOptions& o, ProfileR
       std::vector<CodecRow> rows;
       std::vector<double> bounds = (*c)->lossy() ? o.rel_bounds : std::vector<double>{0.0};
       for (double rel : bounds) {
-        auto row = dt == codec::Dtype::f32 ? measure_codec<float>(**c, rel, o.codec_elements)
-                                           : measure_codec<double>(**c, rel, o.codec_elements);
+        auto row = dt == codec::Dtype::f32 ? measure_on_walks<float>(**c, rel, o.codec_elements)
+                                           : measure_on_walks<double>(**c, rel, o.codec_elements);
         int ok = row.ok() ? 1 : 0, all_ok = 0;
         PROFILE_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
         if (!row.ok()) return row.status();
@@ -388,8 +213,8 @@ Status measure_codecs(MPI_Comm comm, int rank, const ProfileOptions& o, ProfileR
                          std::to_string(row->decompress / 1e9) + " GB/s");
         rows.push_back(*row);
       }
-      double overhead = dt == codec::Dtype::f32 ? measure_overhead<float>(**c, rows.front())
-                                                : measure_overhead<double>(**c, rows.front());
+      double overhead = dt == codec::Dtype::f32 ? measure_call_overhead<float>(**c, rows.front())
+                                                : measure_call_overhead<double>(**c, rows.front());
       PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &overhead, 1, MPI_DOUBLE, MPI_MAX, comm));
       rep.profile.codecs.push_back(summarize(rows, overhead));
       rep.codec_rows.insert(rep.codec_rows.end(), rows.begin(), rows.end());
@@ -399,49 +224,6 @@ Status measure_codecs(MPI_Comm comm, int rank, const ProfileOptions& o, ProfileR
 }
 
 // --- the wait of an oversubscribed step ---------------------------------------------------
-
-// MachineProfile::oversubscribed_wait: rounds of real codec work (szp compresses 64 Ki f32)
-// and one 8-byte exchange with both ring neighbours on every rank at once, against the same
-// rounds without the exchange. Beyond alpha, what a round adds is the wait for peers to get a
-// core (ranks that share one wait for each other unless MPI yields it). The fastest of three
-// runs of each (a preemption only ever adds); the slowest rank's.
-Result<double> measure_step_wait(MPI_Comm comm, int rank, int size, double alpha) {
-  const codec::Codec* szp = codec::find_codec("szp");
-  if (!szp) return -1.0;  // not measured: the model falls back to a scheduler slice
-  constexpr size_t n = size_t{64} << 10;
-  constexpr int kRounds = 30;
-  const auto data = random_walk<float>(n, 21);
-  auto eb = codec::resolve_abs_bound(data.data(), n, codec::Dtype::f32,
-                                     codec::ErrorBound::relative(1e-4));
-  if (!eb.ok()) return eb.status();
-  codec::Workspace ws;
-  std::vector<std::byte> frame;
-  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
-  auto per_round = [&](bool exchange) -> Result<double> {
-    double best = INFINITY;
-    for (int run = 0; run < 3; ++run) {
-      PROFILE_MPI(MPI_Barrier(comm));
-      const auto t0 = Clock::now();
-      for (int k = 0; k < kRounds; ++k) {
-        COMMPRESS_RETURN_IF_ERROR(szp->compress(data.data(), n, codec::Dtype::f32,
-                                                codec::ErrorBound::absolute(*eb), frame, ws));
-        double token = k, got = 0;
-        if (exchange)
-          PROFILE_MPI(MPI_Sendrecv(&token, 1, MPI_DOUBLE, right, kTag, &got, 1, MPI_DOUBLE, left,
-                                   kTag, comm, MPI_STATUS_IGNORE));
-      }
-      double t = seconds_since(t0) / kRounds;
-      PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm));
-      best = std::min(best, t);
-    }
-    return best;
-  };
-  auto alone = per_round(false);
-  if (!alone.ok()) return alone.status();
-  auto with = per_round(true);
-  if (!with.ok()) return with.status();
-  return std::max(0.0, *with - *alone - alpha);
-}
 
 // --- nodes ----------------------------------------------------------------------------------
 
@@ -466,13 +248,6 @@ Status node_layout(MPI_Comm comm, int rank, int size, ProfileReport& rep) {
   MPI_Get_processor_name(host, &len);
   rep.host.assign(host, size_t(len));
   return {};
-}
-
-std::string today() {
-  std::time_t now = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
-  return buf;
 }
 
 }  // namespace
@@ -502,12 +277,13 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   rep.profile.network = link;
   if (rep.pair_shares_node) rep.profile.intra_node = link;
   say(opts, rank, "gamma: local sums");
-  double gamma = measure_gamma();
+  double gamma = measure_gamma(size_t{8} << 20, 5);
   PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &gamma, 1, MPI_DOUBLE, MPI_MAX, comm));
   rep.profile.gamma = gamma;
 #if COMMPRESS_HAVE_GEMM  // without the multiply the profile keeps no BLAS rates
   say(opts, rank, "local dgemm / sgemm rates (1024^3 on every rank at once)");
-  double flops[2] = {measure_gemm_rate<double>(comm), measure_gemm_rate<float>(comm)};
+  double flops[2] = {linalg::detail::local_gemm_rate<double>(comm, 1024, 3),
+                     linalg::detail::local_gemm_rate<float>(comm, 1024, 3)};
   PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, flops, 2, MPI_DOUBLE, MPI_MIN, comm));
   rep.profile.gemm_flops_f64 = flops[0];
   rep.profile.gemm_flops_f32 = flops[1];
@@ -522,7 +298,7 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_DOUBLE, MPI_MAX, comm));
   rep.profile.codec_oversubscription = over;
   say(opts, rank, "the wait of a message step while every rank computes");
-  auto wait = measure_step_wait(comm, rank, size, link.eager.alpha);
+  auto wait = measure_step_wait(comm, link.eager.alpha, 30, 3);
   if (!wait.ok()) return wait.status();
   rep.profile.oversubscribed_wait = *wait;
   if (*wait >= 0)
@@ -545,7 +321,7 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
     if (!m.ok()) return m.status();
     rep.profile.*member = *m;
   }
-  rep.profile.origin = "commpress profile, " + today() + ": " + std::to_string(size) +
+  rep.profile.origin = "commpress profile, " + today_utc() + ": " + std::to_string(size) +
                        " ranks on " + std::to_string(rep.nodes) + " node(s) (rank 0 on " +
                        rep.host + "), " + std::to_string(rep.profile.threads_per_rank) +
                        " thread(s) per rank; ranks 0 and 1 " +

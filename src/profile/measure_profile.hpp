@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/probe/codec_rates.hpp"
 #include "commpress/model.hpp"
 #include "commpress/status.hpp"
 
@@ -25,14 +26,7 @@ struct ProfileOptions {
   std::function<void(const std::string&)> progress;  // rank 0's progress lines (may be empty)
 };
 
-// One codec measurement at one bound (rates in bytes/s of uncompressed data; 0 = n/a).
-struct CodecRow {
-  std::string codec;
-  codec::Dtype dtype = codec::Dtype::f32;
-  double rel_bound = 0;  // 0 for lossless codecs
-  double ratio = 0;
-  double compress = 0, decompress = 0, combine = 0, combine_raw = 0;
-};
+using comm::probe::CodecRow;  // one codec measurement at one bound
 
 struct ProfileReport {
   model::MachineProfile profile;

@@ -2,6 +2,7 @@
 // rules over a communicator (Cannon only on square grids, the memory cap against replication,
 // never ScaLAPACK in Auto), codec resolution, and bad or disagreeing arguments failing on every
 // rank alike.
+#include "support/dev_box_profile.hpp"
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -173,7 +174,7 @@ TEST(GemmPlan, BadOrDisagreeingArgumentsFailEverywhere) {
 
 TEST(GemmPlan, DifferentProfilesFailInsteadOfHanging) {
   if (mpi::size() < 2) GTEST_SKIP() << "needs two ranks";
-  model::MachineProfile other = model::default_profile();
+  model::MachineProfile other = commpress::testing::dev_box_profile();
   other.network.rendezvous.beta *= 100;  // one rank believes in a slow network
   if (mpi::rank() == 0) comm::detail::set_machine_profile(other);
   auto plan = linalg::plan_gemm(Trans::N, Trans::N, 64, 64, 64, Dtype::f64, MPI_COMM_WORLD);

@@ -1,6 +1,7 @@
 // The algorithm table (commpress/algorithm.hpp) and what is generated from it agree: names
 // parse back, every row is priced and run for the operations it says it serves and for no
 // other, and Auto tries the candidates in the order it always has.
+#include "support/dev_box_profile.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,7 +62,7 @@ TEST(AlgorithmTable, AutoTriesTheCandidatesInTheirOrder) {
 
 // Every compressed row has a finite cost for each operation it serves and none elsewhere.
 TEST(AlgorithmTable, CostModelsCoverExactlyTheServedOperations) {
-  const model::MachineProfile m = model::default_profile();
+  const model::MachineProfile m = commpress::testing::dev_box_profile();
   const model::CodecRates* rates = m.rates("szp", commpress::codec::Dtype::f32);
   ASSERT_NE(rates, nullptr);
   for (const AlgorithmInfo& info : kAlgorithms) {

@@ -1,6 +1,7 @@
 // The distributed multiply's cost models: formulas against hand-computed values, the
 // compressed-Cannon threshold against the models' own predictions, monotonicity, memory, and
 // the rules of Auto's choice.
+#include "support/dev_box_profile.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -332,7 +333,7 @@ TEST(GemmModel, FlopRateFromProfileOrDefault) {
 }
 
 TEST(GemmModel, ProfileKeepsTheBlasRates) {
-  MachineProfile m = default_profile();
+  MachineProfile m = commpress::testing::dev_box_profile();
   m.gemm_flops_f64 = 12.5e9;
   m.gemm_flops_f32 = 25e9;
   auto back = commpress::comm::profile_from_json(commpress::comm::profile_to_json(m));

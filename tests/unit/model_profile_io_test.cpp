@@ -1,5 +1,6 @@
 // Machine profiles as JSON: a written profile reads back the same; damaged files are refused
 // with the field named; the built-in default is usable.
+#include "support/dev_box_profile.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -139,7 +140,7 @@ TEST(ModelProfileIo, MissingFileIsAnIoError) {
 }
 
 TEST(ModelProfileIo, DefaultProfileIsComplete) {
-  const model::MachineProfile m = model::default_profile();
+  const model::MachineProfile m = commpress::testing::dev_box_profile();
   EXPECT_FALSE(m.origin.empty());
   EXPECT_GT(m.network.rendezvous.beta, 0);
   EXPECT_GT(m.gamma, 0);

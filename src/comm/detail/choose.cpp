@@ -1,6 +1,7 @@
 #include "comm/detail/choose.hpp"
 
 #include "comm/detail/count_limit.hpp"
+#include "comm/probe/probed_profile.hpp"
 #include "comm/select.hpp"
 #include "commpress/codec.hpp"
 
@@ -34,6 +35,7 @@ Choice collective(model::Operation op, const Options& opts, const void* data, si
   const bool readable = data && count_fits(data_count, dtype);
   call.data = readable ? data : nullptr;
   call.data_count = readable ? data_count : 0;
+  probe::use_probed_profile(comm, probe::probe_call(opts, call.data, call.data_count, dtype));
   return choose_collective(call, opts, size_of(comm));
 }
 

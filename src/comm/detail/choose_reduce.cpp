@@ -1,6 +1,7 @@
 #include "comm/detail/choose_reduce.hpp"
 #include "comm/detail/count_limit.hpp"
 #include "comm/detail/wire.hpp"
+#include "comm/probe/probed_profile.hpp"
 #include "comm/select.hpp"
 
 #include <atomic>
@@ -40,6 +41,7 @@ Choice choose(model::Operation mop, const Options& opts, const void* send, size_
   if (!count_fits(send_count, dtype)) send = nullptr;
   SelectCall call{
       mop, count, dtype, op, send, send ? send_count : 0, reduction_compressible(opts, dtype, op)};
+  probe::use_probed_profile(comm, probe::probe_call(opts, call.data, call.data_count, dtype));
   Choice c = choose_collective(call, opts, size_of(comm));
   if (!c.pending) settle_break_even(c);
   return c;

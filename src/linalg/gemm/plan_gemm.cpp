@@ -19,6 +19,7 @@
 #include "comm/detail/agreement.hpp"
 #include "comm/detail/hierarchy.hpp"
 #include "comm/detail/private_comm.hpp"
+#include "comm/probe/probed_profile.hpp"
 #include "comm/select.hpp"
 #include "commpress/gemm_model.hpp"
 #include "commpress/linalg.hpp"
@@ -114,6 +115,11 @@ int64_t profile_fingerprint(const md::MachineProfile& m) {
 // Every rank's view of the request, so that all of them plan the same thing or fail together.
 Status agree_request(MPI_Comm comm, const Request& r) {
   const GemmOptions& o = *r.opts;
+  // Where no profile is given, the first multiply on comm measures one (the first
+  // collective's probe, with the local BLAS rates) before the profile is read.
+  comm::probe::ProbeCall probe{nullptr, 0, r.dtype, o.codec == "auto" ? "" : o.codec};
+  if (o.bound.mode == codec::BoundMode::rel && o.bound.value > 0) probe.rel_bound = o.bound.value;
+  comm::probe::use_probed_profile(comm, probe);
   return comm::detail::agree(
       comm,
       {{"m", r.m},

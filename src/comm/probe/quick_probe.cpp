@@ -1,0 +1,166 @@
+#include "comm/probe/quick_probe.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+#include "comm/detail/codec_threads.hpp"
+#include "comm/detail/private_comm.hpp"
+#include "comm/probe/codec_rates.hpp"
+#include "comm/probe/link_probe.hpp"
+#include "comm/probe/step_wait.hpp"
+#include "comm/probe/sum_rate.hpp"
+#include "comm/probe/timing.hpp"
+#include "comm/select.hpp"
+
+namespace commpress::comm::probe {
+
+namespace {
+
+// Values per codec measurement: 1 MiB of f32, 2 MiB of f64, about a core's L2 on the
+// development machine (bigger arrays measure the memory more than the codec; `commpress
+// profile` uses 4 Mi values), and milliseconds of codec work.
+constexpr size_t kCodecValues = size_t{256} << 10;
+constexpr size_t kMinOwnData = size_t{64} << 10;  // less of the call's data: a random walk
+
+std::mutex g_extensions_mutex;
+std::vector<ProbeExtension>& extensions() {
+  static std::vector<ProbeExtension> list;
+  return list;
+}
+
+template <class T>
+Result<CodecRow> rates_on(const codec::Codec& c, const ProbeCall& call) {
+  std::vector<T> walk;
+  const T* a = nullptr;
+  size_t n = kCodecValues;
+  if (call.data && call.dtype == codec::dtype_of<T>() && call.count >= kMinOwnData) {
+    a = static_cast<const T*>(call.data);
+    n = std::min(call.count, kCodecValues);
+  } else {
+    walk = random_walk<T>(n, 11);
+    a = walk.data();
+  }
+  // The combines' second operand: the same values (their rate does not depend on which).
+  return measure_codec<T>(c, call.rel_bound, a, a, n, 2);
+}
+
+// The codecs and dtypes Auto will look up: szp (the default lossy codec and the homomorphic
+// algorithms') for both dtypes, and the call's own codec for its dtype.
+std::vector<std::pair<const codec::Codec*, codec::Dtype>> to_measure(const ProbeCall& call) {
+  std::vector<std::pair<const codec::Codec*, codec::Dtype>> out;
+  if (const codec::Codec* szp = codec::find_codec("szp"))
+    for (codec::Dtype dt : {codec::Dtype::f32, codec::Dtype::f64})
+      if (szp->supports(dt)) out.push_back({szp, dt});
+  if (!call.codec.empty() && call.codec != "none" && call.codec != "szp")
+    if (const codec::Codec* c = codec::find_codec(call.codec))
+      if (c->supports(call.dtype) && (call.dtype == codec::Dtype::f32 || call.dtype == codec::Dtype::f64))
+        out.push_back({c, call.dtype});
+  return out;
+}
+
+Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfile& m) {
+  comm::detail::CodecThreads share;  // the threads a collective's codec work gets
+  for (auto [c, dt] : to_measure(call)) {
+    auto row = dt == codec::Dtype::f32 ? rates_on<float>(*c, call) : rates_on<double>(*c, call);
+    int failed = row.ok() ? 0 : 1;
+    COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm));
+    if (!row.ok()) return row.status();
+    if (failed) return {ErrorCode::internal, "probe: codec " + std::string(c->name()) +
+                                                 " failed on another rank"};
+    double overhead = dt == codec::Dtype::f32 ? measure_call_overhead<float>(*c, *row)
+                                              : measure_call_overhead<double>(*c, *row);
+    // The slowest rank's: rates and ratio by their minimum, the overhead by its maximum.
+    double v[6] = {row->compress, row->decompress, row->combine, row->combine_raw, row->ratio,
+                   -overhead};
+    COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 6, MPI_DOUBLE, MPI_MIN, comm));
+    row->compress = v[0], row->decompress = v[1], row->combine = v[2], row->combine_raw = v[3];
+    row->ratio = v[4];
+    m.codecs.push_back(summarize(std::span<const CodecRow>(&*row, 1), -v[5]));
+  }
+  return {};
+}
+
+}  // namespace
+
+void add_probe_extension(ProbeExtension extension) {
+  std::lock_guard<std::mutex> lock(g_extensions_mutex);
+  extensions().push_back(extension);
+}
+
+Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
+                           const ProbeCall& call) {
+  const int size = int(node_of_rank.size());
+  Probed out;
+  model::MachineProfile& m = out.profile;
+  auto t0 = Clock::now();
+  auto phase = [&](const char* name) {
+    out.phases += std::string(out.phases.empty() ? "" : ", ") + name + " " +
+                  std::to_string(seconds_since(t0));
+    t0 = Clock::now();
+  };
+  // The partners of rank 0: the first rank on its node, the first on another.
+  int same = -1, other = -1;
+  for (int r = 1; r < size; ++r) {
+    if (same < 0 && node_of_rank[r] == node_of_rank[0]) same = r;
+    if (other < 0 && node_of_rank[r] != node_of_rank[0]) other = r;
+  }
+  std::vector<int> nodes(node_of_rank.begin(), node_of_rank.end());
+  std::sort(nodes.begin(), nodes.end());
+  const int node_count = int(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+  if (same > 0) {
+    auto link = probe_link(comm, 0, same);
+    if (!link.ok()) return link.status();
+    m.intra_node = *link;
+    m.network = *link;
+  }
+  if (other > 0) {
+    auto link = probe_link(comm, 0, other);
+    if (!link.ok()) return link.status();
+    m.network = *link;
+  }
+  phase("links");
+  bool even = true;
+  for (int n = 0; n < size; ++n)
+    even = even && std::count(node_of_rank.begin(), node_of_rank.end(), node_of_rank[n]) ==
+                       size / node_count;
+  // Nodes of equal size only: the hierarchical algorithm's model needs one size. On one node
+  // the model ignores it (select.cpp), as it does a measured profile's.
+  m.ranks_per_node = even ? size / node_count : 0;
+  double gamma = measure_gamma(size_t{1} << 19, 3);
+  double over = comm::detail::local_oversubscription();  // the rates will include this sharing
+  double worst[2] = {gamma, over};
+  COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_DOUBLE, MPI_MAX, comm));
+  m.gamma = worst[0];
+  m.codec_oversubscription = worst[1];
+  int threads = [] {
+    comm::detail::CodecThreads share;
+    return omp_get_max_threads();
+  }();
+  COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &threads, 1, MPI_INT, MPI_MAX, comm));
+  m.threads_per_rank = threads;
+  phase("gamma");
+  if (size > 1) {
+    auto wait = measure_step_wait(comm, m.network.eager.alpha, 6, 2);
+    if (!wait.ok()) return wait.status();
+    m.oversubscribed_wait = *wait;
+  }
+  phase("step wait");
+  COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, call, m));
+  phase("codecs");
+  std::vector<ProbeExtension> more;
+  {
+    std::lock_guard<std::mutex> lock(g_extensions_mutex);
+    more = extensions();
+  }
+  for (ProbeExtension extend : more) COMMPRESS_RETURN_IF_ERROR(extend(comm, m));
+  if (!more.empty()) phase("extensions");
+  m.origin = "probed by the first collective, " + today_utc() + ": " + std::to_string(size) +
+             " ranks on " + std::to_string(node_count) + " node(s), " +
+             std::to_string(m.threads_per_rank) + " thread(s) per rank";
+  return out;
+}
+
+}  // namespace commpress::comm::probe

@@ -1,0 +1,47 @@
+// The first collective's measurement of the machine, for Auto where no profile is given
+// (docs/models.md, "Zero configuration"): what `commpress profile` measures, cut to what Auto
+// needs and to a bounded time: each link class's line (the same node, other nodes) from a
+// short ping-pong, gamma, the codecs' rates on the call's own data at its bound, the wait of
+// an oversubscribed step. Every rank returns the same numbers (the slowest rank's rates).
+// Not measured: the links' overlap (taken as none) and MPI's operations against the plain
+// ones (priced by their algorithms' formulas); `commpress profile` measures both.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "commpress/codec.hpp"
+#include "commpress/model.hpp"
+#include "commpress/status.hpp"
+
+namespace commpress::comm::probe {
+
+// The call that triggered the probe: its data (this rank's contribution; may be null, as on
+// a bcast's non-roots) and codec. Rates are measured on that data where it is at hand.
+struct ProbeCall {
+  const void* data = nullptr;
+  size_t count = 0;
+  codec::Dtype dtype = codec::Dtype::f32;
+  std::string codec;       // the call's codec besides szp (empty or "none": szp only)
+  double rel_bound = 1e-4; // the bound the lossy rates are measured at
+};
+
+struct Probed {
+  model::MachineProfile profile;
+  std::string phases;  // the seconds each part took on this rank (for COMMPRESS_DEBUG)
+};
+
+// Collective over comm. node_of_rank[r]: the node index of rank r (the same on every rank).
+Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
+                                          const ProbeCall& call);
+
+// What a layer above comm adds to the probe (the multiply: its local BLAS rates): called
+// collectively on every rank, in registration order, after the rest is measured; what it
+// writes must be the same on every rank.
+using ProbeExtension = Status (*)(MPI_Comm comm, model::MachineProfile& profile);
+void add_probe_extension(ProbeExtension extension);
+
+}  // namespace commpress::comm::probe
