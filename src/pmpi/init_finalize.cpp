@@ -1,6 +1,10 @@
 // MPI_Init / MPI_Init_thread agree on the environment's policy over MPI_COMM_WORLD before the
 // program sends anything; a disagreement (or an invalid value) ends every rank with the same
 // message. MPI_Finalize sums the ranks' counters for COMMPRESS_DEBUG(_JSON).
+// With a policy in the environment, MPI is asked for MPI_THREAD_MULTIPLE (never less than
+// the program asked for): the nonblocking collectives progress on threads of commpress's
+// (nonblocking_calls.cpp). The program sees the level MPI provided, which MPI allows to
+// exceed the one required.
 #include <mpi.h>
 
 #include <cstdio>
@@ -36,6 +40,13 @@ void start_session_or_exit() {
   std::exit(EXIT_FAILURE);
 }
 
+// The thread level to ask MPI for: MPI_THREAD_MULTIPLE where a policy may intercept.
+int level_for(int required) {
+  const char* bound = std::getenv("COMMPRESS_BOUND");
+  const bool policy = bound && *bound && std::string(bound) != "off";
+  return policy && required < MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+}
+
 void finish_session() {
   Bypass inside;
   if (policies_started()) finish_call_log(environment_policy_in_force().text());
@@ -49,7 +60,10 @@ extern "C" int MPI_Init(int* argc, char*** argv) {
   int rc;
   {
     Bypass inside;
-    rc = PMPI_Init(argc, argv);
+    const int level = level_for(MPI_THREAD_SINGLE);
+    int provided = 0;
+    rc = level == MPI_THREAD_SINGLE ? PMPI_Init(argc, argv)
+                                    : PMPI_Init_thread(argc, argv, level, &provided);
   }
   if (rc == MPI_SUCCESS) start_session_or_exit();
   return rc;
@@ -59,7 +73,7 @@ extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provi
   int rc;
   {
     Bypass inside;
-    rc = PMPI_Init_thread(argc, argv, required, provided);
+    rc = PMPI_Init_thread(argc, argv, level_for(required), provided);
   }
   if (rc == MPI_SUCCESS) start_session_or_exit();
   return rc;
