@@ -89,6 +89,30 @@ int comm_size(MPI_Comm comm) {
   return size;
 }
 
+// Iallgather and Ialltoall: the same arguments, one block per rank.
+struct BlocksCall {
+  const char* mpi_name;
+  unsigned bit;
+  int (*wrapper)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, const Pass&);
+  int (*blocking)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
+  int (*nonblocking)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm,
+                     MPI_Request*);
+};
+
+int blocks_per_rank(const BlocksCall& call, const void* sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request* request) {
+  if (recvcount <= 0 || !takes(comm, call.bit, call.mpi_name,
+                               size_t(recvcount) * size_t(comm_size(comm)), recvtype, MPI_OP_NULL))
+    return call.nonblocking(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                            request);
+  return start(comm, [=](MPI_Comm dup) {
+    return call.wrapper(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup, [&] {
+      return call.blocking(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup);
+    });
+  }, request);
+}
+
 }  // namespace
 
 }  // namespace commpress::pmpi
@@ -134,28 +158,15 @@ int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  if (recvcount <= 0 || !takes(comm, kAllgather, "MPI_Iallgather",
-                               size_t(recvcount) * size_t(comm_size(comm)), recvtype, MPI_OP_NULL))
-    return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                           request);
-  return start(comm, [=](MPI_Comm dup) {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup, [&] {
-      return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup);
-    });
-  }, request);
+  return blocks_per_rank({"MPI_Iallgather", kAllgather, &allgather, &PMPI_Allgather,
+                          &PMPI_Iallgather},
+                         sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  if (recvcount <= 0 || !takes(comm, kAlltoall, "MPI_Ialltoall",
-                               size_t(recvcount) * size_t(comm_size(comm)), recvtype, MPI_OP_NULL))
-    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                          request);
-  return start(comm, [=](MPI_Comm dup) {
-    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup, [&] {
-      return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup);
-    });
-  }, request);
+  return blocks_per_rank({"MPI_Ialltoall", kAlltoall, &alltoall, &PMPI_Alltoall, &PMPI_Ialltoall},
+                         sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 }  // extern "C"

@@ -5,15 +5,7 @@
 #   run_nonblocking_test.sh <mpirun> <ranks> <program> <preload library> <profile>
 set -uo pipefail
 MPIRUN=$1 NP=$2 PROG=$3 LIB=$4 PROFILE=$5
-FLAGS=(--oversubscribe --mca btl self,vader,tcp --mca mpi_yield_when_idle 1)
-[ "$(id -u)" = 0 ] && FLAGS+=(--allow-run-as-root)
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-expect() {  # expect <file> <regex> <what>
-  grep -Eq -- "$2" "$1" || fail "$3 (no line matching '$2' in $1)"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/preload_checks.sh"
 PRELOAD=(-x LD_PRELOAD="$LIB" -x COMMPRESS_PROFILE="$PROFILE" -x COMMPRESS_MIN_BYTES=65536
          -x COMMPRESS_DEBUG=1)
 

@@ -5,15 +5,7 @@
 #   run_preload_test.sh <mpirun> <ranks> <bin dir> <preload library> <profile>
 set -uo pipefail
 MPIRUN=$1 NP=$2 BIN=$3 LIB=$4 PROFILE=$5
-FLAGS=(--oversubscribe --mca btl self,vader,tcp --mca mpi_yield_when_idle 1)
-[ "$(id -u)" = 0 ] && FLAGS+=(--allow-run-as-root)
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-expect() {  # expect <file> <regex> <what>
-  grep -Eq -- "$2" "$1" || fail "$3 (no line matching '$2' in $1)"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/preload_checks.sh"
 # Rank 0's debug lines (every rank prints its own).
 PRELOAD=(-x LD_PRELOAD="$LIB" -x COMMPRESS_PROFILE="$PROFILE" -x COMMPRESS_MIN_BYTES=65536
          -x COMMPRESS_DEBUG=1)
