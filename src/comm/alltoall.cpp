@@ -24,19 +24,19 @@ namespace commpress::comm {
 
 namespace {
 
-using detail::BlockLayout;
+using detail::AlltoallLayout;
 using detail::Buffer;
 
-BlockLayout equal_blocks(size_t n, int p) {
-  BlockLayout l{std::vector<size_t>(size_t(p), n), std::vector<size_t>(size_t(p))};
+AlltoallLayout equal_blocks(size_t n, int p) {
+  AlltoallLayout l{std::vector<size_t>(size_t(p), n), std::vector<size_t>(size_t(p))};
   for (int r = 0; r < p; ++r) l.displ[size_t(r)] = size_t(r) * n;
   return l;
 }
 
 // Every destination's block encoded once (the own block is not: it is copied), then the
 // schedule moves the frames.
-Status compressed(const detail::Collective& c, const std::byte* send, const BlockLayout& sent,
-                  std::byte* recv, const BlockLayout& got, detail::Traffic& traffic) {
+Status compressed(const detail::Collective& c, const std::byte* send, const AlltoallLayout& sent,
+                  std::byte* recv, const AlltoallLayout& got, detail::Traffic& traffic) {
   const size_t elem = c.wire.elem_size();
   Status first;
   std::vector<Buffer> frames(size_t(c.size));
@@ -55,7 +55,7 @@ Status compressed(const detail::Collective& c, const std::byte* send, const Bloc
   return st.ok() ? first : st;
 }
 
-uint64_t others(const BlockLayout& l, int rank) {
+uint64_t others(const AlltoallLayout& l, int rank) {
   uint64_t total = 0;
   for (size_t r = 0; r < l.count.size(); ++r)
     if (int(r) != rank) total += l.count[r];
@@ -91,7 +91,7 @@ Result<Report> alltoall(const void* send, void* recv, size_t count_per_rank, Dty
   COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, data, n * size_t(c->size)));
   detail::Traffic traffic;
   Status local;
-  const BlockLayout blocks = equal_blocks(n, c->size);
+  const AlltoallLayout blocks = equal_blocks(n, c->size);
   if (c->algorithm == Algorithm::Mpi) {
     MPI_Datatype t = detail::mpi_datatype(c->wire.dtype());
     COMMPRESS_MPI(MPI_Alltoall(send == recv ? MPI_IN_PLACE : send, int(n), t, recv, int(n), t,
@@ -109,7 +109,7 @@ Result<Report> alltoall(const void* send, void* recv, size_t count_per_rank, Dty
 namespace {
 
 Status check_layout(const char* which, std::span<const size_t> counts,
-                    std::span<const size_t> displs, int p, Dtype dtype, BlockLayout& out) {
+                    std::span<const size_t> displs, int p, Dtype dtype, AlltoallLayout& out) {
   if (counts.size() != size_t(p) || displs.size() != size_t(p))
     return {ErrorCode::invalid_argument, std::string("alltoallv: ") + which + " counts and displs need " +
                                              std::to_string(p) + " entries each"};
@@ -124,7 +124,7 @@ Status check_layout(const char* which, std::span<const size_t> counts,
 
 // Collective on the agreed communicator: what each rank sends this one must be what this one
 // expects from it.
-Status check_pairs(const detail::Collective& c, const BlockLayout& sent, const BlockLayout& got,
+Status check_pairs(const detail::Collective& c, const AlltoallLayout& sent, const AlltoallLayout& got,
                    const Status& local) {
   std::vector<uint64_t> mine(sent.count.begin(), sent.count.end()), theirs(size_t(c.size));
   if (!local.ok()) mine.assign(size_t(c.size), 0);
@@ -151,7 +151,7 @@ Result<Report> alltoallv(const void* send, std::span<const size_t> send_counts,
   choice.algorithm = opts.algorithm;
   if (opts.algorithm == Algorithm::Auto)
     choice.algorithm = detail::codec_choice(opts, dtype) == "none" ? Algorithm::Mpi : Algorithm::Pairwise;
-  BlockLayout sent, got;
+  AlltoallLayout sent, got;
   Status layout;
   auto c = detail::begin_collective(
       comm, {model::Operation::alltoall, "alltoallv", 0, dtype, 0, false, true}, choice,

@@ -4,7 +4,7 @@ namespace commpress::comm::detail {
 
 Status pairwise_alltoall(const Collective& c, const std::vector<Buffer>& frames,
                          const std::vector<size_t>& sent, std::byte* recv,
-                         const BlockLayout& recv_layout, Traffic& traffic, Status& first) {
+                         const AlltoallLayout& recv_layout, Traffic& traffic, Status& first) {
   const int p = c.size;
   const size_t elem = c.wire.elem_size();
   PendingExchange x;

@@ -13,6 +13,6 @@ namespace commpress::comm::detail {
 // recv_layout: where (and how many elements) each rank's block lands in recv.
 Status pairwise_alltoall(const Collective& c, const std::vector<Buffer>& frames,
                          const std::vector<size_t>& sent, std::byte* recv,
-                         const BlockLayout& recv_layout, Traffic& traffic, Status& first);
+                         const AlltoallLayout& recv_layout, Traffic& traffic, Status& first);
 
 }  // namespace commpress::comm::detail

@@ -17,7 +17,7 @@ namespace commpress::comm::detail {
 inline constexpr int kAlltoallTag = 0x280;
 
 // Element counts and offsets of one block per rank (MPI_Alltoallv's counts and displs).
-struct BlockLayout {
+struct AlltoallLayout {
   std::vector<size_t> count;
   std::vector<size_t> displ;
 };
