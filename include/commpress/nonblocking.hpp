@@ -16,7 +16,8 @@
 // collectives), the arguments are agreed when the operation runs, and a mismatch or one
 // rank's bad argument makes every rank's wait() return the same error; none hangs.
 // Operations on different communicators progress independently (one thread each). A
-// communicator may be freed with operations in flight: freeing waits for them.
+// communicator may be freed with operations in flight: they still complete (the thread works
+// on its own duplicate), and MPI_Finalize waits for every thread.
 #pragma once
 
 #include <mpi.h>
