@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "commpress/nonblocking.hpp"
 #include "pmpi/bypass.hpp"
 #include "pmpi/call_log.hpp"
 #include "pmpi/comm_policy.hpp"
@@ -28,8 +29,11 @@ void start_session_or_exit() {
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   if (st.ok()) {
     if (rank == 0 && debug_enabled())
-      std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s\n", size,
-                   environment_policy_in_force().text().c_str());
+      std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s%s\n", size,
+                   environment_policy_in_force().text().c_str(),
+                   environment_policy_in_force().active && commpress::comm::progress_thread_available()
+                       ? " (progress threads)"
+                       : "");
     return;
   }
   std::fprintf(stderr, "commpress_mpi[%d/%d]: MPI_Init: %s\n", rank, size, st.message().c_str());
