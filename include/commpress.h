@@ -100,6 +100,8 @@ typedef enum commpress_algorithm {
   COMMPRESS_ALG_PLAIN_RING = 12,
   COMMPRESS_ALG_PLAIN_BINOMIAL = 13,
   COMMPRESS_ALG_SHARED_WINDOW = 14,
+  COMMPRESS_ALG_PAIRWISE = 15,
+  COMMPRESS_ALG_BRUCK = 16,
   COMMPRESS_ALG_ENUM_MIN = -0x7fffffff - 1,
   COMMPRESS_ALG_ENUM_MAX = 0x7fffffff
 } commpress_algorithm;
@@ -222,6 +224,48 @@ commpress_status commpress_wait(commpress_request** request, commpress_report* r
 /* Makes progress without blocking; *flag = 1 when commpress_wait would return at once. */
 commpress_status commpress_test(commpress_request* request, int* flag);
 
+/* Nonblocking collectives (include/commpress/nonblocking.hpp): the handle completes with
+ * commpress_wait, commpress_test or commpress_waitall. They progress on a thread of
+ * commpress's per communicator where MPI was initialized with MPI_THREAD_MULTIPLE, and run
+ * when started otherwise (commpress_progress_thread_available). Arguments are agreed when the
+ * operation runs: a mismatch makes every rank's wait return the same error. */
+int commpress_progress_thread_available(void);
+commpress_status commpress_iallreduce(const void* send, void* recv, size_t count,
+                                      commpress_dtype dtype, commpress_op op, MPI_Comm comm,
+                                      const commpress_options* options,
+                                      commpress_request** request);
+commpress_status commpress_ireduce_scatter_block(const void* send, void* recv,
+                                                 size_t count_per_rank, commpress_dtype dtype,
+                                                 commpress_op op, MPI_Comm comm,
+                                                 const commpress_options* options,
+                                                 commpress_request** request);
+commpress_status commpress_ibcast(void* buf, size_t count, commpress_dtype dtype, int root,
+                                  MPI_Comm comm, const commpress_options* options,
+                                  commpress_request** request);
+commpress_status commpress_iallgather(const void* send, void* recv, size_t count_per_rank,
+                                      commpress_dtype dtype, MPI_Comm comm,
+                                      const commpress_options* options,
+                                      commpress_request** request);
+commpress_status commpress_ialltoall(const void* send, void* recv, size_t count_per_rank,
+                                     commpress_dtype dtype, MPI_Comm comm,
+                                     const commpress_options* options,
+                                     commpress_request** request);
+/* Completes count requests (NULL entries are skipped), each as commpress_wait would;
+ * reports (may be NULL) gets one report per request. Returns the first failure. */
+commpress_status commpress_waitall(size_t count, commpress_request** requests,
+                                   commpress_report* reports);
+/* A persistent allreduce (MPI-4 MPI_Allreduce_init): collective, agrees on the arguments
+ * (a mismatch fails every rank here). Each commpress_start runs it on the buffers' current
+ * contents; commpress_wait completes that run and keeps the handle (the algorithm decided by
+ * the first run is kept); commpress_request_free frees it. */
+commpress_status commpress_allreduce_init(const void* send, void* recv, size_t count,
+                                          commpress_dtype dtype, commpress_op op,
+                                          MPI_Comm comm, const commpress_options* options,
+                                          commpress_request** request);
+commpress_status commpress_start(commpress_request* request);
+/* Frees a handle (waiting for an operation still running) and sets *request to NULL. */
+commpress_status commpress_request_free(commpress_request** request);
+
 /* Collectives. Where MPI allows MPI_IN_PLACE, pass the same pointer as send and recv. */
 commpress_status commpress_bcast(void* buf, size_t count, commpress_dtype dtype, int root,
                                  MPI_Comm comm, const commpress_options* options,
@@ -247,6 +291,17 @@ commpress_status commpress_reduce(const void* send, void* recv, size_t count,
                                   commpress_dtype dtype, commpress_op op, int root,
                                   MPI_Comm comm, const commpress_options* options,
                                   commpress_report* report);
+/* Block d of send (count_per_rank elements) goes to rank d; each block is compressed once
+ * and every element delivered is within the report's bound of the sender's. */
+commpress_status commpress_alltoall(const void* send, void* recv, size_t count_per_rank,
+                                    commpress_dtype dtype, MPI_Comm comm,
+                                    const commpress_options* options, commpress_report* report);
+/* MPI_Alltoallv's layout: counts and displacements in elements, one per rank. */
+commpress_status commpress_alltoallv(const void* send, const size_t* send_counts,
+                                     const size_t* send_displs, void* recv,
+                                     const size_t* recv_counts, const size_t* recv_displs,
+                                     commpress_dtype dtype, MPI_Comm comm,
+                                     const commpress_options* options, commpress_report* report);
 
 #if COMMPRESS_HAVE_GEMM
 /* ---- Distributed matrix multiply -------------------------------------------------------

@@ -11,7 +11,9 @@
 
 namespace commpress {
 
-enum class Operation : uint8_t { p2p, bcast, allgather, scatter, gather, reduce_scatter, allreduce, reduce };
+enum class Operation : uint8_t {
+  p2p, bcast, allgather, scatter, gather, reduce_scatter, allreduce, reduce, alltoall
+};
 
 // A set of operations, one bit each.
 constexpr uint16_t operations(std::initializer_list<Operation> ops) {
@@ -21,7 +23,7 @@ constexpr uint16_t operations(std::initializer_list<Operation> ops) {
 }
 inline constexpr uint16_t kReductions =
     operations({Operation::reduce_scatter, Operation::allreduce, Operation::reduce});
-inline constexpr uint16_t kAllOperations = 0xff;
+inline constexpr uint16_t kAllOperations = 0x1ff;
 
 // One row per algorithm, in the order Auto tries them (a later one must be predicted strictly
 // faster to displace an earlier one):
@@ -74,7 +76,13 @@ inline constexpr uint16_t kAllOperations = 0xff;
   /* uncompressed through shared memory (one node) */                                            \
   X(SharedWindow, 14, "shared_window", ALG_SHARED_WINDOW, "MPI-3 shared-memory window",          \
     operations({Operation::allreduce, Operation::allgather, Operation::bcast}), false, false,    \
-    shared_window_cost, shared_window)
+    shared_window_cost, shared_window)                                                           \
+  /* every destination's block compressed once, p - 1 exchanges with rank +- k */               \
+  X(Pairwise, 15, "pairwise", ALG_PAIRWISE, "pairwise exchange", operations({Operation::alltoall}), \
+    true, false, pairwise_alltoall_cost, run_by_verb)                                            \
+  /* the same frames forwarded unchanged in ceil(log2 p) steps */                                \
+  X(Bruck, 16, "bruck", ALG_BRUCK, "Bruck alltoall", operations({Operation::alltoall}), true,    \
+    false, bruck_alltoall_cost, run_by_verb)
 
 // Values are stable (they appear in reports and benchmark output).
 enum class Algorithm : uint8_t {

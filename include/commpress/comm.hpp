@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "commpress/algorithm.hpp"
@@ -113,5 +114,18 @@ Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype
                          MPI_Comm comm, const Options& opts = {});
 Result<Report> reduce(const void* send, void* recv, size_t count, Dtype dtype, Op op, int root,
                       MPI_Comm comm, const Options& opts = {});
+// Every rank sends block d of send (count_per_rank elements) to rank d, which finds it at
+// block `rank` of recv. Each block is compressed once and decoded once: every element
+// delivered is within Report::guaranteed_abs_bound of the sender's. Algorithms: Mpi,
+// Pairwise, Bruck (Auto: the model's choice).
+Result<Report> alltoall(const void* send, void* recv, size_t count_per_rank, Dtype dtype,
+                        MPI_Comm comm, const Options& opts = {});
+// Unequal blocks, with MPI_Alltoallv's counts and displacements (in elements, one per rank).
+// send_counts[d] on this rank must equal recv_counts[this rank] on rank d (checked: a mismatch
+// fails every rank). Algorithms: Mpi, Pairwise (Auto: Pairwise when the options compress).
+Result<Report> alltoallv(const void* send, std::span<const size_t> send_counts,
+                         std::span<const size_t> send_displs, void* recv,
+                         std::span<const size_t> recv_counts, std::span<const size_t> recv_displs,
+                         Dtype dtype, MPI_Comm comm, const Options& opts = {});
 
 }  // namespace commpress::comm

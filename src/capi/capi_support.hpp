@@ -12,6 +12,7 @@
 #include "commpress.h"
 #include "commpress/codec.hpp"
 #include "commpress/comm.hpp"
+#include "commpress/nonblocking.hpp"
 #include "commpress/status.hpp"
 
 // The opaque handles of commpress.h.
@@ -19,8 +20,13 @@ struct commpress_options {
   commpress::comm::Options options;
 };
 
+// One of: a point-to-point operation, a nonblocking collective, or a persistent collective
+// (which commpress_wait completes but does not free, as MPI_Wait a persistent request).
 struct commpress_request {
   commpress::comm::Request request;
+  commpress::comm::CollectiveRequest collective;
+  commpress::comm::PersistentRequest persistent;
+  bool is_persistent = false;
 };
 
 namespace commpress::capi {

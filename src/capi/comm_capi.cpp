@@ -99,4 +99,33 @@ commpress_status commpress_reduce(const void* send, void* recv, size_t count,
   });
 }
 
+commpress_status commpress_alltoall(const void* send, void* recv, size_t count_per_rank,
+                                    commpress_dtype dtype, MPI_Comm comm,
+                                    const commpress_options* options, commpress_report* report) {
+  return guarded("commpress_alltoall", [&] {
+    return finish(comm::alltoall(send, recv, count_per_rank, to_dtype(dtype), comm,
+                                 options_of(options)),
+                  report);
+  });
+}
+
+commpress_status commpress_alltoallv(const void* send, const size_t* send_counts,
+                                     const size_t* send_displs, void* recv,
+                                     const size_t* recv_counts, const size_t* recv_displs,
+                                     commpress_dtype dtype, MPI_Comm comm,
+                                     const commpress_options* options, commpress_report* report) {
+  return guarded("commpress_alltoallv", [&] {
+    int p = 0;
+    if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &p);
+    // A null array is an empty span: the C++ call refuses it on every rank alike.
+    auto span = [p](const size_t* a) {
+      return a ? std::span<const size_t>(a, size_t(p)) : std::span<const size_t>();
+    };
+    return finish(comm::alltoallv(send, span(send_counts), span(send_displs), recv,
+                                  span(recv_counts), span(recv_displs), to_dtype(dtype), comm,
+                                  options_of(options)),
+                  report);
+  });
+}
+
 }  // extern "C"

@@ -113,6 +113,7 @@ Cost cost_of(Algorithm a);  // null for Auto
 // MPI's own movement (movement_costs.cpp) and reductions (reduction_costs.cpp).
 double mpi_movement_cost(const Terms& t);
 double mpi_reduction_cost(const Terms& t);
+double mpi_alltoall_cost(const Terms& t);  // alltoall_costs.cpp
 
 // Reduce-scatter of an n-byte vector over p ranks by each ring kind (thesis 5.4, 5.5, 6.2);
 // with_final_decode adds the owner's decode of its finished block.

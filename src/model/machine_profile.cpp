@@ -115,6 +115,7 @@ const char* operation_name(Operation op) {
     case Operation::reduce_scatter: return "reduce_scatter";
     case Operation::allreduce: return "allreduce";
     case Operation::reduce: return "reduce";
+    case Operation::alltoall: return "alltoall";
   }
   return "?";
 }

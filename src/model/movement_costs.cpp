@@ -99,6 +99,7 @@ double mpi_movement_cost(const Terms& t) {
     case Operation::allgather: return allgather(t, Algorithm::Mpi);
     case Operation::scatter: return scatter_gather(t, Algorithm::Mpi, true);
     case Operation::gather: return scatter_gather(t, Algorithm::Mpi, false);
+    case Operation::alltoall: return mpi_alltoall_cost(t);
     default: return INFINITY;
   }
 }

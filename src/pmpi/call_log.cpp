@@ -4,6 +4,8 @@
 
 #include <array>
 #include <atomic>
+#include <bit>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +19,7 @@ namespace commpress::pmpi {
 
 namespace {
 
-constexpr int kOps = 6;
+constexpr int kOps = std::bit_width(unsigned(kAllOps));  // one per OpBit
 enum Counter { kCalls, kPassed, kRaw, kSent, kSeconds, kCounters };
 
 int op_index(unsigned op) {
@@ -57,8 +59,16 @@ int world_rank() {
   return r;
 }
 
+// Set on a progress thread: the blocking wrapper it runs serves a nonblocking call.
+thread_local bool nonblocking_thread = false;
+
 std::string describe(const CallFacts& c) {
-  std::string s = std::string(c.mpi_name) + " " + std::to_string(c.count) + " x " + type_name(c.type);
+  std::string name = c.mpi_name;
+  if (nonblocking_thread && name.size() > 4 && name.starts_with("MPI_")) {
+    name[4] = char(std::tolower(static_cast<unsigned char>(name[4])));  // MPI_Iallreduce
+    name.insert(4, "I");
+  }
+  std::string s = name + " " + std::to_string(c.count) + " x " + type_name(c.type);
   if (c.reduction != MPI_OP_NULL) s += std::string(" ") + op_text(c.reduction);
   return s;
 }
@@ -74,6 +84,8 @@ std::string json_string(const std::string& s) {
 }
 
 }  // namespace
+
+void log_as_nonblocking() { nonblocking_thread = true; }
 
 void record_intercepted(const CallFacts& call, const comm::Report& r, const Policy& policy,
                         double seconds) {

@@ -25,6 +25,8 @@ struct CallFacts {
 void record_intercepted(const CallFacts& call, const comm::Report& report, const Policy& policy,
                         double seconds);
 void record_passed(const CallFacts& call, const std::string& reason);
+// This thread's calls are nonblocking ones run by a progress thread: named MPI_I<name>.
+void log_as_nonblocking();
 // A call below the size threshold: counted, and described only under COMMPRESS_DEBUG (the
 // path every small call takes allocates nothing).
 void record_small(const CallFacts& call, size_t min_bytes);

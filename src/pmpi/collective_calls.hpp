@@ -37,5 +37,7 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
           const Pass& pass);
 int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass);
+int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass);
 
 }  // namespace commpress::pmpi

@@ -134,13 +134,18 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
                    *p);
 }
 
-int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass) {
-  const Policy* p = active_policy(comm, kAllgather);
+namespace {
+
+// Allgather and alltoall: one block of recvcount elements per rank, sent as recvtype.
+int blocks_per_rank(const char* mpi_name, unsigned bit, const void* sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                    MPI_Comm comm, const Pass& pass,
+                    Result<comm::Report> (*verb)(const void*, void*, size_t, comm::Dtype,
+                                                 MPI_Comm, const comm::Options&)) {
+  const Policy* p = active_policy(comm, bit);
   if (!p || recvcount <= 0) return pass();
   const size_t total = size_t(recvcount) * size_t(comm_size(comm));
-  const CallFacts f{"MPI_Allgather", kAllgather, total, recvtype, MPI_OP_NULL,
-                    bytes_of(total, recvtype)};
+  const CallFacts f{mpi_name, bit, total, recvtype, MPI_OP_NULL, bytes_of(total, recvtype)};
   if (!large_enough(*p, f)) return pass();
   const bool in_place = sendbuf == MPI_IN_PLACE;
   std::string refusal = type_refusal(recvtype);
@@ -149,11 +154,25 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
   if (refusal.empty() && !in_place && sendbuf == recvbuf) refusal = kAliased;
   return intercept({f, comm, refusal,
                     [&](const comm::Options& o) {
-                      return comm::allgather(in_place ? recvbuf : sendbuf, recvbuf,
-                                             size_t(recvcount), *float_dtype(recvtype), comm, o);
+                      return verb(in_place ? recvbuf : sendbuf, recvbuf, size_t(recvcount),
+                                  *float_dtype(recvtype), comm, o);
                     },
                     pass},
                    *p);
+}
+
+}  // namespace
+
+int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass) {
+  return blocks_per_rank("MPI_Allgather", kAllgather, sendbuf, sendcount, sendtype, recvbuf,
+                         recvcount, recvtype, comm, pass, &comm::allgather);
+}
+
+int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass) {
+  return blocks_per_rank("MPI_Alltoall", kAlltoall, sendbuf, sendcount, sendtype, recvbuf,
+                         recvcount, recvtype, comm, pass, &comm::alltoall);
 }
 
 }  // namespace commpress::pmpi
@@ -199,6 +218,13 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, [&] {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  });
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, [&] {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
 }
 

@@ -52,10 +52,26 @@ double init_timeout_seconds() {
 
 }  // namespace
 
+namespace {
+
+// What the ranks agree on at MPI_Init: the policy, and where it is on, whether the nonblocking
+// collectives run on progress threads (MPI_THREAD_MULTIPLE, nonblocking_calls.cpp): ranks that
+// differ there would split one call between commpress and PMPI_I*.
+std::string agreed_text(const Result<Policy>& p) {
+  if (!p.ok()) return p.status().message();
+  if (!p->active) return p->text();
+  int level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  return p->text() + (level == MPI_THREAD_MULTIPLE ? " (progress threads)"
+                                                   : " (no MPI_THREAD_MULTIPLE: no progress threads)");
+}
+
+}  // namespace
+
 Status start_policies() {
   auto p = environment_policy();
-  COMMPRESS_RETURN_IF_ERROR(agree_policy(MPI_COMM_WORLD, p.ok() ? p->text() : p.status().message(),
-                                         p.ok(), init_timeout_seconds()));
+  COMMPRESS_RETURN_IF_ERROR(
+      agree_policy(MPI_COMM_WORLD, agreed_text(p), p.ok(), init_timeout_seconds()));
   env_policy = *p;
   PMPI_Comm_create_keyval(copy_policy, delete_policy, &keyval, nullptr);
   started = true;

@@ -48,6 +48,25 @@ bool is_bottom(const void* p) {
 using commpress::pmpi::Bypass;
 using F = MPI_Fint;
 
+namespace {
+
+// Allgather and alltoall: the same arguments, one block per rank.
+using BlocksRoutine = void (*)(void*, F*, F*, void*, F*, F*, F*, F*);
+using BlocksWrapper = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm,
+                              const commpress::pmpi::Pass&);
+
+void blocks(BlocksRoutine f, BlocksWrapper wrapper, void* sendbuf, F* sendcount, F* sendtype,
+            void* recvbuf, F* recvcount, F* recvtype, F* comm, F* ierr) {
+  auto pass = [&] {
+    return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr), int(*ierr);
+  };
+  if (is_bottom(sendbuf) || is_bottom(recvbuf)) return void(pass());
+  *ierr = wrapper(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), recvbuf, *recvcount,
+                  PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm), pass);
+}
+
+}  // namespace
+
 extern "C" {
 
 void mpi_init_(F* ierr) {
@@ -126,14 +145,16 @@ void mpi_bcast_(void* buffer, F* count, F* datatype, F* root, F* comm, F* ierr) 
 
 void mpi_allgather_(void* sendbuf, F* sendcount, F* sendtype, void* recvbuf, F* recvcount,
                     F* recvtype, F* comm, F* ierr) {
-  static auto f = next<void (*)(void*, F*, F*, void*, F*, F*, F*, F*)>("mpi_allgather_");
-  auto pass = [&] {
-    return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr), int(*ierr);
-  };
-  if (is_bottom(sendbuf) || is_bottom(recvbuf)) return void(pass());
-  *ierr = commpress::pmpi::allgather(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype),
-                                     recvbuf, *recvcount, PMPI_Type_f2c(*recvtype),
-                                     PMPI_Comm_f2c(*comm), pass);
+  static auto f = next<BlocksRoutine>("mpi_allgather_");
+  blocks(f, &commpress::pmpi::allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+         recvtype, comm, ierr);
+}
+
+void mpi_alltoall_(void* sendbuf, F* sendcount, F* sendtype, void* recvbuf, F* recvcount,
+                   F* recvtype, F* comm, F* ierr) {
+  static auto f = next<BlocksRoutine>("mpi_alltoall_");
+  blocks(f, &commpress::pmpi::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+         recvtype, comm, ierr);
 }
 
 }  // extern "C"

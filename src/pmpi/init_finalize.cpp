@@ -1,12 +1,17 @@
 // MPI_Init / MPI_Init_thread agree on the environment's policy over MPI_COMM_WORLD before the
 // program sends anything; a disagreement (or an invalid value) ends every rank with the same
 // message. MPI_Finalize sums the ranks' counters for COMMPRESS_DEBUG(_JSON).
+// With a policy in the environment, MPI is asked for MPI_THREAD_MULTIPLE (never less than
+// the program asked for): the nonblocking collectives progress on threads of commpress's
+// (nonblocking_calls.cpp). The program sees the level MPI provided, which MPI allows to
+// exceed the one required.
 #include <mpi.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "commpress/nonblocking.hpp"
 #include "pmpi/bypass.hpp"
 #include "pmpi/call_log.hpp"
 #include "pmpi/comm_policy.hpp"
@@ -24,8 +29,11 @@ void start_session_or_exit() {
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   if (st.ok()) {
     if (rank == 0 && debug_enabled())
-      std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s\n", size,
-                   environment_policy_in_force().text().c_str());
+      std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s%s\n", size,
+                   environment_policy_in_force().text().c_str(),
+                   environment_policy_in_force().active && commpress::comm::progress_thread_available()
+                       ? " (progress threads)"
+                       : "");
     return;
   }
   std::fprintf(stderr, "commpress_mpi[%d/%d]: MPI_Init: %s\n", rank, size, st.message().c_str());
@@ -34,6 +42,13 @@ void start_session_or_exit() {
   // Every rank got the same status from the same allgather: all of them stop here.
   PMPI_Finalize();
   std::exit(EXIT_FAILURE);
+}
+
+// The thread level to ask MPI for: MPI_THREAD_MULTIPLE where a policy may intercept.
+int level_for(int required) {
+  const char* bound = std::getenv("COMMPRESS_BOUND");
+  const bool policy = bound && *bound && std::string(bound) != "off";
+  return policy && required < MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
 }
 
 void finish_session() {
@@ -49,7 +64,10 @@ extern "C" int MPI_Init(int* argc, char*** argv) {
   int rc;
   {
     Bypass inside;
-    rc = PMPI_Init(argc, argv);
+    const int level = level_for(MPI_THREAD_SINGLE);
+    int provided = 0;
+    rc = level == MPI_THREAD_SINGLE ? PMPI_Init(argc, argv)
+                                    : PMPI_Init_thread(argc, argv, level, &provided);
   }
   if (rc == MPI_SUCCESS) start_session_or_exit();
   return rc;
@@ -59,7 +77,7 @@ extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provi
   int rc;
   {
     Bypass inside;
-    rc = PMPI_Init_thread(argc, argv, required, provided);
+    rc = PMPI_Init_thread(argc, argv, level_for(required), provided);
   }
   if (rc == MPI_SUCCESS) start_session_or_exit();
   return rc;

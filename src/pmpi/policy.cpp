@@ -19,6 +19,7 @@ constexpr OpName kOpNames[] = {
     {kAllreduce, "allreduce"},   {kReduce, "reduce"},
     {kReduceScatterBlock, "reduce_scatter_block"}, {kReduceScatter, "reduce_scatter"},
     {kBcast, "bcast"},           {kAllgather, "allgather"},
+    {kAlltoall, "alltoall"},
 };
 
 std::string shortest(double v) {

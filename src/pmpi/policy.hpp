@@ -13,7 +13,8 @@
 
 namespace commpress::pmpi {
 
-// The collectives the library may compress (COMMPRESS_OPS names them).
+// The collectives the library may compress (COMMPRESS_OPS names them); a nonblocking form
+// (MPI_Iallreduce, ...) follows its blocking operation's bit.
 enum OpBit : unsigned {
   kAllreduce = 1u << 0,
   kReduce = 1u << 1,
@@ -21,7 +22,8 @@ enum OpBit : unsigned {
   kReduceScatter = 1u << 3,
   kBcast = 1u << 4,
   kAllgather = 1u << 5,
-  kAllOps = (1u << 6) - 1,
+  kAlltoall = 1u << 6,
+  kAllOps = (1u << 7) - 1,
 };
 
 // Below this many bytes a call passes through: intercepting costs one small agreement plus

@@ -1,12 +1,21 @@
 // main() for MPI test executables (target commpress_mpi_test_main).
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include "mpi/mpi_harness.hpp"
 
 namespace cmpi = commpress::testing::mpi;
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // COMMPRESS_TEST_MPI_THREAD=multiple: the nonblocking tests' progress threads need it.
+  const char* level = std::getenv("COMMPRESS_TEST_MPI_THREAD");
+  if (level && std::string_view(level) == "multiple") {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   ::testing::InitGoogleTest(&argc, argv);
   const int me = cmpi::rank();
   auto& listeners = ::testing::UnitTest::GetInstance()->listeners();

@@ -1,5 +1,5 @@
 ! An unmodified Fortran MPI program (`use mpi`, no commpress module): allreduce (also with
-! MPI_IN_PLACE), reduce, reduce_scatter_block, bcast and allgather of double precision, and an
+! MPI_IN_PLACE), reduce, reduce_scatter_block, bcast, allgather and alltoall of double precision, and an
 ! integer allreduce that must pass through. Inputs are multiples of 1/64 below 8 in magnitude,
 ! so sums are exact in any order. Argument "exact" or a relative bound ("1e-4").
 program collectives_program
@@ -54,6 +54,17 @@ program collectives_program
   do r = 0, nprocs - 1
     do i = 1, nb
       want(r * nb + i) = v(r, i)
+    end do
+  end do
+  call check(y, want, nb * nprocs, allowed)
+  ! Alltoall: block r of the result is rank r's block number `rank`.
+  do i = 1, nb * nprocs
+    x(i) = v(rank, i)
+  end do
+  call MPI_Alltoall(x, nb, MPI_DOUBLE_PRECISION, y, nb, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, ierr)
+  do r = 0, nprocs - 1
+    do i = 1, nb
+      want(r * nb + i) = v(r, rank * nb + i)
     end do
   end do
   call check(y, want, nb * nprocs, allowed)

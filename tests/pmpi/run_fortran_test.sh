@@ -24,7 +24,7 @@ run() {  # run <name> <program argument> <mpirun arguments...>
 run plain exact
 run lossless exact "${PRELOAD[@]}" -x COMMPRESS_BOUND=lossless -x COMMPRESS_CODEC=zstd-1
 run lossy 1e-4 "${PRELOAD[@]}" -x COMMPRESS_BOUND=rel:1e-4
-for op in MPI_Allreduce MPI_Reduce MPI_Reduce_scatter_block MPI_Bcast MPI_Allgather; do
+for op in MPI_Allreduce MPI_Reduce MPI_Reduce_scatter_block MPI_Bcast MPI_Allgather MPI_Alltoall; do
   grep -Eq "^commpress_mpi\[0/$NP\]: $op [0-9]+ x MPI_DOUBLE_PRECISION[a-z ]*: [a-z_]+ codec" \
     "$OUT/lossy" || fail "Fortran $op not run by commpress"
 done

@@ -25,7 +25,8 @@ namespace model = commpress::model;
 constexpr Operation kOperations[] = {Operation::p2p,     Operation::bcast,
                                      Operation::allgather, Operation::scatter,
                                      Operation::gather,  Operation::reduce_scatter,
-                                     Operation::allreduce, Operation::reduce};
+                                     Operation::allreduce, Operation::reduce,
+                                     Operation::alltoall};
 
 TEST(AlgorithmTable, NamesAreUniqueAndParseBack) {
   std::set<std::string> names{"auto"};

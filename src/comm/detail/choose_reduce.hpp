@@ -23,6 +23,10 @@ inline constexpr size_t kDefaultBreakEvenBytes = size_t{64} << 10;
 void set_compression_break_even_bytes(size_t bytes);
 // Sets it from a settled choice's model value (the default when it has none).
 void settle_break_even(const Choice& c);
+// What settle_break_even sets, without the process-wide value: a call's own (a forced size
+// still wins), unaffected by calls that run at the same time on other threads (nonblocking
+// collectives' progress threads).
+size_t break_even_of(const Choice& c);
 // SIZE_MAX unless forced for testing (below).
 size_t forced_compression_break_even_bytes();
 // Testing: while forced (not SIZE_MAX), compression_break_even_bytes() returns this value

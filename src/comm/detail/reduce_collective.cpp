@@ -28,7 +28,7 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   // Auto settles its break-even size in the agreement from agreed values; only a size forced
   // for testing needs agreeing then.
   const bool pending = choice.pending != nullptr;
-  s->break_even_ = pending ? forced_compression_break_even_bytes() : compression_break_even_bytes();
+  s->break_even_ = pending ? forced_compression_break_even_bytes() : break_even_of(choice);
   const int pretend = detail::pretend_ranks_per_node(choice.options);
   s->pretend_ = pending || choice.algorithm == Algorithm::Hierarchical ? pretend : 0;
   // The reductions' own arguments and the global range of the finite inputs (their error
@@ -83,7 +83,7 @@ Result<std::unique_ptr<ReduceSession>> ReduceSession::begin(
   s->c_ = *c;
   if (pending) {
     settle_break_even(choice);
-    s->break_even_ = compression_break_even_bytes();
+    s->break_even_ = break_even_of(choice);
     if (choice.algorithm != Algorithm::Hierarchical) s->pretend_ = 0;
   }
   s->inputs_in_slots_ = extras.mins[2] == 1.0;
