@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "commpress/model.hpp"
+#include "support/dev_box_profile.hpp"
 
 namespace model = commpress::model;
 using commpress::Algorithm;
@@ -21,7 +22,7 @@ model::Scenario alltoall(double block_bytes, int ranks, double ratio) {
 }
 
 double predict(Algorithm a, const model::Scenario& s) {
-  const model::MachineProfile m = model::default_profile();
+  const model::MachineProfile m = commpress::testing::dev_box_profile();
   return model::predict(m, m.rates("szp", commpress::codec::Dtype::f32), a, s);
 }
 
@@ -32,7 +33,7 @@ TEST(AlltoallModel, BruckForSmallBlocksPairwiseForLargeOnes) {
 }
 
 TEST(AlltoallModel, CompressionPaysOnlyWithARatioOnASlowLink) {
-  model::MachineProfile m = model::default_profile();
+  model::MachineProfile m = commpress::testing::dev_box_profile();
   for (model::LinkParams* lp : {&m.network.eager, &m.network.rendezvous}) lp->beta *= 100;
   const model::CodecRates* rates = m.rates("szp", commpress::codec::Dtype::f32);
   const auto candidates = model::compressed_algorithms(Operation::alltoall);

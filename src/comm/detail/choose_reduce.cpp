@@ -56,7 +56,7 @@ void settle_break_even(const Choice& c) {
 size_t break_even_of(const Choice& c) {
   const size_t forced = g_forced_break_even.load();
   if (forced != SIZE_MAX) return forced;
-  return c.break_even_bytes ? c.break_even_bytes : kDefaultBreakEven;
+  return c.break_even_bytes ? c.break_even_bytes : kDefaultBreakEvenBytes;
 }
 
 size_t forced_compression_break_even_bytes() {
