@@ -58,4 +58,7 @@ endif()
 # The GPU tests and benchmark (tests/cuda, bench/cuda): compiled whenever CUDA is on; run by
 # ctest only with COMMPRESS_CUDA_RUN_TESTS (a machine with a GPU: scripts/gpu-verify).
 option(COMMPRESS_CUDA_RUN_TESTS "Register the GPU tests with ctest (needs a GPU)" OFF)
+if(COMMPRESS_CUDA_RUN_TESTS)
+  enable_testing()  # here, in the top directory: also without COMMPRESS_ENABLE_TESTS
+endif()
 add_subdirectory(${PROJECT_SOURCE_DIR}/tests/cuda ${PROJECT_BINARY_DIR}/tests/cuda)

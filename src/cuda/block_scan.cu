@@ -17,11 +17,7 @@ template <class T>
 __global__ void body_sizes(const uint8_t* headers, size_t n, size_t nb, bool exact,
                            uint64_t* sizes, unsigned long long* flags) {
   const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b > nb) return;
-  if (b == nb) {
-    sizes[nb] = 0;
-    return;
-  }
+  if (b >= nb) return;
   const uint8_t h = headers[b];
   size_t s = codec::szp::body_size<T>(h, codec::szp::valid_in_block(n, b), codec::szp::Mode::lossy);
   if (s == SIZE_MAX) {
@@ -35,8 +31,20 @@ __global__ void body_sizes(const uint8_t* headers, size_t n, size_t nb, bool exa
 
 }  // namespace
 
-Status exclusive_sum(const uint64_t* sizes_dev, uint64_t* offsets_dev, size_t nb,
+Status scan_buffers(DeviceWorkspace& ws, size_t nb, DeviceSlot offsets_slot, uint64_t** sizes,
+                    uint64_t** offsets) {
+  Status err;
+  *sizes = static_cast<uint64_t*>(ws.state().device(kSizes, (nb + 1) * sizeof(uint64_t), err));
+  if (!*sizes) return err;
+  *offsets =
+      static_cast<uint64_t*>(ws.state().device(offsets_slot, (nb + 1) * sizeof(uint64_t), err));
+  return *offsets ? Status{} : err;
+}
+
+Status exclusive_sum(uint64_t* sizes_dev, uint64_t* offsets_dev, size_t nb,
                      cudaStream_t stream, DeviceWorkspace& ws) {
+  COMMPRESS_CUDA_TRY(cudaMemsetAsync(sizes_dev + nb, 0, sizeof(uint64_t),
+                                     stream));  // so offsets_dev[nb] is the total
   size_t temp_bytes = 0;
   COMMPRESS_CUDA_TRY(
       cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, sizes_dev, offsets_dev, nb + 1, stream));
@@ -57,16 +65,15 @@ Status device_block_offsets(const std::byte* payload_dev, size_t payload_size, s
     return {ErrorCode::truncated, "szp payload of " + std::to_string(payload_size) +
                                       " bytes cannot hold the " + std::to_string(nb) +
                                       " block headers of " + std::to_string(n) + " values"};
+  uint64_t *sizes = nullptr, *offsets = nullptr;
+  COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, slot, &sizes, &offsets));
   Status err;
   auto& st = ws.state();
-  auto* sizes = static_cast<uint64_t*>(st.device(kSizes, (nb + 1) * sizeof(uint64_t), err));
-  auto* offsets = sizes ? static_cast<uint64_t*>(st.device(slot, (nb + 1) * sizeof(uint64_t), err))
-                        : nullptr;
-  auto* flags = offsets ? static_cast<unsigned long long*>(st.device(kFlags, 64, err)) : nullptr;
+  auto* flags = static_cast<unsigned long long*>(st.device(kFlags, 64, err));
   if (!flags) return err;
   COMMPRESS_CUDA_TRY(cudaMemsetAsync(flags, 0xFF, 2 * sizeof(unsigned long long), stream));
   const auto* headers = reinterpret_cast<const uint8_t*>(payload_dev);
-  body_sizes<T><<<ctas_for(nb + 1), kThreadsPerCta, 0, stream>>>(headers, n, nb, abs_bound == 0,
+  body_sizes<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(headers, n, nb, abs_bound == 0,
                                                                  sizes, flags);
   COMMPRESS_CUDA_TRY(cudaGetLastError());
   COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));

@@ -17,9 +17,13 @@ inline unsigned ctas_for(size_t items) {
   return unsigned((items + kThreadsPerCta - 1) / kThreadsPerCta);
 }
 
-// offsets_dev[0..nb] = exclusive prefix sum of sizes_dev[0..nb] (sizes_dev[nb] must be 0), so
-// offsets_dev[nb] is the total.
-Status exclusive_sum(const uint64_t* sizes_dev, uint64_t* offsets_dev, size_t nb,
+// Per-block sizes (slot kSizes) and offsets (offsets_slot), nb + 1 entries each.
+Status scan_buffers(DeviceWorkspace& ws, size_t nb, DeviceSlot offsets_slot, uint64_t** sizes,
+                    uint64_t** offsets);
+
+// offsets_dev[0..nb] = exclusive prefix sum of sizes_dev[0..nb), so offsets_dev[nb] is the
+// total (sizes_dev has room for nb + 1 entries; the last is set to 0).
+Status exclusive_sum(uint64_t* sizes_dev, uint64_t* offsets_dev, size_t nb,
                      cudaStream_t stream, DeviceWorkspace& ws);
 
 // Validates the header bytes of a lossy szp payload of n values (as szp::block_offsets does,

@@ -56,11 +56,7 @@ template <class T, class Operands>
 __global__ void plan_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                           uint8_t* headers, uint64_t* sizes) {
   const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b > nb) return;
-  if (b == nb) {
-    sizes[nb] = 0;
-    return;
-  }
+  if (b >= nb) return;
   std::byte body[szp::max_body_size<T>(szp::Mode::lossy)];
   uint8_t h;
   sizes[b] = ops.code(n, nb, b, qz, h, body);
@@ -83,14 +79,11 @@ Result<size_t> write_sum(const Operands& ops, const codec::FrameInfo& info, std:
   codec::FrameInfo result = info;
   result.payload_size = nb;
   if (nb > 0) {
-    Status err;
-    auto* sizes = static_cast<uint64_t*>(ws.state().device(kSizes, (nb + 1) * 8, err));
-    auto* offsets =
-        sizes ? static_cast<uint64_t*>(ws.state().device(kOffsets, (nb + 1) * 8, err)) : nullptr;
-    if (!offsets) return err;
+    uint64_t *sizes = nullptr, *offsets = nullptr;
+    COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
     const szp::LinearQuantizer<T> qz(info.abs_bound);
     std::byte* payload = out + codec::kFrameHeaderSize;
-    plan_sums<T><<<ctas_for(nb + 1), kThreadsPerCta, 0, stream>>>(
+    plan_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(
         ops, n, nb, qz, reinterpret_cast<uint8_t*>(payload), sizes);
     COMMPRESS_CUDA_TRY(cudaGetLastError());
     COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));

@@ -35,24 +35,18 @@ namespace {
 
 using comm::detail::BlockLayout;
 
-// Device memory owned for one call.
-struct DeviceBuffer {
+// Device or pinned host memory owned for one call.
+template <cudaError_t (*Allocate)(void**, size_t), cudaError_t (*Release)(void*)>
+struct OwnedBuffer {
   std::byte* p = nullptr;
-  ~DeviceBuffer() { cudaFree(p); }
+  ~OwnedBuffer() { Release(p); }
   Status allocate(size_t bytes) {
-    return cuda_status(cudaMalloc(reinterpret_cast<void**>(&p), std::max<size_t>(bytes, 1)),
-                       "cudaMalloc(allreduce frames)");
+    return cuda_status(Allocate(reinterpret_cast<void**>(&p), std::max<size_t>(bytes, 1)),
+                       "allocating the ring's buffers");
   }
 };
-
-struct PinnedBuffer {
-  std::byte* p = nullptr;
-  ~PinnedBuffer() { cudaFreeHost(p); }
-  Status allocate(size_t bytes) {
-    return cuda_status(cudaMallocHost(reinterpret_cast<void**>(&p), std::max<size_t>(bytes, 1)),
-                       "cudaMallocHost(allreduce staging)");
-  }
-};
+using DeviceBuffer = OwnedBuffer<cudaMalloc, cudaFree>;
+using PinnedBuffer = OwnedBuffer<cudaMallocHost, cudaFreeHost>;
 
 Status mpi_status(int rc, const char* what) {
   if (rc == MPI_SUCCESS) return {};

@@ -20,11 +20,7 @@ template <class T>
 __global__ void plan_blocks(const T* x, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                             uint8_t* headers, uint64_t* sizes) {
   const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b > nb) return;
-  if (b == nb) {
-    sizes[nb] = 0;
-    return;
-  }
+  if (b >= nb) return;
   uint8_t h;
   sizes[b] = szp::portable::plan_lossy_block(x + b * szp::kBlockValues, szp::valid_in_block(n, b),
                                              qz, h);
@@ -114,14 +110,11 @@ Result<size_t> encode_as(const T* x, size_t n, double abs_bound, std::byte* payl
                          cudaStream_t stream, DeviceWorkspace& ws) {
   const size_t nb = szp::block_count(n);
   if (nb == 0) return size_t{0};
-  Status err;
-  auto* sizes = static_cast<uint64_t*>(ws.state().device(kSizes, (nb + 1) * 8, err));
-  auto* offsets = sizes ? static_cast<uint64_t*>(ws.state().device(kOffsets, (nb + 1) * 8, err))
-                        : nullptr;
-  if (!offsets) return err;
+  uint64_t *sizes = nullptr, *offsets = nullptr;
+  COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
   const szp::LinearQuantizer<T> qz(abs_bound);
   auto* headers = reinterpret_cast<uint8_t*>(payload);
-  plan_blocks<T><<<ctas_for(nb + 1), kThreadsPerCta, 0, stream>>>(x, n, nb, qz, headers, sizes);
+  plan_blocks<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(x, n, nb, qz, headers, sizes);
   COMMPRESS_CUDA_TRY(cudaGetLastError());
   COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
   code_blocks<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(x, n, nb, qz, offsets, payload + nb);

@@ -144,23 +144,36 @@ COMMPRESS_HD bool quantize_block(const T* x, size_t valid, const LinearQuantizer
   return ok;
 }
 
-// Quantize, predict, encode; raw when quantization fails or no coded body is smaller.
+// The integers q of a block (quantized values or order-mapped bits; `coded` false when they
+// cannot stand for x) predicted and planned: the header and body size of the block, written
+// to body unless body is null (a planning pass). Raw when not coded or no coded body is
+// smaller than the values.
 template <class T>
-COMMPRESS_HD size_t encode_lossy_block(const T* x, size_t valid, const LinearQuantizer<T>& qz,
-                                       uint8_t& header, std::byte* body) {
-  IntOf<T> q[kBlockValues], r[kBlockValues];
-  if (portable::quantize_block(x, valid, qz, q)) {
+COMMPRESS_HD size_t code_or_raw(const T* x, size_t valid, bool coded, const IntOf<T>* q,
+                                Mode mode, uint8_t& header, std::byte* body) {
+  if (coded) {
+    IntOf<T> r[kBlockValues];
     LorenzoPredictor::forward(q, r);
     ResidualPlan<T> p;
-    portable::plan<T>(r, Mode::lossy, p);
+    portable::plan<T>(r, mode, p);
     if (p.size < valid * sizeof(T)) {
-      portable::write_body<T>(r, Mode::lossy, p, body);
+      if (body) portable::write_body<T>(r, mode, p, body);
       header = p.header;
       return p.size;
     }
   }
   header = kRawHeader;
-  return portable::write_raw_block(x, valid, body);
+  if (body) portable::write_raw_block(x, valid, body);
+  return valid * sizeof(T);
+}
+
+// Quantize, predict, encode; raw when quantization fails or no coded body is smaller.
+template <class T>
+COMMPRESS_HD size_t encode_lossy_block(const T* x, size_t valid, const LinearQuantizer<T>& qz,
+                                       uint8_t& header, std::byte* body) {
+  IntOf<T> q[kBlockValues];
+  const bool coded = portable::quantize_block(x, valid, qz, q);
+  return portable::code_or_raw(x, valid, coded, q, Mode::lossy, header, body);
 }
 
 // The size and header encode_lossy_block would write, without writing: the first pass of a
@@ -168,68 +181,49 @@ COMMPRESS_HD size_t encode_lossy_block(const T* x, size_t valid, const LinearQua
 template <class T>
 COMMPRESS_HD size_t plan_lossy_block(const T* x, size_t valid, const LinearQuantizer<T>& qz,
                                      uint8_t& header) {
-  IntOf<T> q[kBlockValues], r[kBlockValues];
-  if (portable::quantize_block(x, valid, qz, q)) {
-    LorenzoPredictor::forward(q, r);
-    ResidualPlan<T> p;
-    portable::plan<T>(r, Mode::lossy, p);
-    if (p.size < valid * sizeof(T)) {
-      header = p.header;
-      return p.size;
-    }
-  }
-  header = kRawHeader;
-  return valid * sizeof(T);
+  IntOf<T> q[kBlockValues];
+  const bool coded = portable::quantize_block(x, valid, qz, q);
+  return portable::code_or_raw<T>(x, valid, coded, q, Mode::lossy, header, nullptr);
+}
+
+template <class T>
+COMMPRESS_HD size_t encode_lossless_block(const T* x, size_t valid, uint8_t& header,
+                                          std::byte* body) {
+  IntOf<T> q[kBlockValues];
+  for (size_t i = 0; i < valid; ++i) q[i] = FloatOrderMap<T>::to_ordered(x[i]);
+  for (size_t i = valid; i < kBlockValues; ++i) q[i] = q[valid - 1];
+  return portable::code_or_raw(x, valid, true, q, Mode::lossless, header, body);
+}
+
+// The integers of a zero / plain / outlier block; false for a header invalid in this mode.
+template <class T>
+COMMPRESS_HD bool decode_integers(uint8_t header, Mode mode, const std::byte* body,
+                                  IntOf<T>* q) {
+  IntOf<T> r[kBlockValues];
+  const size_t max_body = max_body_size<T>(mode);
+  if (!portable::decode_residuals<T>(header, mode, body, max_body, r)) return false;
+  LorenzoPredictor::inverse(r, q);
+  return true;
 }
 
 // False for a header that is not valid in lossy mode (nothing written then).
 template <class T>
 COMMPRESS_HD bool decode_lossy_block(uint8_t header, const std::byte* body, size_t valid,
                                      const LinearQuantizer<T>& qz, T* out) {
-  if (header == kRawHeader) {
-    portable::read_raw_block(body, valid, out);
-    return true;
-  }
-  IntOf<T> r[kBlockValues], q[kBlockValues];
-  constexpr size_t kMaxBody = max_body_size<T>(Mode::lossy);
-  if (!portable::decode_residuals<T>(header, Mode::lossy, body, kMaxBody, r))
-    return false;
-  LorenzoPredictor::inverse(r, q);
-  for (size_t i = 0; i < valid; ++i) out[i] = qz.reconstruct(q[i]);
+  IntOf<T> q[kBlockValues];
+  if (header == kRawHeader) portable::read_raw_block(body, valid, out);
+  else if (!portable::decode_integers<T>(header, Mode::lossy, body, q)) return false;
+  else for (size_t i = 0; i < valid; ++i) out[i] = qz.reconstruct(q[i]);
   return true;
-}
-
-template <class T>
-COMMPRESS_HD size_t encode_lossless_block(const T* x, size_t valid, uint8_t& header,
-                                          std::byte* body) {
-  IntOf<T> q[kBlockValues], r[kBlockValues];
-  for (size_t i = 0; i < valid; ++i) q[i] = FloatOrderMap<T>::to_ordered(x[i]);
-  for (size_t i = valid; i < kBlockValues; ++i) q[i] = q[valid - 1];
-  LorenzoPredictor::forward(q, r);
-  ResidualPlan<T> p;
-  portable::plan<T>(r, Mode::lossless, p);
-  if (p.size < valid * sizeof(T)) {
-    portable::write_body<T>(r, Mode::lossless, p, body);
-    header = p.header;
-    return p.size;
-  }
-  header = kRawHeader;
-  return portable::write_raw_block(x, valid, body);
 }
 
 template <class T>
 COMMPRESS_HD bool decode_lossless_block(uint8_t header, const std::byte* body, size_t valid,
                                         T* out) {
-  if (header == kRawHeader) {
-    portable::read_raw_block(body, valid, out);
-    return true;
-  }
-  IntOf<T> r[kBlockValues], q[kBlockValues];
-  constexpr size_t kMaxBody = max_body_size<T>(Mode::lossless);
-  if (!portable::decode_residuals<T>(header, Mode::lossless, body, kMaxBody, r))
-    return false;
-  LorenzoPredictor::inverse(r, q);
-  for (size_t i = 0; i < valid; ++i) out[i] = FloatOrderMap<T>::from_ordered(q[i]);
+  IntOf<T> q[kBlockValues];
+  if (header == kRawHeader) portable::read_raw_block(body, valid, out);
+  else if (!portable::decode_integers<T>(header, Mode::lossless, body, q)) return false;
+  else for (size_t i = 0; i < valid; ++i) out[i] = FloatOrderMap<T>::from_ordered(q[i]);
   return true;
 }
 
