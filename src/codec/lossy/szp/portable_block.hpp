@@ -200,7 +200,10 @@ template <class T>
 COMMPRESS_HD bool decode_integers(uint8_t header, Mode mode, const std::byte* body,
                                   IntOf<T>* q) {
   IntOf<T> r[kBlockValues];
-  const size_t max_body = max_body_size<T>(mode);
+  // Both sizes as constants: the table behind max_body_size is host memory.
+  constexpr size_t kLossy = max_body_size<T>(Mode::lossy);
+  constexpr size_t kLossless = max_body_size<T>(Mode::lossless);
+  const size_t max_body = mode == Mode::lossy ? kLossy : kLossless;
   if (!portable::decode_residuals<T>(header, mode, body, max_body, r)) return false;
   LorenzoPredictor::inverse(r, q);
   return true;
