@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "commpress/status.hpp"
+#include "core/host_device.hpp"
 
 namespace commpress::core {
 
@@ -18,7 +19,7 @@ static_assert(std::endian::native == std::endian::little,
               "commpress frames are little-endian; a big-endian port must byte-swap here");
 
 template <class T>
-inline T load_le(const std::byte* p) {
+COMMPRESS_HD inline T load_le(const std::byte* p) {
   static_assert(std::is_trivially_copyable_v<T>);
   T v;
   std::memcpy(&v, p, sizeof(T));
@@ -26,7 +27,7 @@ inline T load_le(const std::byte* p) {
 }
 
 template <class T>
-inline void store_le(std::byte* p, T v) {
+COMMPRESS_HD inline void store_le(std::byte* p, T v) {
   static_assert(std::is_trivially_copyable_v<T>);
   std::memcpy(p, &v, sizeof(T));
 }

@@ -15,7 +15,9 @@
 
 #include "codec/homomorphic/payload_scan.hpp"
 #include "codec/homomorphic/quantized_ops.hpp"
+#include "codec/lossy/szp/portable_block.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
+#include "core/host_device.hpp"
 
 namespace commpress::codec::homomorphic {
 
@@ -26,24 +28,34 @@ struct FrameBlock {
   const std::byte* body;
   size_t size;
 
-  bool zero() const { return header == szp::kZeroHeader; }
-  bool raw() const { return header == szp::kRawHeader; }
-  int q_bits() const { return kQBits<T>[header]; }
+  COMMPRESS_HD bool zero() const { return header == szp::kZeroHeader; }
+  COMMPRESS_HD bool raw() const { return header == szp::kRawHeader; }
+  COMMPRESS_HD int q_bits() const {
+#if COMMPRESS_DEVICE_PASS
+    return q_bits_of<T>(header);
+#else
+    return kQBits<T>[header];
+#endif
+  }
 
   // The block unchanged: adding a zero block is the identity, bit for bit.
-  size_t emit(size_t, uint8_t& h, std::byte* out) const {
+  COMMPRESS_HD size_t emit(size_t, uint8_t& h, std::byte* out) const {
     h = header;
-    if (size) std::memcpy(out, body, size);
+    if (size) memcpy(out, body, size);
     return size;
   }
 
-  const Int<T>* residuals(Int<T>* scratch) const {
+  COMMPRESS_HD const Int<T>* residuals(Int<T>* scratch) const {
     decode_r<T>(header, body, size, scratch);
     return scratch;
   }
 
-  void values(size_t valid, const szp::LinearQuantizer<T>& qz, T* out) const {
+  COMMPRESS_HD void values(size_t valid, const szp::LinearQuantizer<T>& qz, T* out) const {
+#if COMMPRESS_DEVICE_PASS
+    szp::portable::decode_lossy_block(header, body, valid, qz, out);
+#else
     szp::decode_lossy_block(header, body, valid, qz, out);
+#endif
   }
 };
 
@@ -75,7 +87,7 @@ class FrameCursor {
 template <class T>
 class LocalBlock {
  public:
-  LocalBlock(const T* x, size_t valid, const szp::LinearQuantizer<T>& qz) : x_(x) {
+  COMMPRESS_HD LocalBlock(const T* x, size_t valid, const szp::LinearQuantizer<T>& qz) : x_(x) {
     UInt<T> or_q, or_r;
     if (!quantize_qr<T>(x, valid, qz, q_, r_, or_q, or_r)) {
       raw_ = true;
@@ -86,27 +98,28 @@ class LocalBlock {
     // A plain body of planes_size(width of all residuals) is always an option, so only
     // blocks near that size need the encoder's exact plan.
     if (szp::planes_size(int(std::bit_width(or_r))) >= raw_body_size<T>(valid)) {
-      uint8_t h;
-      raw_ = szp::plan_residuals<T>(r_, szp::Mode::lossy, h) >= raw_body_size<T>(valid);
+      szp::portable::ResidualPlan<T> p;
+      szp::portable::plan<T>(r_, szp::Mode::lossy, p);
+      raw_ = p.size >= raw_body_size<T>(valid);
     }
   }
 
-  bool zero() const { return zero_; }
-  bool raw() const { return raw_; }
-  int q_bits() const { return q_bits_; }
+  COMMPRESS_HD bool zero() const { return zero_; }
+  COMMPRESS_HD bool raw() const { return raw_; }
+  COMMPRESS_HD int q_bits() const { return q_bits_; }
 
-  size_t emit(size_t valid, uint8_t& h, std::byte* out) const {
+  COMMPRESS_HD size_t emit(size_t valid, uint8_t& h, std::byte* out) const {
     if (raw_) {
       h = szp::kRawHeader;
-      return szp::write_raw_block(x_, valid, out);
+      return szp::portable::write_raw_block(x_, valid, out);
     }
     return encode_r<T>(r_, h, out);
   }
 
-  const Int<T>* residuals(Int<T>*) const { return r_; }
+  COMMPRESS_HD const Int<T>* residuals(Int<T>*) const { return r_; }
 
-  void values(size_t valid, const szp::LinearQuantizer<T>& qz, T* out) const {
-    if (raw_) std::memcpy(out, x_, raw_body_size<T>(valid));
+  COMMPRESS_HD void values(size_t valid, const szp::LinearQuantizer<T>& qz, T* out) const {
+    if (raw_) memcpy(out, x_, raw_body_size<T>(valid));
     else reconstruct_q<T>(q_, valid, qz, out);
   }
 
@@ -121,7 +134,7 @@ class LocalBlock {
 
 // Writes the block holding a + b; returns its body size (at most max_body_size<T>(lossy)).
 template <class T, class A, class B>
-size_t combine_block(const A& a, const B& b, size_t valid, const szp::LinearQuantizer<T>& qz,
+COMMPRESS_HD size_t combine_block(const A& a, const B& b, size_t valid, const szp::LinearQuantizer<T>& qz,
                      uint8_t& header, std::byte* body) {
   using U = UInt<T>;
   if (a.zero()) return b.emit(valid, header, body);
@@ -143,7 +156,7 @@ size_t combine_block(const A& a, const B& b, size_t valid, const szp::LinearQuan
       szp::LorenzoPredictor::inverse(rs, qs);
       reconstruct_q<T>(qs, valid, qz, sum);
       header = szp::kRawHeader;
-      return szp::write_raw_block(sum, valid, body);
+      return szp::portable::write_raw_block(sum, valid, body);
     }
   }
   T other[kBlockValues];
@@ -151,13 +164,13 @@ size_t combine_block(const A& a, const B& b, size_t valid, const szp::LinearQuan
   b.values(valid, qz, other);
   for (size_t i = 0; i < valid; ++i) sum[i] += other[i];
   header = szp::kRawHeader;
-  return szp::write_raw_block(sum, valid, body);
+  return szp::portable::write_raw_block(sum, valid, body);
 }
 
 // combine_block for two frame blocks, with a register-only path for the common case: two
 // coded full blocks whose values are small enough that the sum needs no range check.
 template <class T>
-size_t combine_frame_blocks(const FrameBlock<T>& a, const FrameBlock<T>& b, size_t valid,
+COMMPRESS_HD size_t combine_frame_blocks(const FrameBlock<T>& a, const FrameBlock<T>& b, size_t valid,
                             const szp::LinearQuantizer<T>& qz, uint8_t& header,
                             std::byte* body) {
 #if COMMPRESS_HOMOMORPHIC_AVX512
@@ -174,7 +187,7 @@ size_t combine_frame_blocks(const FrameBlock<T>& a, const FrameBlock<T>& b, size
 // that quantize into a block the encoder surely codes (not raw), and a frame block that is
 // zero or coded with values small enough that the sum needs no range check.
 template <class T>
-size_t combine_local_block(const T* x, size_t valid, const FrameBlock<T>& f,
+COMMPRESS_HD size_t combine_local_block(const T* x, size_t valid, const FrameBlock<T>& f,
                            const szp::LinearQuantizer<T>& qz, uint8_t& header, std::byte* body) {
 #if COMMPRESS_HOMOMORPHIC_AVX512
   using L = szp::detail::Lanes<T>;

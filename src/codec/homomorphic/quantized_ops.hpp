@@ -10,10 +10,12 @@
 #include <cstring>
 
 #include "codec/homomorphic/residual_kernels_avx512.hpp"
+#include "codec/lossy/szp/portable_block.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
 #include "core/assert.hpp"
+#include "core/host_device.hpp"
 
-#if defined(__AVX512F__) && defined(__AVX512DQ__)
+#if defined(__AVX512F__) && defined(__AVX512DQ__) && !COMMPRESS_DEVICE_PASS
 #define COMMPRESS_HOMOMORPHIC_AVX512 1
 #else
 #define COMMPRESS_HOMOMORPHIC_AVX512 0
@@ -28,29 +30,33 @@ template <class T>
 using UInt = typename szp::BlockTraits<T>::UInt;
 
 template <class T>
-constexpr size_t raw_body_size(size_t valid) {
+COMMPRESS_HD constexpr size_t raw_body_size(size_t valid) {
   return valid * sizeof(T);
 }
 
 // Residuals of a zero / plain / outlier block whose (validated) body holds `size` bytes.
 template <class T>
-void decode_r(uint8_t header, const std::byte* body, size_t size, Int<T>* r) {
+COMMPRESS_HD void decode_r(uint8_t header, const std::byte* body, size_t size, Int<T>* r) {
 #if COMMPRESS_HOMOMORPHIC_AVX512
   (void)size;
   detail::decode_residuals_avx512<T>(header, body, r);
 #else
-  bool ok = szp::decode_residuals<T>(header, szp::Mode::lossy, {body, size}, r);
-  COMMPRESS_ASSERT(ok);  // callers pass validated headers with their bodies
+  // Callers pass validated headers with their bodies, so this cannot fail.
+  szp::portable::decode_residuals<T>(header, szp::Mode::lossy, body, size, r);
 #endif
 }
 
 // szp::encode_residuals in lossy mode (zero / plain / outlier, never raw).
 template <class T>
-size_t encode_r(const Int<T>* r, uint8_t& header, std::byte* body) {
+COMMPRESS_HD size_t encode_r(const Int<T>* r, uint8_t& header, std::byte* body) {
 #if COMMPRESS_HOMOMORPHIC_AVX512
   return detail::encode_residuals_avx512<T>(r, header, body);
 #else
-  return szp::encode_residuals<T>(r, szp::Mode::lossy, header, body);
+  szp::portable::ResidualPlan<T> p;
+  szp::portable::plan<T>(r, szp::Mode::lossy, p);
+  szp::portable::write_body<T>(r, szp::Mode::lossy, p, body);
+  header = p.header;
+  return p.size;
 #endif
 }
 
@@ -58,12 +64,12 @@ size_t encode_r(const Int<T>* r, uint8_t& header, std::byte* body) {
 // and the ORs of their magnitudes. False when some value cannot be quantized within the
 // bound, the block then being stored raw.
 template <class T>
-bool quantize_qr(const T* x, size_t valid, const szp::LinearQuantizer<T>& qz, Int<T>* q,
+COMMPRESS_HD bool quantize_qr(const T* x, size_t valid, const szp::LinearQuantizer<T>& qz, Int<T>* q,
                  Int<T>* r, UInt<T>& or_q, UInt<T>& or_r) {
 #if COMMPRESS_HOMOMORPHIC_AVX512
   if (valid == kBlockValues) return detail::quantize_avx512<T>(x, qz, q, r, or_q, or_r);
 #endif
-  if (!szp::quantize_block(x, valid, qz, q)) return false;
+  if (!szp::portable::quantize_block(x, valid, qz, q)) return false;
   szp::LorenzoPredictor::forward(q, r);
   or_q = or_r = 0;
   for (size_t i = 0; i < kBlockValues; ++i) {
@@ -76,19 +82,24 @@ bool quantize_qr(const T* x, size_t valid, const szp::LinearQuantizer<T>& qz, In
 // An exponent e with |q[i]| < 2^e in every lane of a block with this header, read off the
 // header alone: the first value's field plus 31 residuals below 2^width (plain: 32 of them).
 template <class T>
+COMMPRESS_HD constexpr int q_bits_of(uint8_t h) {
+  szp::BlockHeader hd = szp::parse_header<T>(h, szp::Mode::lossy);
+  int e = 127;  // raw and invalid headers: no bound
+  if (hd.kind == szp::BlockKind::zero) e = 0;
+  if (hd.kind == szp::BlockKind::plain) e = hd.width + 5;
+  if (hd.kind == szp::BlockKind::outlier) {
+    const int first = 8 * int(hd.first_bytes) - 1, rest = int(hd.width) + 5;
+    e = (first > rest ? first : rest) + 1;
+  }
+  return e;
+}
+template <class T>
 constexpr std::array<int8_t, 256> make_q_bits_table() {
   std::array<int8_t, 256> t{};
-  for (int h = 0; h < 256; ++h) {
-    szp::BlockHeader hd = szp::parse_header<T>(uint8_t(h), szp::Mode::lossy);
-    int e = 127;  // raw and invalid headers: no bound
-    if (hd.kind == szp::BlockKind::zero) e = 0;
-    if (hd.kind == szp::BlockKind::plain) e = hd.width + 5;
-    if (hd.kind == szp::BlockKind::outlier)
-      e = std::max(8 * int(hd.first_bytes) - 1, int(hd.width) + 5) + 1;
-    t[h] = int8_t(e);
-  }
+  for (int h = 0; h < 256; ++h) t[h] = int8_t(q_bits_of<T>(uint8_t(h)));
   return t;
 }
+// The CPU reads the table; a device evaluates q_bits_of (a host table is not device memory).
 template <class T>
 inline constexpr std::array<int8_t, 256> kQBits = make_q_bits_table<T>();
 
@@ -109,7 +120,7 @@ static_assert(szp::planes_size(kPlainBelowRawBits<double>) < raw_body_size<doubl
 // True when every prefix sum of ra, rb and rs over the valid lanes (that is qa, qb and their
 // sum) stays inside the quantizer's range; then the wrapping sum is the exact sum.
 template <class T>
-bool sums_in_range(const Int<T>* ra, const Int<T>* rb, const Int<T>* rs, size_t valid) {
+COMMPRESS_HD bool sums_in_range(const Int<T>* ra, const Int<T>* rb, const Int<T>* rs, size_t valid) {
   using U = UInt<T>;
   using Fle = szp::FixedLengthEncoder;
   // The limit is a power of two: every magnitude is below it iff their OR is.
@@ -126,7 +137,7 @@ bool sums_in_range(const Int<T>* ra, const Int<T>* rb, const Int<T>* rs, size_t 
 }
 
 template <class T>
-void reconstruct_q(const Int<T>* q, size_t valid, const szp::LinearQuantizer<T>& qz, T* out) {
+COMMPRESS_HD void reconstruct_q(const Int<T>* q, size_t valid, const szp::LinearQuantizer<T>& qz, T* out) {
   for (size_t i = 0; i < valid; ++i) out[i] = qz.reconstruct(q[i]);
 }
 

@@ -24,19 +24,20 @@
 
 #include "codec/lossy/szp/block_header.hpp"
 #include "core/byte_io.hpp"
+#include "core/host_device.hpp"
 
 namespace commpress::codec::szp {
 
 struct FixedLengthEncoder {
   // Magnitude in the unsigned type: |INT_MIN| is representable there, so every residual has one.
   template <class Int>
-  static std::make_unsigned_t<Int> magnitude(Int r) {
+  COMMPRESS_HD static std::make_unsigned_t<Int> magnitude(Int r) {
     using U = std::make_unsigned_t<Int>;
     return r < 0 ? U(0) - U(r) : U(r);
   }
 
   template <class Int>
-  static uint32_t sign_map(const Int* r) {
+  COMMPRESS_HD static uint32_t sign_map(const Int* r) {
     uint32_t s = 0;
     for (size_t i = 0; i < kBlockValues; ++i) s |= uint32_t(r[i] < 0) << i;
     return s;
@@ -44,28 +45,28 @@ struct FixedLengthEncoder {
 
   // Bits needed for the largest magnitude (0 when all are zero).
   template <class U>
-  static int width_of(U or_of_magnitudes) {
+  COMMPRESS_HD static int width_of(U or_of_magnitudes) {
     return int(std::bit_width(or_of_magnitudes));
   }
 
   template <class U>
-  static U zigzag(std::make_signed_t<U> v) {
+  COMMPRESS_HD static U zigzag(std::make_signed_t<U> v) {
     return (U(v) << 1) ^ U(v >> (sizeof(U) * 8 - 1));
   }
   template <class U>
-  static std::make_signed_t<U> unzigzag(U u) {
+  COMMPRESS_HD static std::make_signed_t<U> unzigzag(U u) {
     return std::make_signed_t<U>((u >> 1) ^ (U(0) - (u & 1)));
   }
   // Little-endian bytes needed to hold u, at least one.
   template <class U>
-  static int byte_length(U u) {
+  COMMPRESS_HD static int byte_length(U u) {
     int w = width_of(u);
     return w == 0 ? 1 : (w + 7) / 8;
   }
-  static void store_bytes(std::byte* out, uint64_t v, int n) {
+  COMMPRESS_HD static void store_bytes(std::byte* out, uint64_t v, int n) {
     for (int i = 0; i < n; ++i) out[i] = std::byte(v >> (8 * i));
   }
-  static uint64_t load_bytes(const std::byte* in, int n) {
+  COMMPRESS_HD static uint64_t load_bytes(const std::byte* in, int n) {
     uint64_t v = 0;
     for (int i = 0; i < n; ++i) v |= uint64_t(in[i]) << (8 * i);
     return v;
@@ -75,7 +76,7 @@ struct FixedLengthEncoder {
 namespace detail {
 
 template <class U>
-inline void pack_planes_scalar(const U* mag, int width, std::byte* out) {
+COMMPRESS_HD inline void pack_planes_scalar(const U* mag, int width, std::byte* out) {
   for (int j = 0; j < width; ++j) {
     uint32_t plane = 0;
     for (size_t i = 0; i < kBlockValues; ++i) plane |= uint32_t((mag[i] >> j) & 1) << i;
@@ -84,7 +85,7 @@ inline void pack_planes_scalar(const U* mag, int width, std::byte* out) {
 }
 
 template <class U>
-inline void unpack_planes_scalar(const std::byte* in, int width, U* mag) {
+COMMPRESS_HD inline void unpack_planes_scalar(const std::byte* in, int width, U* mag) {
   for (size_t i = 0; i < kBlockValues; ++i) mag[i] = 0;
   for (int j = 0; j < width; ++j) {
     uint32_t plane = core::load_le<uint32_t>(in + 4 * j);
@@ -174,8 +175,10 @@ inline void unpack_planes_avx512(const std::byte* in, int width, uint64_t* mag) 
 
 // Writes `width` planes (4*width bytes) of the 32 magnitudes.
 template <class U>
-inline void pack_planes(const U* mag, int width, std::byte* out) {
-#if defined(__AVX512F__)
+COMMPRESS_HD inline void pack_planes(const U* mag, int width, std::byte* out) {
+#if COMMPRESS_DEVICE_PASS
+  detail::pack_planes_scalar(mag, width, out);
+#elif defined(__AVX512F__)
   detail::pack_planes_avx512(mag, width, out);
 #elif defined(__AVX2__)
   if constexpr (sizeof(U) == 4) detail::pack_planes_avx2(mag, width, out);
@@ -187,8 +190,10 @@ inline void pack_planes(const U* mag, int width, std::byte* out) {
 
 // Reads `width` planes into 32 magnitudes (bits above width are zero).
 template <class U>
-inline void unpack_planes(const std::byte* in, int width, U* mag) {
-#if defined(__AVX512F__)
+COMMPRESS_HD inline void unpack_planes(const std::byte* in, int width, U* mag) {
+#if COMMPRESS_DEVICE_PASS
+  detail::unpack_planes_scalar(in, width, mag);
+#elif defined(__AVX512F__)
   detail::unpack_planes_avx512(in, width, mag);
 #elif defined(__AVX2__)
   if constexpr (sizeof(U) == 4) detail::unpack_planes_avx2(in, width, mag);

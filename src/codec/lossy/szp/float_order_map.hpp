@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "codec/lossy/szp/block_header.hpp"
+#include "core/host_device.hpp"
 
 namespace commpress::codec::szp {
 
@@ -17,9 +18,9 @@ struct FloatOrderMap {
   static constexpr UInt kMagnitude = ~UInt(0) >> 1;
 
   // An involution: applying it twice gives back the input bits.
-  static Int flip(Int v) { return Int(UInt(v) ^ (UInt(v >> (BlockTraits<T>::kBits - 1)) & kMagnitude)); }
-  static Int to_ordered(T x) { return flip(std::bit_cast<Int>(x)); }
-  static T from_ordered(Int v) { return std::bit_cast<T>(flip(v)); }
+  COMMPRESS_HD static Int flip(Int v) { return Int(UInt(v) ^ (UInt(v >> (BlockTraits<T>::kBits - 1)) & kMagnitude)); }
+  COMMPRESS_HD static Int to_ordered(T x) { return flip(std::bit_cast<Int>(x)); }
+  COMMPRESS_HD static T from_ordered(Int v) { return std::bit_cast<T>(flip(v)); }
 };
 
 }  // namespace commpress::codec::szp

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "codec/lossy/szp/block_header.hpp"
+#include "core/host_device.hpp"
 
 namespace commpress::codec::szp {
 
@@ -42,15 +43,15 @@ class LinearQuantizer {
     accept_ = a;
   }
 
-  T step() const { return step_; }
-  T inv_step() const { return inv_step_; }
-  T accept() const { return accept_; }
+  COMMPRESS_HD T step() const { return step_; }
+  COMMPRESS_HD T inv_step() const { return inv_step_; }
+  COMMPRESS_HD T accept() const { return accept_; }
 
   // The reconstruction every decoder computes: T(q) * step, in T arithmetic.
-  T reconstruct(Int q) const { return T(q) * step_; }
+  COMMPRESS_HD T reconstruct(Int q) const { return T(q) * step_; }
 
   // Branch-free: returns false (and q = 0) when x cannot be carried within the bound.
-  bool quantize(T x, Int& q) const {
+  COMMPRESS_HD bool quantize(T x, Int& q) const {
     T y = x * inv_step_;
     bool in_range = std::fabs(y) < T(kLimit);  // false for NaN
     q = in_range ? Int(std::nearbyint(y)) : Int(0);

@@ -28,12 +28,10 @@
 #include "codec/lossy/szp/float_order_map.hpp"
 #include "codec/lossy/szp/linear_quantizer.hpp"
 #include "codec/lossy/szp/lorenzo_predictor.hpp"
+#include "codec/lossy/szp/portable_block.hpp"
 #include "commpress/status.hpp"
 
 namespace commpress::codec::szp {
-
-template <class T>
-using IntOf = typename BlockTraits<T>::Int;
 
 // --- residual level ----------------------------------------------------------------------
 

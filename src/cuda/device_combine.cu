@@ -1,0 +1,184 @@
+// codec::combine and codec::combine_raw on device frames, block by block with the CPU's own
+// per-block sum (homomorphic/block_operands.hpp). Like the device encoder, two passes: every
+// thread sums its block into registers to learn the result's size, the sizes are scanned into
+// offsets, and the block is summed again straight to its place.
+#include <string>
+
+#include "codec/homomorphic/block_operands.hpp"
+#include "codec/homomorphic/frame_pair_check.hpp"
+#include "cuda/block_scan.hpp"
+#include "cuda/device_frames.hpp"
+
+namespace commpress::cuda {
+
+namespace szp = codec::szp;
+namespace hom = codec::homomorphic;
+
+namespace {
+
+template <class T>
+__device__ hom::FrameBlock<T> frame_block(const std::byte* payload, size_t nb,
+                                          const uint64_t* offsets, size_t b) {
+  const auto* headers = reinterpret_cast<const uint8_t*>(payload);
+  return {headers[b], payload + nb + offsets[b], size_t(offsets[b + 1] - offsets[b])};
+}
+
+// Local values (combine_raw) or a second frame (combine) as the first operand, the way the
+// CPU orders them, hence the same bytes.
+template <class T>
+struct FramesPair {
+  const std::byte* a;
+  const uint64_t* off_a;
+  const std::byte* b;
+  const uint64_t* off_b;
+  __device__ size_t code(size_t n, size_t nb, size_t blk, const szp::LinearQuantizer<T>& qz,
+                         uint8_t& h, std::byte* body) const {
+    return hom::combine_frame_blocks<T>(frame_block<T>(a, nb, off_a, blk),
+                                        frame_block<T>(b, nb, off_b, blk),
+                                        szp::valid_in_block(n, blk), qz, h, body);
+  }
+};
+
+template <class T>
+struct LocalAndFrame {
+  const T* local;
+  const std::byte* f;
+  const uint64_t* off_f;
+  __device__ size_t code(size_t n, size_t nb, size_t blk, const szp::LinearQuantizer<T>& qz,
+                         uint8_t& h, std::byte* body) const {
+    return hom::combine_local_block<T>(local + blk * szp::kBlockValues,
+                                       szp::valid_in_block(n, blk),
+                                       frame_block<T>(f, nb, off_f, blk), qz, h, body);
+  }
+};
+
+template <class T, class Operands>
+__global__ void plan_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
+                          uint8_t* headers, uint64_t* sizes) {
+  const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b >= nb) return;
+  std::byte body[szp::max_body_size<T>(szp::Mode::lossy)];
+  uint8_t h;
+  sizes[b] = ops.code(n, nb, b, qz, h, body);
+  headers[b] = h;
+}
+
+template <class T, class Operands>
+__global__ void code_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
+                          const uint64_t* offsets, std::byte* bodies) {
+  const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b >= nb) return;
+  uint8_t h;
+  ops.code(n, nb, b, qz, h, bodies + offsets[b]);
+}
+
+template <class T, class Operands>
+Result<size_t> write_sum(const Operands& ops, const codec::FrameInfo& info, std::byte* out,
+                         cudaStream_t stream, DeviceWorkspace& ws) {
+  const size_t n = info.count, nb = szp::block_count(n);
+  codec::FrameInfo result = info;
+  result.payload_size = nb;
+  if (nb > 0) {
+    uint64_t *sizes = nullptr, *offsets = nullptr;
+    COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
+    const szp::LinearQuantizer<T> qz(info.abs_bound);
+    std::byte* payload = out + codec::kFrameHeaderSize;
+    plan_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(
+        ops, n, nb, qz, reinterpret_cast<uint8_t*>(payload), sizes);
+    COMMPRESS_CUDA_TRY(cudaGetLastError());
+    COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
+    code_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(ops, n, nb, qz, offsets,
+                                                              payload + nb);
+    COMMPRESS_CUDA_TRY(cudaGetLastError());
+    auto total = read_back(offsets + nb, stream, ws);
+    if (!total.ok()) return total.status();
+    result.payload_size += *total;
+  }
+  COMMPRESS_RETURN_IF_ERROR(write_device_frame_header(result, out, stream, ws));
+  return codec::kFrameHeaderSize + result.payload_size;
+}
+
+Status with_role(const char* role, Status st) {
+  if (st.ok()) return st;
+  return {st.code(), std::string(role) + ": " + st.message()};
+}
+
+// open_szp_frame on a device frame: its header and checksum on the host, its blocks' offsets
+// on the device (slot).
+Result<codec::FrameInfo> open_operand(const std::byte* frame, size_t size, const char* role,
+                                      DeviceSlot slot, const uint64_t** offsets,
+                                      cudaStream_t stream, DeviceWorkspace& ws) {
+  std::span<const std::byte> host;
+  auto info = open_device_frame(frame, size, stream, ws, &host);
+  if (!info.ok()) return Status{info.status().code(), std::string(role) + ": " + info.status().message()};
+  auto op = hom::open_szp_frame(host, role);
+  if (!op.ok()) return op.status();
+  const std::byte* payload = frame + codec::kFrameHeaderSize;
+  Status st = op->info.dtype == Dtype::f64
+                  ? device_block_offsets<double>(payload, op->info.payload_size, op->info.count,
+                                                 op->info.abs_bound, slot, offsets, stream, ws)
+                  : device_block_offsets<float>(payload, op->info.payload_size, op->info.count,
+                                                op->info.abs_bound, slot, offsets, stream, ws);
+  COMMPRESS_RETURN_IF_ERROR(with_role(role, st));
+  return op->info;
+}
+
+Status check_room(size_t capacity, const codec::FrameInfo& info) {
+  const size_t need = szp_compress_bound(info.count, info.dtype);
+  if (capacity >= need) return {};
+  return {ErrorCode::capacity, "output holds " + std::to_string(capacity) +
+                                   " bytes, the sum may need " + std::to_string(need)};
+}
+
+}  // namespace
+
+Result<size_t> combine(const std::byte* a_dev, size_t a_size, const std::byte* b_dev,
+                       size_t b_size, std::byte* out_dev, size_t capacity, cudaStream_t stream,
+                       DeviceWorkspace& ws) {
+  const uint64_t *off_a = nullptr, *off_b = nullptr;
+  auto fa = open_operand(a_dev, a_size, "first frame", kOffsetsA, &off_a, stream, ws);
+  if (!fa.ok()) return fa.status();
+  auto fb = open_operand(b_dev, b_size, "second frame", kOffsetsB, &off_b, stream, ws);
+  if (!fb.ok()) return fb.status();
+  COMMPRESS_RETURN_IF_ERROR(hom::check_pair(*fa, "first frame", *fb, "second frame"));
+  auto param = hom::summed_param(codec::summed_inputs(*fa), codec::summed_inputs(*fb));
+  if (!param.ok()) return param.status();
+  const codec::FrameInfo info = hom::result_info(*fa, *fb, *param);
+  COMMPRESS_RETURN_IF_ERROR(check_room(capacity, info));
+  const std::byte* pa = a_dev + codec::kFrameHeaderSize;
+  const std::byte* pb = b_dev + codec::kFrameHeaderSize;
+  if (info.dtype == Dtype::f64)
+    return write_sum<double>(FramesPair<double>{pa, off_a, pb, off_b}, info, out_dev, stream, ws);
+  return write_sum<float>(FramesPair<float>{pa, off_a, pb, off_b}, info, out_dev, stream, ws);
+}
+
+Result<size_t> combine_raw(const void* local_dev, size_t n, Dtype d, const std::byte* frame_dev,
+                           size_t frame_size, std::byte* out_dev, size_t capacity,
+                           cudaStream_t stream, DeviceWorkspace& ws) {
+  if (n > 0 && local_dev == nullptr)
+    return Status{ErrorCode::invalid_argument, "null local array with a non-zero count"};
+  const uint64_t* off_f = nullptr;
+  auto f = open_operand(frame_dev, frame_size, "frame", kOffsetsA, &off_f, stream, ws);
+  if (!f.ok()) return f.status();
+  // As on the CPU: the local array is one more quantized input with the frame's bound.
+  codec::FrameInfo local_info = *f;
+  local_info.dtype = d;
+  local_info.count = n;
+  local_info.mode = f->abs_bound > 0 ? BoundMode::abs : BoundMode::lossless;
+  local_info.requested_bound = f->abs_bound;
+  local_info.param = 1;
+  COMMPRESS_RETURN_IF_ERROR(hom::check_pair(local_info, "local array", *f, "frame"));
+  auto param = hom::summed_param(1, codec::summed_inputs(*f));
+  if (!param.ok()) return param.status();
+  const codec::FrameInfo info = hom::result_info(local_info, *f, *param);
+  COMMPRESS_RETURN_IF_ERROR(check_room(capacity, info));
+  const std::byte* pf = frame_dev + codec::kFrameHeaderSize;
+  if (d == Dtype::f64)
+    return write_sum<double>(
+        LocalAndFrame<double>{static_cast<const double*>(local_dev), pf, off_f}, info, out_dev,
+        stream, ws);
+  return write_sum<float>(LocalAndFrame<float>{static_cast<const float*>(local_dev), pf, off_f},
+                          info, out_dev, stream, ws);
+}
+
+}  // namespace commpress::cuda
