@@ -79,10 +79,22 @@ Status run_compress(const CompressArgs& args) {
   COMMPRESS_RETURN_IF_ERROR(check_array_size(args.in, in.size(), *dtype));
   const size_t n = in.size() / cc::dtype_size(*dtype);
   COMMPRESS_RETURN_IF_ERROR(with_file(cc::check_count(n), args.in));
+  const bool use_shape = !args.shape.empty();
   auto room = PageBuffer::allocate((*codec)->compress_bound(n, *dtype), "the frame");
   if (!room.ok()) return room.status();
   cc::Workspace ws;
-  auto size = (*codec)->compress_into(in.data(), n, *dtype, *bound, room->bytes(), ws);
+  if (!args.shape.empty()) {
+    uint64_t elements = 1;
+    for (uint64_t d : args.shape)
+      elements = d != 0 && elements > n / d ? n + 1 : elements * d;
+    if (elements != n)
+      return {ErrorCode::invalid_argument,
+              args.in + " holds " + std::to_string(n) + " elements, not the product of --shape"};
+  }
+  auto size = !use_shape
+                  ? (*codec)->compress_into(in.data(), n, *dtype, *bound, room->bytes(), ws)
+                  : (*codec)->compress_into(in.data(), args.shape, *dtype, *bound, room->bytes(),
+                                            ws);
   if (!size.ok()) return with_file(size.status(), args.in);
   COMMPRESS_RETURN_IF_ERROR(write_file(args.out, room->bytes().first(*size), args.sync));
   std::printf("%s: %zu %s elements, %zu -> %zu bytes (ratio %.4g), %s\n", args.out.c_str(), n,

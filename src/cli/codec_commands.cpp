@@ -25,6 +25,10 @@ void add_compress(CLI::App& group, Outcome& outcome) {
   for (auto* bound : {abs, rel})
     bound->check([](const std::string& v) { return v.empty() ? "a bound needs a value" : ""; });
   cmd->add_option("--dtype", args->dtype, "element type: f32, f64, i32, i64 or u8")->required();
+  cmd->add_option("--shape", args->shape,
+                  "the array's dimensions, slowest first (e.g. --shape 512 512 256); codecs "
+                  "that predict across dimensions (szp-e) use them")
+      ->expected(1, 64);
   cmd->add_option("IN", args->in, "raw input array")->required();
   cmd->add_option("OUT", args->out, "frame to write")->required();
   cmd->add_flag("--sync", args->sync, kSyncHelp);
