@@ -352,7 +352,7 @@ Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* 
 }
 
 template <class T>
-Result<size_t> encode_lorenzo_chunk(const T* x, const IntOf<T>* k, const uint8_t* fail,
+Result<size_t> encode_shaped_chunk(const T* x, const IntOf<T>* k, const uint8_t* fail,
                                     size_t begin, size_t len, std::byte* dst) {
   using Int = IntOf<T>;
   const size_t nb = block_count(len);
@@ -377,7 +377,7 @@ Result<size_t> encode_lorenzo_chunk(const T* x, const IntOf<T>* k, const uint8_t
 }
 
 template <class T>
-Status decode_lorenzo_chunk(std::span<const std::byte> chunk, size_t len, double eb,
+Status decode_shaped_chunk(std::span<const std::byte> chunk, size_t len, double eb,
                             size_t begin, IntOf<T>* qr, uint8_t* raw, T* out) {
   const size_t nb = block_count(len);
   ChunkScratch& s = thread_scratch();
@@ -410,13 +410,13 @@ template Result<size_t> encode_chunk<float>(const float*, size_t, double, std::b
 template Result<size_t> encode_chunk<double>(const double*, size_t, double, std::byte*);
 template Status decode_chunk<float>(std::span<const std::byte>, size_t, double, float*);
 template Status decode_chunk<double>(std::span<const std::byte>, size_t, double, double*);
-template Result<size_t> encode_lorenzo_chunk<float>(const float*, const int32_t*, const uint8_t*,
+template Result<size_t> encode_shaped_chunk<float>(const float*, const int32_t*, const uint8_t*,
                                                     size_t, size_t, std::byte*);
-template Result<size_t> encode_lorenzo_chunk<double>(const double*, const int64_t*,
+template Result<size_t> encode_shaped_chunk<double>(const double*, const int64_t*,
                                                      const uint8_t*, size_t, size_t, std::byte*);
-template Status decode_lorenzo_chunk<float>(std::span<const std::byte>, size_t, double, size_t,
+template Status decode_shaped_chunk<float>(std::span<const std::byte>, size_t, double, size_t,
                                             int32_t*, uint8_t*, float*);
-template Status decode_lorenzo_chunk<double>(std::span<const std::byte>, size_t, double, size_t,
+template Status decode_shaped_chunk<double>(std::span<const std::byte>, size_t, double, size_t,
                                              int64_t*, uint8_t*, double*);
 
 }  // namespace commpress::codec::szp

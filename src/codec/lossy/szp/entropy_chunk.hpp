@@ -44,20 +44,20 @@ template <class T>
 Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* out);
 
 // Chunks of a shaped payload (mode 0x03): their blocks hold the codes of the N-D
-// interpolation over the frame's box (slab_prediction.hpp) instead of residuals of a 1-D chain.
+// interpolation over the frame's box (slab_prediction.hpp), in the order it visits the
+// values, instead of residuals of a 1-D chain.
 
-// Encodes values [begin, begin + len) of the box from their codes k (the whole box's);
-// fail[b] says block b (of the whole box) travels raw, its values taken from x.
+// Encodes codes [begin, begin + len) (k and xs hold the whole box's codes and the values in
+// code order); fail[b] says block b of the codes travels raw, its values taken from xs.
 template <class T>
-Result<size_t> encode_lorenzo_chunk(const T* x, const typename BlockTraits<T>::Int* k,
-                                    const uint8_t* fail, size_t begin, size_t len,
-                                    std::byte* dst);
+Result<size_t> encode_shaped_chunk(const T* xs, const typename BlockTraits<T>::Int* k,
+                                   const uint8_t* fail, size_t begin, size_t len,
+                                   std::byte* dst);
 
-// Decodes such a chunk: the codes of its non-raw blocks into qr[begin ..], the values of
-// its raw blocks into out[begin ..], and raw[b] = whether block b is raw. last: the chunk ends
-// the frame (its padding residuals must be 0).
+// Decodes such a chunk: the codes of its non-raw blocks into qr[begin ..], the values of its
+// raw blocks into xs[begin ..], and raw[b] = whether block b is raw.
 template <class T>
-Status decode_lorenzo_chunk(std::span<const std::byte> chunk, size_t len, double eb,
-                            size_t begin, typename BlockTraits<T>::Int* qr, uint8_t* raw, T* out);
+Status decode_shaped_chunk(std::span<const std::byte> chunk, size_t len, double eb,
+                           size_t begin, typename BlockTraits<T>::Int* qr, uint8_t* raw, T* xs);
 
 }  // namespace commpress::codec::szp

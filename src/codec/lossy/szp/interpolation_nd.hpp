@@ -37,15 +37,16 @@ inline T finite_or_zero(T v) {
 
 }  // namespace detail
 
-// Calls f(j, predict) for every value of a slab box in the order above (j its index in the
-// slab), predict(v) giving its prediction from the slab's values v.
+// Calls f(j, predict, s) for every value of a slab box in the order above (j its index in the
+// slab, s its stride: S for the first value), predict(v) giving its prediction from the slab's
+// values v.
 template <class T, class F>
 void interpolation_visit(const Box& b, F f) {
   const size_t dim[3] = {b.nz, b.ny, b.nx};
   const size_t stride[3] = {b.ny * b.nx, b.nx, 1};
   size_t top = 1;
   while (top < std::max({dim[0], dim[1], dim[2]})) top <<= 1;
-  f(size_t(0), [](const T*) { return T(0); });
+  f(size_t(0), [](const T*) { return T(0); }, top);
   for (size_t s = top / 2; s >= 1; s /= 2) {
     for (int d = 0; d < 3; ++d) {
       size_t beg[3], step[3];
@@ -68,7 +69,7 @@ void interpolation_visit(const Box& b, F f) {
               const T a3 = detail::finite_or_zero(v[j - 3 * sd]);
               const T b3 = detail::finite_or_zero(v[j + 3 * sd]);
               return (T(9) * (a1 + b1) - (a3 + b3)) * T(0.0625);
-            });
+            }, s);
           }
     }
     if (s == 1) break;

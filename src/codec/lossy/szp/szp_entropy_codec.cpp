@@ -114,9 +114,11 @@ class SzpEntropyCodec final : public Codec {
                                          double eb, std::span<std::byte> out, Workspace& ws) {
     using Int = szp::IntOf<T>;
     const szp::Box& box = prefix.box;
-    Int* k = szp::workspace_array<Int>(ws, 2, n);
+    // The codes and, behind them, the values in code order (Int and T have one size).
+    Int* k = szp::workspace_array<Int>(ws, 2, 2 * n);
     uint8_t* fail = szp::workspace_array<uint8_t>(ws, 3, szp::block_count(n));
     if (!k || !fail) return Status{ErrorCode::capacity, "out of memory for szp-e's codes"};
+    T* xs = reinterpret_cast<T*>(k + n);
     const szp::LinearQuantizer<T> qz(eb);
     const size_t slabs = box.slabs();
 #pragma omp parallel num_threads(team_for(slabs))
@@ -126,11 +128,11 @@ class SzpEntropyCodec final : public Codec {
 #pragma omp for schedule(static)
       for (size_t sl = 0; sl < slabs; ++sl)
         szp::encode_slab(prefix.predictor, x, box, sl * box.slab,
-                         std::min(box.nz, (sl + 1) * box.slab), qz, k, fail, rec, bad);
+                         std::min(box.nz, (sl + 1) * box.slab), qz, k, xs, fail, rec, bad);
     }
     const size_t head = szp::write_shaped_prefix(prefix, out.data());
     auto body = encode_chunks<T>(n, out.subspan(head), ws, [&](size_t c, std::byte* dst) {
-      return szp::encode_lorenzo_chunk(x, k, fail, c * kChunkValues, chunk_len(n, c), dst);
+      return szp::encode_shaped_chunk(xs, k, fail, c * kChunkValues, chunk_len(n, c), dst);
     });
     if (!body.ok()) return body.status();
     return head + *body;
@@ -265,22 +267,23 @@ class SzpEntropyCodec final : public Codec {
       return {ErrorCode::corrupt_frame, "szp-e shaped payload in a frame of bound 0"};
     const auto body = payload.subspan(prefix->size());
     uint64_t* starts = szp::workspace_array<uint64_t>(ws, 1, chunks + 1);
-    Int* qr = szp::workspace_array<Int>(ws, 2, n);
+    Int* qr = szp::workspace_array<Int>(ws, 2, 2 * n);  // codes, then raw values
+    T* xs = reinterpret_cast<T*>(qr + n);
     uint8_t* raw = szp::workspace_array<uint8_t>(ws, 3, nb);
     if (!starts || !qr || !raw)
       return {ErrorCode::capacity, "out of memory for szp-e decoder scratch"};
     COMMPRESS_RETURN_IF_ERROR(chunk_starts(body, chunks, starts));
     COMMPRESS_RETURN_IF_ERROR(
         decode_chunks(body, chunks, starts, [&](size_t c, std::span<const std::byte> b) {
-          return szp::decode_lorenzo_chunk(b, chunk_len(n, c), info.abs_bound, c * kChunkValues,
-                                           qr, raw, out);
+          return szp::decode_shaped_chunk(b, chunk_len(n, c), info.abs_bound, c * kChunkValues,
+                                           qr, raw, xs);
         }));
     const T step = szp::LinearQuantizer<T>(info.abs_bound).step();
     const szp::Box& box = prefix->box;
     const size_t slabs = box.slabs();
 #pragma omp parallel for schedule(static) num_threads(team_for(slabs))
     for (size_t sl = 0; sl < slabs; ++sl)
-      szp::decode_slab(prefix->predictor, qr, box, sl * box.slab,
+      szp::decode_slab(prefix->predictor, qr, xs, box, sl * box.slab,
                        std::min(box.nz, (sl + 1) * box.slab), raw, step, out);
     return {};
   }
