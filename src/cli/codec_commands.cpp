@@ -16,7 +16,10 @@ constexpr const char* kSyncHelp =
 void add_compress(CLI::App& group, Outcome& outcome) {
   auto args = std::make_shared<CompressArgs>();
   CLI::App* cmd = group.add_subcommand("compress", "compress a raw little-endian array into a frame");
-  cmd->add_option("--codec", args->codec, "codec name (see `commpress codec list`)")->required();
+  cmd->add_option("--codec", args->codec,
+                  "codec name (see `commpress codec list`), or auto: the szp mode a sample of "
+                  "the data suits (szp, szp-e, szp-e with --shape)")
+      ->required();
   auto* abs = cmd->add_option("--abs", args->abs_bound, "absolute error bound (lossy codecs)");
   auto* rel = cmd->add_option("--rel", args->rel_bound,
                               "error bound relative to the value range (lossy codecs)");
