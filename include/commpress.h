@@ -132,6 +132,16 @@ commpress_status commpress_compress(const char* codec, const void* data, size_t 
                                     double bound, void* out, size_t out_capacity,
                                     size_t* out_size);
 
+/* The same for an array of ndim dimensions (shape[0] the slowest, C order; their product is
+ * the element count, at most COMMPRESS_MAX_COUNT): codecs that predict across dimensions
+ * (szp-e) use and record them, the others code the flat array. out_capacity as for
+ * commpress_compress with n = that product. */
+commpress_status commpress_compress_shaped(const char* codec, const void* data,
+                                           const uint64_t* shape, size_t ndim,
+                                           commpress_dtype dtype, commpress_bound_mode mode,
+                                           double bound, void* out, size_t out_capacity,
+                                           size_t* out_size);
+
 /* Decodes any frame into exactly n elements of dtype (COMMPRESS_MISMATCH if the frame holds
  * another count or dtype). */
 commpress_status commpress_decompress(const void* frame, size_t frame_size, void* out, size_t n,

@@ -59,14 +59,24 @@ int cmd_info() {
   return 0;
 }
 
-Result<std::vector<const codec::Codec*>> selected_codecs(const Options& o) {
-  std::vector<const codec::Codec*> all = codec::list_codecs();
-  if (o.codecs.empty()) return all;
-  std::vector<const codec::Codec*> out;
+struct Selected {
+  const codec::Codec* c;
+  bool shaped;  // given the data set's shape ("name:nd")
+};
+
+Result<std::vector<Selected>> selected_codecs(const Options& o) {
+  std::vector<Selected> out;
+  if (o.codecs.empty()) {
+    for (const codec::Codec* c : codec::list_codecs()) out.push_back({c, false});
+    return out;
+  }
+  const std::string suffix = kShapedSuffix;
   for (const std::string& name : o.codecs) {
-    auto c = codec::get_codec(name);
+    const bool shaped = name.size() > suffix.size() &&
+                        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    auto c = codec::get_codec(shaped ? name.substr(0, name.size() - suffix.size()) : name);
     if (!c.ok()) return c.status();
-    out.push_back(*c);
+    out.push_back({*c, shaped});
   }
   return out;
 }
@@ -76,18 +86,20 @@ struct Job {
   const codec::Codec* c;  // nullptr: the memcpy reference
   double rel;
   int threads;
+  bool shaped = false;
 };
 
-std::vector<Job> plan(const std::vector<Dataset>& sets,
-                      const std::vector<const codec::Codec*>& codecs, const Options& o) {
+std::vector<Job> plan(const std::vector<Dataset>& sets, const std::vector<Selected>& codecs,
+                      const Options& o) {
   std::vector<Job> jobs;
   for (const Dataset& d : sets) {
     for (int t : o.threads) jobs.push_back({&d, nullptr, 0, t});
-    for (const codec::Codec* c : codecs) {
+    for (const Selected& s : codecs) {
+      const codec::Codec* c = s.c;
       if (!c->supports(d.dtype)) continue;
       std::vector<double> rels = c->lossy() ? o.rels : std::vector<double>{0.0};
       for (double rel : rels)
-        for (int t : o.threads) jobs.push_back({&d, c, rel, t});
+        for (int t : o.threads) jobs.push_back({&d, c, rel, t, s.shaped});
     }
   }
   return jobs;
@@ -113,15 +125,15 @@ int run_codecs(const std::vector<Dataset>& sets, const Options& o, std::ostream&
   std::vector<Job> jobs = plan(sets, *codecs, o);
   write_csv_header(csv);
   std::vector<std::string> problems;
-  std::map<std::tuple<const codec::Codec*, const Dataset*, double>, size_t> subset;
+  std::map<std::tuple<const codec::Codec*, bool, const Dataset*, double>, size_t> subset;
   auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job& j = jobs[i];
     auto job_start = std::chrono::steady_clock::now();
     Row r;
     if (j.c) {
-      size_t& n_used = subset[{j.c, j.d, j.rel}];
-      r = measure_codec(*j.c, *j.d, j.rel, j.threads, n_used, cfg, buffers);
+      size_t& n_used = subset[{j.c, j.shaped, j.d, j.rel}];
+      r = measure_codec(*j.c, *j.d, j.rel, j.threads, n_used, cfg, buffers, j.shaped);
       if (r.check != "error") n_used = r.n_used;
     } else {
       r = measure_memcpy(*j.d, j.threads, cfg, buffers);

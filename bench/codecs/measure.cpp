@@ -74,9 +74,10 @@ void* Buffers::decoded_for(const Dataset& d) {
 }
 
 Row measure_codec(const codec::Codec& c, const Dataset& d, double rel, int threads,
-                  size_t n_used, const MeasureConfig& cfg, Buffers& b) {
+                  size_t n_used, const MeasureConfig& cfg, Buffers& b, bool shaped) {
   omp_set_num_threads(threads);
-  Row r = base_row("commpress", std::string(c.name()), d, threads);
+  Row r = base_row("commpress", std::string(c.name()) + (shaped ? kShapedSuffix : ""), d,
+                   threads);
   codec::ErrorBound bound = codec::ErrorBound::lossless();
   double whole_abs = 0;
   if (rel > 0) {
@@ -102,9 +103,20 @@ Row measure_codec(const codec::Codec& c, const Dataset& d, double rel, int threa
     add_note(r, "measured on the first " + std::to_string(*used) + " values (slow codec)");
   }
 
+  // Shaped: the data set's shape, its slowest dimension cut to the values measured (a
+  // subset is whole planes: the quantum is one).
+  std::vector<uint64_t> shape;
+  if (shaped && d.shape.size() > 1 && *used % (d.count() / d.shape[0]) == 0) {
+    shape.assign(d.shape.begin(), d.shape.end());
+    shape[0] = *used / (d.count() / d.shape[0]);
+    r.layout = d.shape_string();
+    if (*used < d.count()) r.layout = std::to_string(shape[0]) + r.layout.substr(r.layout.find('x'));
+  }
   size_t frame_size = 0;
   auto compress = [&]() -> Status {
-    auto s = c.compress_into(d.data(), *used, d.dtype, bound, b.frame(), b.workspace());
+    auto s = shape.empty()
+                 ? c.compress_into(d.data(), *used, d.dtype, bound, b.frame(), b.workspace())
+                 : c.compress_into(d.data(), shape, d.dtype, bound, b.frame(), b.workspace());
     if (!s.ok()) return s.status();
     frame_size = *s;
     return {};

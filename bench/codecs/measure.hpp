@@ -35,8 +35,12 @@ class Buffers {
 // rel > 0: lossy codec at that REL bound; rel == 0: lossless codec. n_used: how many values
 // to measure, 0 to decide by timing (pass the first thread count's choice to the others, so
 // their rows compare the same bytes).
+// A codec name with this suffix ("szp-e:nd") measures the codec given the data set's shape.
+inline constexpr const char* kShapedSuffix = ":nd";
+
 Row measure_codec(const codec::Codec& c, const Dataset& d, double rel, int threads,
-                  size_t n_used, const MeasureConfig& cfg, Buffers& b);
+                  size_t n_used, const MeasureConfig& cfg, Buffers& b,
+                  bool shaped = false);
 // memcpy of the whole data set, split over the threads: the ceiling any codec is read against.
 Row measure_memcpy(const Dataset& d, int threads, const MeasureConfig& cfg, Buffers& b);
 

@@ -132,6 +132,14 @@ class Codec {
                   std::vector<std::byte>& out, Workspace& ws) const;
   Status compress(const void* data, size_t n, Dtype d, const ErrorBound& bound,
                   std::vector<std::byte>& out) const;
+  // The same for an array of the given shape (C order, slowest dimension first; the count is
+  // the product): codecs that predict across dimensions (szp-e) use it and record it in
+  // their frames, the others code the values as a flat array.
+  Result<size_t> compress_into(const void* data, std::span<const uint64_t> shape, Dtype d,
+                               const ErrorBound& bound, std::span<std::byte> out,
+                               Workspace& ws) const;
+  Status compress(const void* data, std::span<const uint64_t> shape, Dtype d,
+                  const ErrorBound& bound, std::vector<std::byte>& out) const;
   template <class T>
   Result<std::vector<std::byte>> compress(std::span<const T> data, const ErrorBound& bound) const {
     std::vector<std::byte> out;
@@ -161,6 +169,14 @@ class Codec {
   // to honour (0 for lossless codecs). Returns payload bytes written.
   virtual Result<size_t> encode(const void* data, size_t n, Dtype d, double abs_bound,
                                 std::span<std::byte> out, Workspace& ws) const = 0;
+  // encode() for an array of this shape (product n, at least two dimensions other than 1).
+  // Codecs whose format records a shape override it; the default codes the flat array.
+  virtual Result<size_t> encode_shaped(const void* data, std::span<const uint64_t> shape,
+                                       size_t n, Dtype d, double abs_bound,
+                                       std::span<std::byte> out, Workspace& ws) const {
+    (void)shape;
+    return encode(data, n, d, abs_bound, out, ws);
+  }
   // Decodes a payload whose header was already validated; out holds info.count elements.
   virtual Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                         Workspace& ws) const = 0;
@@ -169,6 +185,9 @@ class Codec {
   // decompress() once the header is parsed and its checksum verified (the frame's checksum
   // covers the whole payload: it is computed once per decoded frame, also through the
   // dispatching decompress below).
+  Result<size_t> compress_impl(const void* data, size_t n, std::span<const uint64_t> shape,
+                               Dtype d, const ErrorBound& bound, std::span<std::byte> out,
+                               Workspace& ws) const;
   Status decompress_inspected(std::span<const std::byte> frame, const FrameInfo& info, void* out,
                               size_t n, Dtype d, Workspace& ws) const;
   friend Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d);

@@ -64,7 +64,7 @@ def compress(arr, codec: str = "szp", *, rel: float | None = None, abs: float | 
         raise InvalidArgument(f"{a.ndim} dimensions: at most {_MAX_NDIM}")
     prefix = _HEAD.pack(CONTAINER_MAGIC, CONTAINER_VERSION, a.ndim, 0) + \
         struct.pack(f"<{a.ndim}Q", *a.shape)
-    return _codec.compress(a, _CODE_OF[a.dtype], codec, mode, value, prefix)
+    return _codec.compress(a, _CODE_OF[a.dtype], codec, mode, value, prefix, list(a.shape))
 
 
 def _split(buf):

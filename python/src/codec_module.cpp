@@ -6,10 +6,12 @@
 #include <Python.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstring>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "buffer_view.hpp"
 #include "commpress/codec.hpp"
@@ -39,8 +41,10 @@ const cc::Codec* codec_named(const std::string& name) {
 
 // One frame of `data` (count elements of dtype) after the bytes of `prefix` (the Python
 // container's header), written straight into the bytes object returned: no copy of the frame.
+// `shape` (the array's, slowest first) reaches codecs that predict across dimensions.
 nb::object compress(nb::handle data, int dtype_code, const std::string& codec_name,
-                    int bound_mode, double bound_value, nb::bytes prefix) {
+                    int bound_mode, double bound_value, nb::bytes prefix,
+                    const std::vector<uint64_t>& shape) {
   const cc::Dtype dtype = to_dtype(dtype_code);
   const cc::Codec* codec = codec_named(codec_name);
   if (bound_mode < 0 || bound_mode > 2) {
@@ -67,7 +71,13 @@ nb::object compress(nb::handle data, int dtype_code, const std::string& codec_na
   {
     nb::gil_scoped_release unlocked;
     thread_local cc::Workspace ws;
-    written = codec->compress_into(in.data(), n, dtype, bound, {dst + head, capacity}, ws);
+    // A shape is passed only when it is the buffer's count (a 0-d or empty array is flat).
+    uint64_t count = 1;
+    for (uint64_t d : shape) count *= d;
+    const std::span<std::byte> room(dst + head, capacity);
+    written = shape.size() > 1 && count == n
+                  ? codec->compress_into(in.data(), shape, dtype, bound, room, ws)
+                  : codec->compress_into(in.data(), n, dtype, bound, room, ws);
   }
   if (!written.ok()) raise_status(written.status());
   owned.release();
@@ -147,7 +157,8 @@ nb::list codecs() {
 NB_MODULE(_codec, m) {
   m.doc() = "commpress codec layer (frames and codecs, no MPI)";
   m.def("compress", &compress, nb::arg("data"), nb::arg("dtype"), nb::arg("codec"),
-        nb::arg("bound_mode"), nb::arg("bound_value"), nb::arg("prefix"));
+        nb::arg("bound_mode"), nb::arg("bound_value"), nb::arg("prefix"),
+        nb::arg("shape") = std::vector<uint64_t>{});
   m.def("decompress_into", &decompress_into, nb::arg("frame"), nb::arg("out"), nb::arg("dtype"));
   m.def("inspect", &inspect, nb::arg("frame"));
   m.def("codecs", &codecs);

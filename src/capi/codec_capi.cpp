@@ -41,6 +41,46 @@ std::string_view writer_name(const codec::FrameInfo& info) {
 using namespace commpress;
 using namespace commpress::capi;
 
+namespace {
+
+// commpress_compress (shape null: n elements) and commpress_compress_shaped (n from the shape).
+commpress_status compress_frame(const char* fn, const char* codec_name, const void* data, size_t n,
+                                const uint64_t* shape, size_t ndim, commpress_dtype dtype,
+                                commpress_bound_mode mode, double bound, void* out,
+                                size_t out_capacity, size_t* out_size) {
+  return guarded(fn, [&] {
+    if (out_size == nullptr) return null_argument(fn, "out_size");
+    *out_size = 0;
+    if (shape == nullptr && ndim > 0) return null_argument(fn, "shape");
+    std::span<const uint64_t> dims(shape, ndim);
+    if (shape != nullptr) {
+      n = 1;
+      for (uint64_t d : dims) {
+        if (d != 0 && n > codec::kMaxCount / d)
+          return record({ErrorCode::overflow, std::string(fn) + ": the shape holds more than " +
+                                                  std::to_string(codec::kMaxCount) + " elements"});
+        n *= size_t(d);
+      }
+    }
+    if (data == nullptr && n > 0) return null_argument(fn, "data");
+    if (out == nullptr && out_capacity > 0) return null_argument(fn, "out");
+    auto c = lookup(fn, codec_name);
+    if (!c.ok()) return record(c.status());
+    if (Status st = check_dtype(dtype); !st.ok()) return record(st);
+    auto eb = to_bound(mode, bound);
+    if (!eb.ok()) return record(eb.status());
+    std::span<std::byte> dest(static_cast<std::byte*>(out), out_capacity);
+    auto size = shape != nullptr
+                    ? (*c)->compress_into(data, dims, to_dtype(dtype), *eb, dest, workspace())
+                    : (*c)->compress_into(data, n, to_dtype(dtype), *eb, dest, workspace());
+    if (!size.ok()) return record(size.status());
+    *out_size = *size;
+    return COMMPRESS_OK;
+  });
+}
+
+}  // namespace
+
 extern "C" {
 
 commpress_status commpress_compress_bound(const char* codec_name, size_t n, commpress_dtype dtype,
@@ -62,22 +102,17 @@ commpress_status commpress_compress(const char* codec_name, const void* data, si
                                     commpress_dtype dtype, commpress_bound_mode mode,
                                     double bound, void* out, size_t out_capacity,
                                     size_t* out_size) {
-  return guarded("commpress_compress", [&] {
-    if (out_size == nullptr) return null_argument("commpress_compress", "out_size");
-    *out_size = 0;
-    if (data == nullptr && n > 0) return null_argument("commpress_compress", "data");
-    if (out == nullptr && out_capacity > 0) return null_argument("commpress_compress", "out");
-    auto c = lookup("commpress_compress", codec_name);
-    if (!c.ok()) return record(c.status());
-    if (Status st = check_dtype(dtype); !st.ok()) return record(st);
-    auto eb = to_bound(mode, bound);
-    if (!eb.ok()) return record(eb.status());
-    std::span<std::byte> dest(static_cast<std::byte*>(out), out_capacity);
-    auto size = (*c)->compress_into(data, n, to_dtype(dtype), *eb, dest, workspace());
-    if (!size.ok()) return record(size.status());
-    *out_size = *size;
-    return COMMPRESS_OK;
-  });
+  return compress_frame("commpress_compress", codec_name, data, n, nullptr, 0, dtype, mode, bound,
+                        out, out_capacity, out_size);
+}
+
+commpress_status commpress_compress_shaped(const char* codec_name, const void* data,
+                                           const uint64_t* shape, size_t ndim,
+                                           commpress_dtype dtype, commpress_bound_mode mode,
+                                           double bound, void* out, size_t out_capacity,
+                                           size_t* out_size) {
+  return compress_frame("commpress_compress_shaped", codec_name, data, 0, shape, ndim, dtype,
+                        mode, bound, out, out_capacity, out_size);
 }
 
 commpress_status commpress_decompress(const void* frame, size_t frame_size, void* out, size_t n,

@@ -10,6 +10,7 @@
 #include "cli/codec_commands.hpp"
 #include "cli/raw_io.hpp"
 #include "commpress/codec.hpp"
+#include "commpress/szp_mode.hpp"
 
 namespace commpress::cli {
 
@@ -64,7 +65,8 @@ std::string end_to_end(size_t raw_bytes, Clock::time_point start) {
 
 Status run_compress(const CompressArgs& args) {
   const auto start = Clock::now();
-  auto codec = cc::get_codec(args.codec);
+  const bool automatic = args.codec == "auto";
+  auto codec = automatic ? cc::get_codec("szp") : cc::get_codec(args.codec);
   if (!codec.ok()) return codec.status();
   auto dtype = cc::parse_dtype(args.dtype);
   if (!dtype.ok()) return dtype.status();
@@ -79,10 +81,34 @@ Status run_compress(const CompressArgs& args) {
   COMMPRESS_RETURN_IF_ERROR(check_array_size(args.in, in.size(), *dtype));
   const size_t n = in.size() / cc::dtype_size(*dtype);
   COMMPRESS_RETURN_IF_ERROR(with_file(cc::check_count(n), args.in));
+  if (!args.shape.empty()) {
+    uint64_t elements = 1;
+    for (uint64_t d : args.shape)
+      elements = d != 0 && elements > n / d ? n + 1 : elements * d;
+    if (elements != n)
+      return {ErrorCode::invalid_argument,
+              args.in + " holds " + std::to_string(n) + " elements, not the product of --shape"};
+  }
+  bool use_shape = !args.shape.empty();
+  if (automatic) {  // docs/szp-modes.md
+    auto choice = cc::choose_szp_mode(in.data(), args.shape, n, *dtype, *bound);
+    if (!choice.ok()) return with_file(choice.status(), args.in);
+    codec = choice->codec;
+    use_shape = choice->shaped;
+    char nd[64] = "";
+    if (choice->shaped_ratio > 0)
+      std::snprintf(nd, sizeof nd, ", szp-e with the shape %.4g", choice->shaped_ratio);
+    std::printf("auto: %s%s (sampled ratios: szp %.4g, szp-e %.4g%s)\n",
+                std::string(choice->codec->name()).c_str(), choice->shaped ? " with the shape" : "",
+                choice->szp_ratio, choice->szp_e_ratio, nd);
+  }
   auto room = PageBuffer::allocate((*codec)->compress_bound(n, *dtype), "the frame");
   if (!room.ok()) return room.status();
   cc::Workspace ws;
-  auto size = (*codec)->compress_into(in.data(), n, *dtype, *bound, room->bytes(), ws);
+  auto size = !use_shape
+                  ? (*codec)->compress_into(in.data(), n, *dtype, *bound, room->bytes(), ws)
+                  : (*codec)->compress_into(in.data(), args.shape, *dtype, *bound, room->bytes(),
+                                            ws);
   if (!size.ok()) return with_file(size.status(), args.in);
   COMMPRESS_RETURN_IF_ERROR(write_file(args.out, room->bytes().first(*size), args.sync));
   std::printf("%s: %zu %s elements, %zu -> %zu bytes (ratio %.4g), %s\n", args.out.c_str(), n,

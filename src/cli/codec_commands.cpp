@@ -16,7 +16,10 @@ constexpr const char* kSyncHelp =
 void add_compress(CLI::App& group, Outcome& outcome) {
   auto args = std::make_shared<CompressArgs>();
   CLI::App* cmd = group.add_subcommand("compress", "compress a raw little-endian array into a frame");
-  cmd->add_option("--codec", args->codec, "codec name (see `commpress codec list`)")->required();
+  cmd->add_option("--codec", args->codec,
+                  "codec name (see `commpress codec list`), or auto: the szp mode a sample of "
+                  "the data suits (szp, szp-e, szp-e with --shape)")
+      ->required();
   auto* abs = cmd->add_option("--abs", args->abs_bound, "absolute error bound (lossy codecs)");
   auto* rel = cmd->add_option("--rel", args->rel_bound,
                               "error bound relative to the value range (lossy codecs)");
@@ -25,6 +28,10 @@ void add_compress(CLI::App& group, Outcome& outcome) {
   for (auto* bound : {abs, rel})
     bound->check([](const std::string& v) { return v.empty() ? "a bound needs a value" : ""; });
   cmd->add_option("--dtype", args->dtype, "element type: f32, f64, i32, i64 or u8")->required();
+  cmd->add_option("--shape", args->shape,
+                  "the array's dimensions, slowest first (e.g. --shape 512 512 256); codecs "
+                  "that predict across dimensions (szp-e) use them")
+      ->expected(1, 64);
   cmd->add_option("IN", args->in, "raw input array")->required();
   cmd->add_option("OUT", args->out, "frame to write")->required();
   cmd->add_flag("--sync", args->sync, kSyncHelp);

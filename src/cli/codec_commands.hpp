@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "commpress/status.hpp"
 
@@ -13,6 +14,7 @@ struct CompressArgs {
   std::string dtype;
   std::optional<double> abs_bound;
   std::optional<double> rel_bound;
+  std::vector<uint64_t> shape;  // slowest dimension first; empty: a flat array
   std::string in;
   std::string out;
   bool sync = false;  // fsync the output before it replaces the destination

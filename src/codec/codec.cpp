@@ -84,6 +84,20 @@ Result<double> resolve_abs_bound(const void* data, size_t n, Dtype d, const Erro
   return rel_to_abs(bound.value, finite_range(data, n, d), d);
 }
 
+namespace {
+// The element count of a shape, refused when it overflows or exceeds kMaxCount.
+Result<uint64_t> shape_count(std::span<const uint64_t> shape) {
+  uint64_t n = 1;
+  for (uint64_t s : shape) {
+    if (s != 0 && n > kMaxCount / s)
+      return Status{ErrorCode::overflow, "a shape of more than " + std::to_string(kMaxCount) +
+                                             " elements, the most a frame may hold"};
+    n *= s;
+  }
+  return n;
+}
+}  // namespace
+
 Status check_count(uint64_t n) {
   if (n <= kMaxCount) return {};
   return {ErrorCode::overflow, std::to_string(n) + " elements exceed the " +
@@ -97,6 +111,43 @@ size_t Codec::compress_bound(size_t n, Dtype d) const {
 
 Result<size_t> Codec::compress_into(const void* data, size_t n, Dtype d, const ErrorBound& bound,
                                     std::span<std::byte> out, Workspace& ws) const {
+  return compress_impl(data, n, {}, d, bound, out, ws);
+}
+
+Result<size_t> Codec::compress_into(const void* data, std::span<const uint64_t> shape, Dtype d,
+                                    const ErrorBound& bound, std::span<std::byte> out,
+                                    Workspace& ws) const {
+  auto n = shape_count(shape);
+  if (!n.ok()) return n.status();
+  return compress_impl(data, size_t(*n), shape, d, bound, out, ws);
+}
+
+Status Codec::compress(const void* data, std::span<const uint64_t> shape, Dtype d,
+                       const ErrorBound& bound, std::vector<std::byte>& out) const {
+  auto n = shape_count(shape);
+  if (!n.ok()) {
+    out.clear();
+    return n.status();
+  }
+  try {
+    out.resize(compress_bound(size_t(*n), d));
+  } catch (const std::bad_alloc&) {
+    out.clear();
+    return {ErrorCode::capacity, "no room for the " + std::to_string(compress_bound(*n, d)) +
+                                     "-byte worst case of " + std::to_string(*n) + " elements"};
+  }
+  auto size = compress_into(data, shape, d, bound, out, thread_workspace());
+  if (!size.ok()) {
+    out.clear();
+    return size.status();
+  }
+  out.resize(*size);
+  return {};
+}
+
+Result<size_t> Codec::compress_impl(const void* data, size_t n, std::span<const uint64_t> shape,
+                                    Dtype d, const ErrorBound& bound, std::span<std::byte> out,
+                                    Workspace& ws) const {
   COMMPRESS_RETURN_IF_ERROR(check_count(n));
   if (!supports(d))
     return Status{ErrorCode::unsupported, std::string("codec ") + std::string(name()) +
@@ -116,7 +167,9 @@ Result<size_t> Codec::compress_into(const void* data, size_t n, Dtype d, const E
     if (!r.ok()) return r.status();
     abs_eb = *r;
   }
-  auto payload = encode(data, n, d, abs_eb, out.subspan(kFrameHeaderSize), ws);
+  auto payload = shape.size() > 1
+                     ? encode_shaped(data, shape, n, d, abs_eb, out.subspan(kFrameHeaderSize), ws)
+                     : encode(data, n, d, abs_eb, out.subspan(kFrameHeaderSize), ws);
   if (!payload.ok()) return payload.status();
   COMMPRESS_ASSERT(*payload <= max_payload(n, d));
   FrameInfo info;

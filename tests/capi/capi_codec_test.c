@@ -57,6 +57,41 @@ static void szp_abs_round_trip(void) {
   free(frame);
 }
 
+/* szp-e given a 2-D shape (its shaped payload, tag 0x20 after the 56-byte header): the bound
+ * holds, and a shape is checked like a count. */
+static void szp_e_shaped_round_trip(void) {
+  enum { ROWS = 97, COLS = 103 };
+  static float in[ROWS * COLS], out[ROWS * COLS];
+  const uint64_t shape[2] = {ROWS, COLS};
+  const uint64_t huge[2] = {(uint64_t)1 << 40, (uint64_t)1 << 40};
+  const double bound = 1e-3;
+  size_t cap = 0, size = 0, i;
+  double worst = 0;
+  unsigned char* frame;
+  for (i = 0; i < ROWS * COLS; ++i)
+    in[i] = (float)(sin(0.05 * (double)(i % COLS)) * cos(0.04 * (double)(i / COLS)));
+  CHECK_OK(commpress_compress_bound("szp-e", ROWS * COLS, COMMPRESS_F32, &cap));
+  frame = (unsigned char*)malloc(cap);
+  CHECK(frame != NULL, "out of memory");
+  if (!frame) return;
+  CHECK_OK(commpress_compress_shaped("szp-e", in, shape, 2, COMMPRESS_F32, COMMPRESS_ABS, bound,
+                                     frame, cap, &size));
+  CHECK(size > 56 && frame[56] == 0x20, "no shaped payload (%zu bytes)", size);
+  CHECK_OK(commpress_decompress(frame, size, out, ROWS * COLS, COMMPRESS_F32));
+  for (i = 0; i < ROWS * COLS; ++i) {
+    double e = fabs((double)out[i] - (double)in[i]);
+    if (!(e <= worst)) worst = e;
+  }
+  CHECK(worst <= bound, "max error %g exceeds the bound %g", worst, bound);
+  CHECK_STATUS(commpress_compress_shaped("szp-e", in, NULL, 2, COMMPRESS_F32, COMMPRESS_ABS,
+                                         bound, frame, cap, &size),
+               COMMPRESS_INVALID_ARGUMENT);
+  CHECK_STATUS(commpress_compress_shaped("szp-e", in, huge, 2, COMMPRESS_F32, COMMPRESS_ABS,
+                                         bound, frame, cap, &size),
+               COMMPRESS_OVERFLOW);
+  free(frame);
+}
+
 static void zstd_lossless_round_trip(void) {
   static double in[N], out[N];
   commpress_frame_header info;
@@ -162,6 +197,7 @@ static void argument_errors(void) {
 int main(void) {
   szp_abs_round_trip();
   zstd_lossless_round_trip();
+  szp_e_shaped_round_trip();
   argument_errors();
   if (capi_failures) {
     fprintf(stderr, "capi_codec_test: %d check(s) failed\n", capi_failures);

@@ -39,6 +39,14 @@ inline std::string decoded_name(std::string_view codec_name, codec::Dtype d) {
   return stem(codec_name, d) + ".decoded";
 }
 
+// Codecs whose frames record a shape get a second pair of files, "<codec>+shape.<dtype>",
+// for the input taken as this 2-D array (szp-e's shaped payload, docs/format/szp-e.md).
+inline constexpr uint64_t kShape[] = {8, 25};
+inline bool takes_shape(std::string_view codec_name) { return codec_name == "szp-e"; }
+inline std::string shaped_name(std::string_view codec_name) {
+  return std::string(codec_name) + "+shape";
+}
+
 // Lossy frames use both bound modes: ABS for f32, REL for f64. The test reads the bound back
 // from each frame's header, so changing these only affects newly generated files.
 inline codec::ErrorBound bound_for(const codec::Codec& c, codec::Dtype d) {

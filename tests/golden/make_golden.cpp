@@ -34,26 +34,31 @@ bool load_or_make_input(const golden::fs::path& dir, std::vector<T>& x) {
   return golden::write_bytes(path, x.data(), x.size() * sizeof(T));
 }
 
+// shaped: the files of the input taken as golden::kShape (golden::shaped_name).
 template <class T>
 bool write_codec_files(const golden::fs::path& dir, const cc::Codec& codec,
-                       const std::vector<T>& x, bool force) {
+                       const std::vector<T>& x, bool force, bool shaped = false) {
   cc::Dtype d = cc::dtype_of<T>();
-  auto frame_path = dir / golden::frame_name(codec.name(), d);
+  const std::string name = shaped ? golden::shaped_name(codec.name()) : std::string(codec.name());
+  auto frame_path = dir / golden::frame_name(name, d);
   if (!force && golden::fs::exists(frame_path)) return true;
-  auto frame = codec.compress(std::span<const T>(x), golden::bound_for(codec, d));
-  if (!frame.ok()) {
-    std::fprintf(stderr, "%s %s: %s\n", std::string(codec.name()).c_str(), cc::dtype_name(d),
-                 frame.status().to_string().c_str());
+  std::vector<std::byte> bytes;
+  commpress::Status made =
+      shaped ? codec.compress(x.data(), golden::kShape, d, golden::bound_for(codec, d), bytes)
+             : codec.compress(x.data(), x.size(), d, golden::bound_for(codec, d), bytes);
+  if (!made.ok()) {
+    std::fprintf(stderr, "%s %s: %s\n", name.c_str(), cc::dtype_name(d),
+                 made.to_string().c_str());
     return false;
   }
+  const std::vector<std::byte>* frame = &bytes;
   std::vector<T> y(x.size());
   auto st = codec.decompress(*frame, std::span<T>(y));
   if (!st.ok()) {
-    std::fprintf(stderr, "%s %s: %s\n", std::string(codec.name()).c_str(), cc::dtype_name(d),
-                 st.to_string().c_str());
+    std::fprintf(stderr, "%s %s: %s\n", name.c_str(), cc::dtype_name(d), st.to_string().c_str());
     return false;
   }
-  auto decoded_path = dir / golden::decoded_name(codec.name(), d);
+  auto decoded_path = dir / golden::decoded_name(name, d);
   std::printf("wrote %s (%zu bytes) and %s\n", frame_path.c_str(), frame->size(),
               decoded_path.c_str());
   return golden::write_bytes(frame_path, frame->data(), frame->size()) &&
@@ -80,6 +85,10 @@ int main(int argc, char** argv) {
   for (const cc::Codec* codec : cc::list_codecs()) {
     if (codec->supports(cc::Dtype::f32)) ok = write_codec_files(dir, *codec, x32, force) && ok;
     if (codec->supports(cc::Dtype::f64)) ok = write_codec_files(dir, *codec, x64, force) && ok;
+    if (golden::takes_shape(codec->name())) {
+      ok = write_codec_files(dir, *codec, x32, force, true) && ok;
+      ok = write_codec_files(dir, *codec, x64, force, true) && ok;
+    }
   }
   return ok ? 0 : 1;
 }

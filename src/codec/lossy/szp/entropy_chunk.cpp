@@ -25,6 +25,8 @@ namespace {
 // Mode byte: the low nibble is the prediction order, bit 4 halves the step.
 constexpr uint8_t kOrderMask = 0x0F;
 constexpr uint8_t kHalfStep = 0x10;
+// The mode of every chunk of a shaped payload: codes of the N-D prediction.
+constexpr uint8_t kShapedCodes = 0x03;
 // Coding byte: which streams are zstd frames.
 constexpr uint8_t kRunsZstd = 0x01;
 constexpr uint8_t kBodiesZstd = 0x02;
@@ -136,6 +138,95 @@ Result<std::span<const std::byte>> get_stream(std::span<const std::byte> stored,
   return std::span<const std::byte>(scratch.data(), content);
 }
 
+// The chunk's tail, once its block headers (s.headers) and bodies (s.bodies[0..body_bytes))
+// are known: header runs, both streams, then the chunk header in front.
+Result<size_t> finish_chunk(uint8_t mode, ChunkScratch& s, size_t nb, size_t body_bytes,
+                            size_t raw_bytes, std::byte* dst) {
+  const size_t runs = encode_header_runs(s.headers.data(), nb, s.runs.data());
+  uint8_t coding = 0;
+  std::byte* p = dst + kChunkHeaderSize;
+  auto hs = put_stream(s.runs.data(), runs, raw_bytes, p, kRunsZstd, coding);
+  if (!hs.ok()) return hs.status();
+  auto bs = put_stream(s.bodies.data(), body_bytes, raw_bytes, p + *hs, kBodiesZstd, coding);
+  if (!bs.ok()) return bs.status();
+  dst[0] = std::byte(mode);
+  dst[1] = std::byte(coding);
+  core::store_le<uint32_t>(dst + 2, uint32_t(*hs));
+  core::store_le<uint32_t>(dst + 6, uint32_t(*bs));
+  return kChunkHeaderSize + *hs + *bs;
+}
+
+// Room in the thread's scratch for a chunk of nb blocks.
+template <class T>
+ChunkScratch& scratch_for(size_t nb) {
+  ChunkScratch& s = thread_scratch();
+  s.headers.resize(nb);
+  const size_t body_room = nb * max_body_size<T>(Mode::lossy);
+  if (s.bodies.size() < body_room) s.bodies.resize(body_room);
+  if (s.runs.size() < max_header_runs_size(nb)) s.runs.resize(max_header_runs_size(nb));
+  return s;
+}
+
+// A chunk's streams as the decoder reads them: the header bytes of its nb blocks land in
+// s.headers, the bodies (their exact size checked) are returned. `shaped`: the chunk belongs
+// to a shaped payload, whose only mode is kShapedCodes.
+template <class T>
+Result<std::span<const std::byte>> read_chunk_streams(std::span<const std::byte> chunk,
+                                                      size_t len, double eb, bool shaped,
+                                                      ChunkScratch& s) {
+  const size_t nb = block_count(len);
+  const uint8_t mode = std::to_integer<uint8_t>(chunk[0]);
+  const uint8_t coding = std::to_integer<uint8_t>(chunk[1]);
+  const bool exact = eb == 0;
+  if ((shaped ? mode != kShapedCodes : !valid_mode(mode)) ||
+      (coding & ~(kRunsZstd | kBodiesZstd)) != 0)
+    return Status{ErrorCode::corrupt_frame, "szp-e chunk has mode " + std::to_string(mode) +
+                                                " and coding " + std::to_string(coding)};
+  if (exact && mode != 1)
+    return Status{ErrorCode::corrupt_frame,
+                  "szp-e chunk of an exact frame (bound 0) has mode " + std::to_string(mode)};
+  const size_t hs = core::load_le<uint32_t>(chunk.data() + 2);
+  const auto stored_runs = chunk.subspan(kChunkHeaderSize, hs);
+  const auto stored_bodies = chunk.subspan(kChunkHeaderSize + hs);
+
+  thread_local std::vector<std::byte> runs_scratch, bodies_scratch;
+  auto runs = get_stream(stored_runs, coding & kRunsZstd, max_header_runs_size(nb), SIZE_MAX,
+                         runs_scratch, "header");
+  if (!runs.ok()) return runs.status();
+  s.headers.resize(nb);
+  if (!decode_header_runs(reinterpret_cast<const uint8_t*>(runs->data()), runs->size(),
+                          s.headers.data(), nb))
+    return Status{ErrorCode::corrupt_frame, "szp-e header runs do not describe the chunk's " +
+                                                std::to_string(nb) + " blocks"};
+  const auto& table = kBodySizeTable<T>[0];
+  const size_t last_valid = valid_in_block(len, nb - 1);
+  uint64_t need = 0;
+  uint32_t seen = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t h = s.headers[b];
+    seen |= table[h];
+    need += table[h];
+    if (exact && h != kZeroHeader && h != kRawHeader)
+      return Status{ErrorCode::corrupt_frame,
+                    "szp-e block " + std::to_string(b) + " has header byte " + std::to_string(h) +
+                        " in a frame of bound 0, which holds only zero and raw blocks"};
+  }
+  if (seen & kInvalidEntry)
+    return Status{ErrorCode::corrupt_frame, "szp-e chunk holds an invalid block header byte"};
+  if (s.headers[nb - 1] == kRawHeader) need -= (kBlockValues - last_valid) * sizeof(T);
+  auto bodies = get_stream(stored_bodies, coding & kBodiesZstd, need, need, bodies_scratch, "body");
+  if (!bodies.ok()) return bodies.status();
+  if (bodies->size() != need)
+    return Status{ErrorCode::corrupt_frame, "szp-e block bodies need " + std::to_string(need) +
+                                                " bytes but the chunk holds " +
+                                                std::to_string(bodies->size())};
+  return *bodies;
+}
+
+const char* const kPaddingError =
+    "szp-e's last block has non-zero residuals in its padding: the payload was written for "
+    "another element count";
+
 }  // namespace
 
 template <class T>
@@ -146,11 +237,7 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
   const int order = mode & kOrderMask;
   const bool half = mode & kHalfStep;
   const LinearQuantizer<T> qz(eb, half);
-  ChunkScratch& s = thread_scratch();
-  s.headers.resize(nb);
-  const size_t body_room = nb * max_body_size<T>(Mode::lossy);
-  if (s.bodies.size() < body_room) s.bodies.resize(body_room);
-  if (s.runs.size() < max_header_runs_size(nb)) s.runs.resize(max_header_runs_size(nb));
+  ChunkScratch& s = scratch_for<T>(nb);
 
   ChainState<Int> st;
   size_t pos = 0;
@@ -201,20 +288,7 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
     s.headers[b] = h;
     pos += size;
   }
-  const size_t runs = encode_header_runs(s.headers.data(), nb, s.runs.data());
-
-  uint8_t coding = 0;
-  std::byte* p = dst + kChunkHeaderSize;
-  const size_t raw_bytes = len * sizeof(T);
-  auto hs = put_stream(s.runs.data(), runs, raw_bytes, p, kRunsZstd, coding);
-  if (!hs.ok()) return hs.status();
-  auto bs = put_stream(s.bodies.data(), pos, raw_bytes, p + *hs, kBodiesZstd, coding);
-  if (!bs.ok()) return bs.status();
-  dst[0] = std::byte(mode);
-  dst[1] = std::byte(coding);
-  core::store_le<uint32_t>(dst + 2, uint32_t(*hs));
-  core::store_le<uint32_t>(dst + 6, uint32_t(*bs));
-  return kChunkHeaderSize + *hs + *bs;
+  return finish_chunk(mode, s, nb, pos, len * sizeof(T), dst);
 }
 
 Result<size_t> chunk_size_at(std::span<const std::byte> rest) {
@@ -232,52 +306,12 @@ template <class T>
 Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* out) {
   using Int = IntOf<T>;
   const size_t nb = block_count(len);
-  const uint8_t mode = std::to_integer<uint8_t>(chunk[0]);
-  const uint8_t coding = std::to_integer<uint8_t>(chunk[1]);
-  const bool exact = eb == 0;
-  if (!valid_mode(mode) || (coding & ~(kRunsZstd | kBodiesZstd)) != 0)
-    return {ErrorCode::corrupt_frame, "szp-e chunk has mode " + std::to_string(mode) +
-                                          " and coding " + std::to_string(coding)};
-  if (exact && mode != 1)
-    return {ErrorCode::corrupt_frame, "szp-e chunk of an exact frame (bound 0) has mode " +
-                                          std::to_string(mode)};
-  const size_t hs = core::load_le<uint32_t>(chunk.data() + 2);
-  const auto stored_runs = chunk.subspan(kChunkHeaderSize, hs);
-  const auto stored_bodies = chunk.subspan(kChunkHeaderSize + hs);
-
   ChunkScratch& s = thread_scratch();
-  thread_local std::vector<std::byte> runs_scratch, bodies_scratch;
-  auto runs = get_stream(stored_runs, coding & kRunsZstd, max_header_runs_size(nb), SIZE_MAX,
-                         runs_scratch, "header");
-  if (!runs.ok()) return runs.status();
-  s.headers.resize(nb);
-  if (!decode_header_runs(reinterpret_cast<const uint8_t*>(runs->data()), runs->size(),
-                          s.headers.data(), nb))
-    return {ErrorCode::corrupt_frame, "szp-e header runs do not describe the chunk's " +
-                                          std::to_string(nb) + " blocks"};
+  auto bodies = read_chunk_streams<T>(chunk, len, eb, false, s);
+  if (!bodies.ok()) return bodies.status();
+  const uint8_t mode = std::to_integer<uint8_t>(chunk[0]);
   const auto& table = kBodySizeTable<T>[0];
   const size_t last_valid = valid_in_block(len, nb - 1);
-  uint64_t need = 0;
-  uint32_t seen = 0;
-  for (size_t b = 0; b < nb; ++b) {
-    const uint8_t h = s.headers[b];
-    seen |= table[h];
-    need += table[h];
-    if (exact && h != kZeroHeader && h != kRawHeader)
-      return {ErrorCode::corrupt_frame,
-              "szp-e block " + std::to_string(b) + " has header byte " + std::to_string(h) +
-                  " in a frame of bound 0, which holds only zero and raw blocks"};
-  }
-  if (seen & kInvalidEntry)
-    return {ErrorCode::corrupt_frame, "szp-e chunk holds an invalid block header byte"};
-  if (s.headers[nb - 1] == kRawHeader) need -= (kBlockValues - last_valid) * sizeof(T);
-  auto bodies = get_stream(stored_bodies, coding & kBodiesZstd, need, need, bodies_scratch, "body");
-  if (!bodies.ok()) return bodies.status();
-  if (bodies->size() != need)
-    return {ErrorCode::corrupt_frame, "szp-e block bodies need " + std::to_string(need) +
-                                          " bytes but the chunk holds " +
-                                          std::to_string(bodies->size())};
-
   const LinearQuantizer<T> qz(eb, mode & kHalfStep);
   const int order = mode & kOrderMask;
   const T step = qz.step();
@@ -310,12 +344,64 @@ Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* 
     if (!ok) return {ErrorCode::internal, "szp-e: a checked block header did not decode"};
     body += table[h];
     for (size_t i = valid; i < kBlockValues; ++i)
-      if (r[i] != 0)
-        return {ErrorCode::corrupt_frame,
-                "szp-e's last block has non-zero residuals in its padding: the payload was "
-                "written for another element count"};
+      if (r[i] != 0) return {ErrorCode::corrupt_frame, kPaddingError};
     ChainedLorenzo::inverse(r, order, st, q);
     for (size_t i = 0; i < valid; ++i) o[i] = T(q[i]) * step;
+  }
+  return {};
+}
+
+template <class T>
+Result<size_t> encode_shaped_chunk(const T* x, const IntOf<T>* k, const uint8_t* fail,
+                                    size_t begin, size_t len, std::byte* dst) {
+  using Int = IntOf<T>;
+  const size_t nb = block_count(len);
+  ChunkScratch& s = scratch_for<T>(nb);
+  size_t pos = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    const size_t valid = valid_in_block(len, b), at = begin + b * kBlockValues;
+    std::byte* body = s.bodies.data() + pos;
+    uint8_t h = kRawHeader;
+    size_t size = 0;
+    if (!fail[at / kBlockValues]) {
+      Int r[kBlockValues] = {};  // padding lanes of a last block stay 0
+      std::memcpy(r, k + at, valid * sizeof(Int));
+      size = encode_residuals<T>(r, Mode::lossy, h, body);
+    } else {
+      size = write_raw_block(x + at, valid, body);
+    }
+    s.headers[b] = h;
+    pos += size;
+  }
+  return finish_chunk(kShapedCodes, s, nb, pos, len * sizeof(T), dst);
+}
+
+template <class T>
+Status decode_shaped_chunk(std::span<const std::byte> chunk, size_t len, double eb,
+                            size_t begin, IntOf<T>* qr, uint8_t* raw, T* out) {
+  const size_t nb = block_count(len);
+  ChunkScratch& s = thread_scratch();
+  auto bodies = read_chunk_streams<T>(chunk, len, eb, true, s);
+  if (!bodies.ok()) return bodies.status();
+  const auto& table = kBodySizeTable<T>[0];
+  const size_t last_valid = valid_in_block(len, nb - 1);
+  const std::byte* body = bodies->data();
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t h = s.headers[b];
+    const size_t valid = b + 1 == nb ? last_valid : kBlockValues, at = begin + b * kBlockValues;
+    raw[at / kBlockValues] = h == kRawHeader;
+    if (h == kRawHeader) {
+      read_raw_block(body, valid, out + at);
+      body += valid * sizeof(T);
+      continue;
+    }
+    IntOf<T> r[kBlockValues];
+    if (!decode_residuals<T>(h, Mode::lossy, {body, table[h]}, r))
+      return {ErrorCode::internal, "szp-e: a checked block header did not decode"};
+    body += table[h];
+    for (size_t i = valid; i < kBlockValues; ++i)
+      if (r[i] != 0) return {ErrorCode::corrupt_frame, kPaddingError};
+    std::memcpy(qr + at, r, valid * sizeof(r[0]));
   }
   return {};
 }
@@ -324,5 +410,13 @@ template Result<size_t> encode_chunk<float>(const float*, size_t, double, std::b
 template Result<size_t> encode_chunk<double>(const double*, size_t, double, std::byte*);
 template Status decode_chunk<float>(std::span<const std::byte>, size_t, double, float*);
 template Status decode_chunk<double>(std::span<const std::byte>, size_t, double, double*);
+template Result<size_t> encode_shaped_chunk<float>(const float*, const int32_t*, const uint8_t*,
+                                                    size_t, size_t, std::byte*);
+template Result<size_t> encode_shaped_chunk<double>(const double*, const int64_t*,
+                                                     const uint8_t*, size_t, size_t, std::byte*);
+template Status decode_shaped_chunk<float>(std::span<const std::byte>, size_t, double, size_t,
+                                            int32_t*, uint8_t*, float*);
+template Status decode_shaped_chunk<double>(std::span<const std::byte>, size_t, double, size_t,
+                                             int64_t*, uint8_t*, double*);
 
 }  // namespace commpress::codec::szp

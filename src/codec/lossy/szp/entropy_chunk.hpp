@@ -11,6 +11,7 @@
 
 #include "codec/lossy/szp/block_header.hpp"
 #include "codec/lossy/szp/header_runs.hpp"
+#include "codec/lossy/szp/interpolation_nd.hpp"
 #include "commpress/status.hpp"
 
 namespace commpress::codec::szp {
@@ -41,5 +42,22 @@ Result<size_t> chunk_size_at(std::span<const std::byte> rest);
 // ends the frame (only its last block may be partial).
 template <class T>
 Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* out);
+
+// Chunks of a shaped payload (mode 0x03): their blocks hold the codes of the N-D
+// interpolation over the frame's box (slab_prediction.hpp), in the order it visits the
+// values, instead of residuals of a 1-D chain.
+
+// Encodes codes [begin, begin + len) (k and xs hold the whole box's codes and the values in
+// code order); fail[b] says block b of the codes travels raw, its values taken from xs.
+template <class T>
+Result<size_t> encode_shaped_chunk(const T* xs, const typename BlockTraits<T>::Int* k,
+                                   const uint8_t* fail, size_t begin, size_t len,
+                                   std::byte* dst);
+
+// Decodes such a chunk: the codes of its non-raw blocks into qr[begin ..], the values of its
+// raw blocks into xs[begin ..], and raw[b] = whether block b is raw.
+template <class T>
+Status decode_shaped_chunk(std::span<const std::byte> chunk, size_t len, double eb,
+                           size_t begin, typename BlockTraits<T>::Int* qr, uint8_t* raw, T* xs);
 
 }  // namespace commpress::codec::szp

@@ -2,7 +2,9 @@
 // blocks' prediction runs on from block to block (order 1 or 2, the half step with hysteresis
 // quantization where the data drift slowly), zero blocks collapse into runs, and the header
 // runs and block bodies go through zstd where that is smaller. Chunks are independent: they
-// are coded in parallel and the bytes never depend on the thread count.
+// are coded in parallel and the bytes never depend on the thread count. Given a shape of two
+// or more dimensions, the chunks instead hold the codes of an N-D interpolation prediction
+// over it (a shaped payload; slabs of planes are predicted, and decoded, in parallel).
 // Payload layout: docs/format/szp-e.md.
 #include <omp.h>
 
@@ -10,10 +12,12 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "codec/format/count_fits.hpp"
 #include "codec/lossy/szp/block_driver.hpp"
 #include "codec/lossy/szp/entropy_chunk.hpp"
+#include "codec/lossy/szp/shaped_prefix.hpp"
 #include "commpress/codec.hpp"
 
 namespace commpress::codec {
@@ -39,7 +43,9 @@ class SzpEntropyCodec final : public Codec {
   bool supports(Dtype d) const override { return d == Dtype::f32 || d == Dtype::f64; }
 
   size_t max_payload(size_t n, Dtype d) const override {
-    return d == Dtype::f64 ? max_payload_as<double>(n) : max_payload_as<float>(n);
+    // A shaped payload is a prefix and the same chunks as a flat one.
+    return szp::kMaxShapedPrefix +
+           (d == Dtype::f64 ? max_payload_as<double>(n) : max_payload_as<float>(n));
   }
 
   Result<size_t> encode(const void* data, size_t n, Dtype d, double abs_bound,
@@ -48,11 +54,28 @@ class SzpEntropyCodec final : public Codec {
     return encode_as(static_cast<const float*>(data), n, abs_bound, out, ws);
   }
 
-  // Every chunk has at least its header.
+  Result<size_t> encode_shaped(const void* data, std::span<const uint64_t> shape, size_t n,
+                               Dtype d, double abs_bound, std::span<std::byte> out,
+                               Workspace& ws) const override {
+    auto prefix = szp::shaped_prefix_for(shape);
+    // Exact frames are all zero and raw blocks, whatever the prediction: coded flat.
+    if (!prefix || !(abs_bound > 0)) return encode(data, n, d, abs_bound, out, ws);
+    if (d == Dtype::f64)
+      return encode_shaped_as(static_cast<const double*>(data), n, *prefix, abs_bound, out, ws);
+    return encode_shaped_as(static_cast<const float*>(data), n, *prefix, abs_bound, out, ws);
+  }
+
+  // Every chunk has at least its header (and a shaped payload its prefix).
   Status check_count_fits(std::span<const std::byte> payload,
                           const FrameInfo& info) const override {
-    return detail::require_payload(payload.size(), chunk_count(info.count) * szp::kChunkHeaderSize,
-                                   info, name());
+    size_t prefix = 0;
+    if (is_shaped(payload)) {
+      auto p = szp::read_shaped_prefix(payload, info.count);
+      if (!p.ok()) return p.status();
+      prefix = p->size();
+    }
+    return detail::require_payload(
+        payload.size(), prefix + chunk_count(info.count) * szp::kChunkHeaderSize, info, name());
   }
 
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
@@ -73,15 +96,58 @@ class SzpEntropyCodec final : public Codec {
            (tail ? szp::max_chunk_size<T>(tail) : 0);
   }
 
+  static bool is_shaped(std::span<const std::byte> payload) {
+    return !payload.empty() && std::to_integer<uint8_t>(payload[0]) == szp::kShapedTag;
+  }
+
   template <class T>
   static Result<size_t> encode_as(const T* x, size_t n, double eb, std::span<std::byte> out,
                                   Workspace& ws) {
+    return encode_chunks<T>(n, out, ws, [&](size_t c, std::byte* dst) {
+      return szp::encode_chunk(x + c * kChunkValues, chunk_len(n, c), eb, dst);
+    });
+  }
+
+  // Predicts and quantizes slab by slab (in parallel), then codes the chunks as encode_as does.
+  template <class T>
+  static Result<size_t> encode_shaped_as(const T* x, size_t n, const szp::ShapedPrefix& prefix,
+                                         double eb, std::span<std::byte> out, Workspace& ws) {
+    using Int = szp::IntOf<T>;
+    const szp::Box& box = prefix.box;
+    // The codes and, behind them, the values in code order (Int and T have one size).
+    Int* k = szp::workspace_array<Int>(ws, 2, 2 * n);
+    uint8_t* fail = szp::workspace_array<uint8_t>(ws, 3, szp::block_count(n));
+    if (!k || !fail) return Status{ErrorCode::capacity, "out of memory for szp-e's codes"};
+    T* xs = reinterpret_cast<T*>(k + n);
+    const szp::LinearQuantizer<T> qz(eb);
+    const size_t slabs = box.slabs();
+#pragma omp parallel num_threads(team_for(slabs))
+    {
+      std::vector<T> rec;
+      std::vector<uint8_t> bad;
+#pragma omp for schedule(static)
+      for (size_t sl = 0; sl < slabs; ++sl)
+        szp::encode_slab(prefix.predictor, x, box, sl * box.slab,
+                         std::min(box.nz, (sl + 1) * box.slab), qz, k, xs, fail, rec, bad);
+    }
+    const size_t head = szp::write_shaped_prefix(prefix, out.data());
+    auto body = encode_chunks<T>(n, out.subspan(head), ws, [&](size_t c, std::byte* dst) {
+      return szp::encode_shaped_chunk(xs, k, fail, c * kChunkValues, chunk_len(n, c), dst);
+    });
+    if (!body.ok()) return body.status();
+    return head + *body;
+  }
+
+  // Codes chunk c with encode(c, dst) for every chunk, in parallel, into out in chunk order.
+  template <class T, class EncodeChunk>
+  static Result<size_t> encode_chunks(size_t n, std::span<std::byte> out, Workspace& ws,
+                                      EncodeChunk encode) {
     const size_t chunks = chunk_count(n);
     const int threads = team_for(chunks);
     if (threads <= 1) {
       size_t pos = 0;
       for (size_t c = 0; c < chunks; ++c) {
-        auto s = szp::encode_chunk(x + c * kChunkValues, chunk_len(n, c), eb, out.data() + pos);
+        auto s = encode(c, out.data() + pos);
         if (!s.ok()) return s.status();
         pos += *s;
       }
@@ -106,7 +172,7 @@ class SzpEntropyCodec final : public Codec {
       size_t pos = 0;
       Status mine;
       for (size_t c = lo; c < hi && mine.ok(); ++c) {
-        auto s = szp::encode_chunk(x + c * kChunkValues, chunk_len(n, c), eb, dst + pos);
+        auto s = encode(c, dst + pos);
         if (s.ok()) pos += *s;
         else mine = s.status();
       }
@@ -134,17 +200,9 @@ class SzpEntropyCodec final : public Codec {
     return total;
   }
 
-  template <class T>
-  static Status decode_as(std::span<const std::byte> payload, const FrameInfo& info, T* out,
-                          Workspace& ws) {
-    const size_t n = info.count, chunks = chunk_count(n);
-    if (chunks == 0) {
-      if (!payload.empty())
-        return {ErrorCode::corrupt_frame, "szp-e payload of an empty array must be empty"};
-      return {};
-    }
-    uint64_t* starts = szp::workspace_array<uint64_t>(ws, 1, chunks + 1);
-    if (!starts) return {ErrorCode::capacity, "out of memory for szp-e decoder scratch"};
+  // The chunks' offsets in payload (starts[0..chunks]), checked to fill it exactly.
+  static Status chunk_starts(std::span<const std::byte> payload, size_t chunks,
+                             uint64_t* starts) {
     uint64_t pos = 0;
     for (size_t c = 0; c < chunks; ++c) {
       starts[c] = pos;
@@ -156,12 +214,18 @@ class SzpEntropyCodec final : public Codec {
     if (pos != payload.size())
       return {ErrorCode::corrupt_frame, "szp-e chunks end " + std::to_string(payload.size() - pos) +
                                             " bytes before the payload does"};
+    return {};
+  }
+
+  // Runs decode(c, chunk bytes) over every chunk in parallel; the first bad chunk's error.
+  template <class DecodeChunk>
+  static Status decode_chunks(std::span<const std::byte> payload, size_t chunks,
+                              const uint64_t* starts, DecodeChunk decode) {
     Status status;
     size_t failed = chunks;
 #pragma omp parallel for schedule(static) num_threads(team_for(chunks))
     for (size_t c = 0; c < chunks; ++c) {
-      Status st = szp::decode_chunk(payload.subspan(starts[c], starts[c + 1] - starts[c]),
-                                    chunk_len(n, c), info.abs_bound, out + c * kChunkValues);
+      Status st = decode(c, payload.subspan(starts[c], starts[c + 1] - starts[c]));
       if (!st.ok()) {
 #pragma omp critical(szp_e_decode_status)
         if (c < failed) {  // the first bad chunk's error, whatever the team
@@ -171,6 +235,57 @@ class SzpEntropyCodec final : public Codec {
       }
     }
     return status;
+  }
+
+  template <class T>
+  static Status decode_as(std::span<const std::byte> payload, const FrameInfo& info, T* out,
+                          Workspace& ws) {
+    const size_t n = info.count, chunks = chunk_count(n);
+    if (chunks == 0) {
+      if (!payload.empty())
+        return {ErrorCode::corrupt_frame, "szp-e payload of an empty array must be empty"};
+      return {};
+    }
+    if (is_shaped(payload)) return decode_shaped_as(payload, info, out, ws);
+    uint64_t* starts = szp::workspace_array<uint64_t>(ws, 1, chunks + 1);
+    if (!starts) return {ErrorCode::capacity, "out of memory for szp-e decoder scratch"};
+    COMMPRESS_RETURN_IF_ERROR(chunk_starts(payload, chunks, starts));
+    return decode_chunks(payload, chunks, starts, [&](size_t c, std::span<const std::byte> b) {
+      return szp::decode_chunk(b, chunk_len(n, c), info.abs_bound, out + c * kChunkValues);
+    });
+  }
+
+  // Codes chunk by chunk, then the values slab by slab (both in parallel).
+  template <class T>
+  static Status decode_shaped_as(std::span<const std::byte> payload, const FrameInfo& info,
+                                 T* out, Workspace& ws) {
+    using Int = szp::IntOf<T>;
+    const size_t n = info.count, chunks = chunk_count(n), nb = szp::block_count(n);
+    auto prefix = szp::read_shaped_prefix(payload, n);
+    if (!prefix.ok()) return prefix.status();
+    if (!(info.abs_bound > 0))
+      return {ErrorCode::corrupt_frame, "szp-e shaped payload in a frame of bound 0"};
+    const auto body = payload.subspan(prefix->size());
+    uint64_t* starts = szp::workspace_array<uint64_t>(ws, 1, chunks + 1);
+    Int* qr = szp::workspace_array<Int>(ws, 2, 2 * n);  // codes, then raw values
+    T* xs = reinterpret_cast<T*>(qr + n);
+    uint8_t* raw = szp::workspace_array<uint8_t>(ws, 3, nb);
+    if (!starts || !qr || !raw)
+      return {ErrorCode::capacity, "out of memory for szp-e decoder scratch"};
+    COMMPRESS_RETURN_IF_ERROR(chunk_starts(body, chunks, starts));
+    COMMPRESS_RETURN_IF_ERROR(
+        decode_chunks(body, chunks, starts, [&](size_t c, std::span<const std::byte> b) {
+          return szp::decode_shaped_chunk(b, chunk_len(n, c), info.abs_bound, c * kChunkValues,
+                                           qr, raw, xs);
+        }));
+    const T step = szp::LinearQuantizer<T>(info.abs_bound).step();
+    const szp::Box& box = prefix->box;
+    const size_t slabs = box.slabs();
+#pragma omp parallel for schedule(static) num_threads(team_for(slabs))
+    for (size_t sl = 0; sl < slabs; ++sl)
+      szp::decode_slab(prefix->predictor, qr, xs, box, sl * box.slab,
+                       std::min(box.nz, (sl + 1) * box.slab), raw, step, out);
+    return {};
   }
 };
 

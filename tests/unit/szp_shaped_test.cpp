@@ -1,0 +1,183 @@
+// szp-e given a shape (docs/format/szp-e.md, "Shaped payload"): the bound on every data
+// shape and dimension combination (odd sizes, dimensions of 1, more than three, slabs that
+// end inside a chunk), the ratio the N-D prediction exists for, flat coding where a shape
+// cannot help, and forged prefixes refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "codec/lossy/szp/entropy_chunk.hpp"
+#include "codec/lossy/szp/shaped_prefix.hpp"
+#include "commpress/codec.hpp"
+#include "support/bound_check.hpp"
+#include "support/datasets.hpp"
+#include "support/reframe.hpp"
+
+namespace cc = commpress::codec;
+namespace szp = commpress::codec::szp;
+using commpress::ErrorCode;
+using commpress::Status;
+using Dims = std::vector<uint64_t>;
+
+namespace {
+
+const cc::Codec& codec() {
+  const cc::Codec* c = cc::find_codec("szp-e");
+  EXPECT_NE(c, nullptr);
+  return *c;
+}
+
+uint64_t count_of(const Dims& d) {
+  uint64_t n = 1;
+  for (uint64_t s : d) n *= s;
+  return n;
+}
+
+std::string dims_name(const Dims& d) {
+  std::string s;
+  for (uint64_t v : d) s += (s.empty() ? "" : "x") + std::to_string(v);
+  return s;
+}
+
+bool shaped(const std::vector<std::byte>& frame) {
+  return frame.size() > cc::kFrameHeaderSize &&
+         std::to_integer<uint8_t>(frame[cc::kFrameHeaderSize]) == szp::kShapedTag;
+}
+
+template <class T>
+std::vector<std::byte> round_trip(const std::vector<T>& x, const Dims& dims,
+                                  const cc::ErrorBound& bound, const std::string& what) {
+  std::vector<std::byte> frame;
+  Status st = codec().compress(x.data(), dims, cc::dtype_of<T>(), bound, frame);
+  EXPECT_TRUE(st.ok()) << what << ": " << st.to_string();
+  if (!st.ok()) return {};
+  EXPECT_LE(frame.size(), codec().compress_bound(x.size(), cc::dtype_of<T>())) << what;
+  std::vector<T> y(x.size());
+  st = codec().decompress(frame, std::span<T>(y));
+  EXPECT_TRUE(st.ok()) << what << ": " << st.to_string();
+  const long double promised = commpress::testing::promised_bound<T>(x, bound);
+  auto err = commpress::testing::check_bound<T>(x, y, promised);
+  EXPECT_TRUE(err.empty()) << what << ": " << err;
+  return frame;
+}
+
+// Two and three dimensions, odd and block-unaligned sizes, dimensions of 1 (dropped), four
+// dimensions (the slowest merged), slabs that end inside chunks and chunks inside rows.
+const std::vector<Dims>& every_dims() {
+  static const std::vector<Dims> d = {{2, 3},        {7, 13},        {1, 33, 1, 5},
+                                      {150, 257},    {5, 7, 11},     {3, 4, 5, 67},
+                                      {33, 17, 65},  {70, 1, 1100},  {9, 33, 131},
+                                      {2, 33000}};
+  return d;
+}
+
+template <class T>
+void every_data_every_dims() {
+  for (const Dims& dims : every_dims())
+    for (auto s : commpress::testing::all_shapes())
+      for (cc::ErrorBound b : {cc::ErrorBound::relative(1e-2), cc::ErrorBound::relative(1e-5)}) {
+        auto x = commpress::testing::make_data<T>(s, count_of(dims), 11);
+        auto frame = round_trip(x, dims, b,
+                                dims_name(dims) + " " + commpress::testing::shape_name(s) + " " +
+                                    cc::dtype_name(cc::dtype_of<T>()));
+        // A positive bound and two dimensions other than 1: the shaped payload, always.
+        auto info = cc::inspect(frame);
+        ASSERT_TRUE(info.ok());
+        if (info->abs_bound > 0)
+          EXPECT_TRUE(shaped(frame)) << dims_name(dims) << " " << commpress::testing::shape_name(s);
+      }
+}
+
+TEST(SzpShaped, EveryDataEveryDimsF32) { every_data_every_dims<float>(); }
+TEST(SzpShaped, EveryDataEveryDimsF64) { every_data_every_dims<double>(); }
+
+// A smooth 3-D field: predicting across all three axes leaves residuals of 0 where the flat
+// chain meets the slope along x at every value.
+TEST(SzpShaped, SmoothFieldFarDenserThanFlat) {
+  const Dims dims = {40, 64, 96};
+  std::vector<float> x(count_of(dims));
+  for (size_t z = 0, i = 0; z < dims[0]; ++z)
+    for (size_t y = 0; y < dims[1]; ++y)
+      for (size_t v = 0; v < dims[2]; ++v, ++i)
+        x[i] = float(std::sin(0.11 * double(v)) * std::cos(0.07 * double(y)) +
+                     0.5 * std::sin(0.05 * double(z) + 0.03 * double(v)));
+  for (double rel : {1e-2, 1e-3}) {
+    const auto b = cc::ErrorBound::relative(rel);
+    auto nd = round_trip(x, dims, b, "shaped");
+    auto flat = codec().compress(std::span<const float>(x), b);
+    ASSERT_TRUE(flat.ok());
+    EXPECT_LT(2 * nd.size(), flat->size()) << "REL " << rel;
+  }
+}
+
+TEST(SzpShaped, FlatWhereTheShapeCannotHelp) {
+  std::vector<float> x = commpress::testing::make_data<float>(
+      commpress::testing::Shape::random_walk, 1000, 3);
+  for (const Dims& dims : {Dims{1000}, Dims{1, 1000, 1}}) {
+    auto frame = round_trip(x, dims, cc::ErrorBound::relative(1e-3), dims_name(dims));
+    auto flat = codec().compress(std::span<const float>(x), cc::ErrorBound::relative(1e-3));
+    ASSERT_TRUE(flat.ok());
+    EXPECT_EQ(frame, *flat) << dims_name(dims);
+  }
+  // Bound 0: exact frames are coded flat.
+  auto exact = round_trip(x, Dims{10, 100}, cc::ErrorBound::lossless(), "exact");
+  EXPECT_FALSE(shaped(exact));
+  // A shape of more elements than a frame may hold.
+  std::vector<std::byte> out;
+  EXPECT_EQ(codec().compress(x.data(), Dims{uint64_t{1} << 40, uint64_t{1} << 40}, cc::Dtype::f32,
+                             cc::ErrorBound::relative(1e-3), out).code(),
+            ErrorCode::overflow);
+}
+
+TEST(SzpShaped, OtherCodecsIgnoreTheShape) {
+  std::vector<float> x = commpress::testing::make_data<float>(
+      commpress::testing::Shape::smooth3d, 6 * 7 * 8, 5);
+  const cc::Codec* szp_codec = cc::find_codec("szp");
+  ASSERT_NE(szp_codec, nullptr);
+  std::vector<std::byte> out;
+  ASSERT_TRUE(szp_codec->compress(x.data(), Dims{6, 7, 8}, cc::Dtype::f32,
+                                  cc::ErrorBound::relative(1e-3), out).ok());
+  auto flat = szp_codec->compress(std::span<const float>(x), cc::ErrorBound::relative(1e-3));
+  ASSERT_TRUE(flat.ok());
+  EXPECT_EQ(out, *flat);
+}
+
+TEST(SzpShaped, ForgedPrefixesAndChunksAreRefused) {
+  const Dims dims = {6, 7, 9};
+  std::vector<float> x = commpress::testing::make_data<float>(
+      commpress::testing::Shape::smooth3d, count_of(dims), 5);
+  auto frame = round_trip(x, dims, cc::ErrorBound::relative(1e-2), "good");
+  ASSERT_TRUE(shaped(frame));
+  const auto good = commpress::testing::open_frame(frame);
+  std::vector<float> y(x.size());
+  auto refused = [&](auto edit, const char* what) {
+    auto f = good;
+    edit(f);
+    Status st = codec().decompress(commpress::testing::reframe(f), std::span<float>(y));
+    EXPECT_EQ(st.code(), ErrorCode::corrupt_frame) << what << ": " << st.to_string();
+  };
+  using F = commpress::testing::OpenFrame;
+  const size_t prefix = 3 + 3 * 8 + 8;
+  refused([](F& f) { f.payload[1] = std::byte{4}; }, "4 dimensions");
+  refused([](F& f) { f.payload[1] = std::byte{1}; }, "1 dimension");
+  refused([](F& f) { f.payload[2] = std::byte{3}; }, "predictor 3");
+  refused([](F& f) { f.payload[3] = std::byte{7}; }, "dimensions not the count");
+  refused([](F& f) { f.payload[3] = std::byte{0}; }, "dimension 0");
+  refused([&](F& f) { f.payload[prefix - 8] = std::byte{0}; }, "slab of 0 planes");
+  refused([&](F& f) { f.payload[prefix - 8] = std::byte{7}; }, "slab past the array");
+  refused([&](F& f) { f.payload[prefix] = std::byte{0x01}; }, "flat mode in a shaped payload");
+  refused([](F& f) { f.payload.resize(5); }, "truncated prefix");
+  refused([](F& f) { f.payload.pop_back(); }, "truncated chunk");
+  refused([](F& f) { f.info.abs_bound = 0; f.info.requested_bound = 0;
+                     f.info.mode = cc::BoundMode::abs; }, "bound 0");
+  // A smaller count that the dimensions no longer multiply to.
+  auto f = good;
+  f.info.count -= 9;
+  std::vector<float> z(f.info.count);
+  EXPECT_EQ(codec().decompress(commpress::testing::reframe(f), std::span<float>(z)).code(),
+            ErrorCode::corrupt_frame);
+}
+
+}  // namespace
