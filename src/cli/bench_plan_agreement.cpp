@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "comm/detail/agreement.hpp"
+#include "comm/session/agreement.hpp"
 
 namespace commpress::cli {
 

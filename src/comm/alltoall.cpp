@@ -12,12 +12,12 @@
 
 #include "comm/algorithms/bruck_alltoall.hpp"
 #include "comm/algorithms/pairwise_alltoall.hpp"
-#include "comm/detail/choose.hpp"
-#include "comm/detail/codec_threads.hpp"
-#include "comm/detail/collective.hpp"
-#include "comm/detail/count_limit.hpp"
-#include "comm/detail/mpi_dtype.hpp"
-#include "comm/detail/private_comm.hpp"
+#include "comm/selection/choose.hpp"
+#include "comm/session/codec_threads.hpp"
+#include "comm/session/collective.hpp"
+#include "comm/session/count_limit.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/mpi_dtype.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {

@@ -4,15 +4,15 @@
 // The root's buffer is never touched; every other rank holds the decoded data, within the
 // single compression's bound of the root's values. Uncompressed: MPI's own, or the plain
 // tree (algorithms/plain_binomial.hpp) where the profile measured MPI's slower.
+#include "comm/algorithms/parts/binomial_tree.hpp"
 #include "comm/algorithms/plain_binomial.hpp"
 #include "comm/algorithms/shared_window.hpp"
-#include "comm/detail/binomial_tree.hpp"
-#include "comm/detail/choose.hpp"
-#include "comm/detail/codec_threads.hpp"
-#include "comm/detail/collective.hpp"
-#include "comm/detail/mpi_dtype.hpp"
-#include "comm/detail/private_comm.hpp"
-#include "comm/detail/planning.hpp"
+#include "comm/selection/choose.hpp"
+#include "comm/selection/planning.hpp"
+#include "comm/session/codec_threads.hpp"
+#include "comm/session/collective.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/mpi_dtype.hpp"
 #include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 

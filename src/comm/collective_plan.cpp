@@ -11,13 +11,13 @@
 #include <string>
 
 #include "comm/algorithms/argm_hierarchical.hpp"
+#include "comm/algorithms/parts/reduce_ops.hpp"
 #include "comm/algorithms/runner.hpp"
-#include "comm/detail/choose_reduce.hpp"
-#include "comm/detail/collective.hpp"
-#include "comm/detail/error_budget.hpp"
-#include "comm/detail/planning.hpp"
-#include "comm/detail/reduce_ops.hpp"
-#include "comm/detail/value_range.hpp"
+#include "comm/selection/choose_reduce.hpp"
+#include "comm/selection/error_budget.hpp"
+#include "comm/selection/planning.hpp"
+#include "comm/session/collective.hpp"
+#include "comm/session/value_range.hpp"
 
 namespace commpress::comm {
 

@@ -1,15 +1,15 @@
 // The nonblocking and persistent verbs (commpress/nonblocking.hpp): each posts the blocking
 // verb, bound to the caller's arguments, on the communicator's progress queue
-// (detail/progress_queue.*), which runs it on the queue's duplicate communicator.
+// (session/progress_queue.*), which runs it on the queue's duplicate communicator.
 #include "commpress/nonblocking.hpp"
 
 #include <bit>
 
-#include "comm/detail/agreement.hpp"
-#include "comm/detail/count_limit.hpp"
-#include "comm/detail/private_comm.hpp"
-#include "comm/detail/progress_queue.hpp"
-#include "comm/detail/wire.hpp"
+#include "comm/session/agreement.hpp"
+#include "comm/session/count_limit.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/session/progress_queue.hpp"
+#include "comm/transport/wire.hpp"
 
 namespace commpress::comm {
 

@@ -1,11 +1,11 @@
 // Point-to-point send/recv/isend/irecv on the caller's communicator and tag (no private
 // duplicate: these are not collective). The transfer protocol lives in
-// detail/p2p_transfer.hpp: a header, then the chunk frames, pipelined so compressing chunk
+// transport/p2p_transfer.hpp: a header, then the chunk frames, pipelined so compressing chunk
 // k+1 overlaps sending chunk k, and decoding chunk k overlaps receiving chunk k+1.
 
-#include "comm/detail/codec_threads.hpp"
-#include "comm/detail/p2p_transfer.hpp"
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/codec_threads.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/p2p_transfer.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {

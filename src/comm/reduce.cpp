@@ -7,13 +7,13 @@
 #include <cstring>
 #include <vector>
 
+#include "comm/algorithms/parts/reduce_ops.hpp"
 #include "comm/algorithms/runner.hpp"
-#include "comm/detail/choose_reduce.hpp"
-#include "comm/detail/codec_threads.hpp"
-#include "comm/detail/mpi_dtype.hpp"
-#include "comm/detail/private_comm.hpp"
-#include "comm/detail/reduce_collective.hpp"
-#include "comm/detail/reduce_ops.hpp"
+#include "comm/selection/choose_reduce.hpp"
+#include "comm/session/codec_threads.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/session/reduce_collective.hpp"
+#include "comm/transport/mpi_dtype.hpp"
 #include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 #include "core/assert.hpp"

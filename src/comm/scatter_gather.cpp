@@ -8,12 +8,12 @@
 // The root's own block is copied exactly (it never crosses the network).
 #include <cstring>
 
-#include "comm/detail/binomial_tree.hpp"
-#include "comm/detail/choose.hpp"
-#include "comm/detail/codec_threads.hpp"
-#include "comm/detail/collective.hpp"
-#include "comm/detail/mpi_dtype.hpp"
-#include "comm/detail/private_comm.hpp"
+#include "comm/algorithms/parts/binomial_tree.hpp"
+#include "comm/selection/choose.hpp"
+#include "comm/session/codec_threads.hpp"
+#include "comm/session/collective.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/mpi_dtype.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {

@@ -8,13 +8,13 @@
 #include <mutex>
 #include <thread>
 
-#include "comm/detail/agreement.hpp"
-#include "comm/detail/choice_cache.hpp"
-#include "comm/detail/environment.hpp"
-#include "comm/detail/hierarchy.hpp"
-#include "comm/detail/wire.hpp"
 #include "comm/profile_io.hpp"
 #include "comm/ratio_sample.hpp"
+#include "comm/selection/choice_cache.hpp"
+#include "comm/session/agreement.hpp"
+#include "comm/session/environment.hpp"
+#include "comm/session/hierarchy.hpp"
+#include "comm/transport/wire.hpp"
 
 namespace commpress::comm::detail {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/error_budget.hpp"
-#include "comm/detail/reduce_layout.hpp"
+#include "comm/algorithms/parts/reduce_layout.hpp"
+#include "comm/selection/error_budget.hpp"
 #include "cuda/device_workspace.hpp"
 
 #if __has_include(<mpi-ext.h>)

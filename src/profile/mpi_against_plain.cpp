@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "comm/detail/node_key.hpp"
+#include "comm/session/node_key.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::profile {

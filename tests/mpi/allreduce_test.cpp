@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "comm/detail/environment.hpp"
-#include "comm/detail/shared_segment.hpp"
+#include "comm/session/environment.hpp"
+#include "comm/transport/shared_segment.hpp"
 #include "commpress/model.hpp"
 #include "mpi/reduce_test_support.hpp"
 

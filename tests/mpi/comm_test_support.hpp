@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/frame_transport.hpp"
+#include "comm/transport/frame_transport.hpp"
 #include "commpress/comm.hpp"
 #include "support/bound_check.hpp"
 #include "support/datasets.hpp"

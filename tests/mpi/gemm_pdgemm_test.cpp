@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/agreement.hpp"
+#include "blacs_test_support.hpp"
+#include "comm/session/agreement.hpp"
 #include "commpress/linalg.hpp"
 #include "commpress/scalapack.h"
 #include "linalg/gemm/scalapack_options.hpp"
 #include "linalg/layout/blacs.hpp"
 #include "linalg/layout/matrix_fill.hpp"
 #include "linalg/layout/redistribute.hpp"
-#include "blacs_test_support.hpp"
 #include "mpi_harness.hpp"
 
 namespace commpress::testing {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "blacs_test_support.hpp"
-#include "comm/detail/agreement.hpp"
+#include "comm/session/agreement.hpp"
 #include "commpress/linalg.hpp"
 #include "commpress/scalapack_matrix.hpp"
 #include "gemm_test_support.hpp"

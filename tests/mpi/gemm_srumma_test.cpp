@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/environment.hpp"
+#include "comm/session/environment.hpp"
 #include "commpress/linalg.hpp"
 #include "gemm_test_support.hpp"
 #include "linalg/gemm/srumma_tasks.hpp"

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "comm/detail/frame_transport.hpp"
+#include "comm/transport/frame_transport.hpp"
 #include "mpi/mpi_harness.hpp"
 
 namespace cmpi = commpress::testing::mpi;

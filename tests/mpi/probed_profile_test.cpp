@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/agreement.hpp"
 #include "comm/probe/probed_profile.hpp"
 #include "comm/probe/profile_cache.hpp"
 #include "comm/profile_io.hpp"
 #include "comm/select.hpp"
+#include "comm/session/agreement.hpp"
 #include "comm_test_support.hpp"
 #include "support/dev_box_profile.hpp"
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/choose_reduce.hpp"
-#include "comm/detail/frame_transport.hpp"
+#include "comm/selection/choose_reduce.hpp"
+#include "comm/transport/frame_transport.hpp"
 #include "mpi/comm_test_support.hpp"
 
 namespace commpress::testing::reduce {

@@ -6,12 +6,12 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <string>
 #include <random>
+#include <string>
 #include <vector>
 
-#include "comm/detail/environment.hpp"
 #include "comm/select.hpp"
+#include "comm/session/environment.hpp"
 #include "comm_test_support.hpp"
 
 namespace {

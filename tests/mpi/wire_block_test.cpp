@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "comm/detail/wire.hpp"
+#include "comm/transport/wire.hpp"
 #include "support/datasets.hpp"
 
 namespace cd = commpress::comm::detail;

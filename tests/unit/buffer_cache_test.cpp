@@ -5,8 +5,8 @@
 #include <cstring>
 #include <thread>
 
-#include "comm/detail/buffer.hpp"
-#include "comm/detail/buffer_cache.hpp"
+#include "comm/transport/buffer.hpp"
+#include "comm/transport/buffer_cache.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "comm/detail/choice_cache.hpp"
+#include "comm/selection/choice_cache.hpp"
 #include "support/model_machines.hpp"
 
 namespace {

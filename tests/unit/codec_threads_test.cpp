@@ -2,7 +2,7 @@
 // unbound ranks share a node and nobody chose, OpenMP's own setting otherwise.
 #include <gtest/gtest.h>
 
-#include "comm/detail/codec_threads.hpp"
+#include "comm/session/codec_threads.hpp"
 
 namespace {
 

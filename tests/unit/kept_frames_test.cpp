@@ -2,7 +2,7 @@
 // next borrower; frames holding more than the cache's limit are let go instead.
 #include <gtest/gtest.h>
 
-#include "comm/detail/kept_frames.hpp"
+#include "comm/transport/kept_frames.hpp"
 
 namespace {
 

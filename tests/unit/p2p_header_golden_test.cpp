@@ -1,4 +1,4 @@
-// Pins the point-to-point message header (its own wire format, src/comm/detail/p2p_header.hpp)
+// Pins the point-to-point message header (its own wire format, src/comm/transport/p2p_header.hpp)
 // with committed bytes, as the golden frames pin the frame format: today's writer must give
 // the same 80 bytes, and the committed bytes must still parse to the same fields. A change to
 // either is a wire-format change: bump the header's version and regenerate with
@@ -12,7 +12,7 @@
 #include <iterator>
 #include <vector>
 
-#include "comm/detail/p2p_header.hpp"
+#include "comm/transport/p2p_header.hpp"
 
 namespace {
 

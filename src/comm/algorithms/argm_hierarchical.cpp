@@ -5,11 +5,11 @@
 
 #include "comm/algorithms/parts/reduce_exchange.hpp"
 #include "comm/algorithms/parts/reduce_gather.hpp"
+#include "comm/algorithms/parts/reduce_ops.hpp"
 #include "comm/algorithms/parts/ring_reductions.hpp"
 #include "comm/algorithms/runner.hpp"
-#include "comm/detail/mpi_dtype.hpp"
-#include "comm/detail/private_comm.hpp"
-#include "comm/detail/reduce_ops.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/mpi_dtype.hpp"
 #include "core/assert.hpp"
 
 namespace commpress::comm::detail {

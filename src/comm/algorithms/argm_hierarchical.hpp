@@ -9,9 +9,9 @@
 // Uneven nodes are not handled here: the plan runs that ring over the whole communicator.
 #pragma once
 
-#include "comm/detail/error_budget.hpp"
-#include "comm/detail/hierarchy.hpp"
-#include "comm/detail/reduce_context.hpp"
+#include "comm/algorithms/parts/reduce_context.hpp"
+#include "comm/selection/error_budget.hpp"
+#include "comm/session/hierarchy.hpp"
 
 namespace commpress::comm::detail {
 

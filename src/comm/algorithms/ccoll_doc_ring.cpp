@@ -2,9 +2,9 @@
 // error of a sum grows by one step bound per hop (docs/error-bounds.md).
 #include <cstring>
 
+#include "comm/algorithms/parts/reduce_ops.hpp"
 #include "comm/algorithms/parts/ring_reductions.hpp"
 #include "comm/algorithms/parts/ring_steppers.hpp"
-#include "comm/detail/reduce_ops.hpp"
 
 namespace commpress::comm::detail {
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "comm/algorithms/parts/binomial_tree.hpp"
 #include "comm/algorithms/parts/reduce_fold.hpp"
 #include "comm/algorithms/runner.hpp"
-#include "comm/detail/binomial_tree.hpp"
 #include "commpress/homomorphic.hpp"
 
 namespace commpress::comm::detail {

@@ -10,7 +10,7 @@
 // has been combined, while the other chunks of the step are still in flight.
 #pragma once
 
-#include "comm/detail/reduce_context.hpp"
+#include "comm/algorithms/parts/reduce_context.hpp"
 
 namespace commpress::comm::detail {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <climits>
 
-#include "comm/detail/binomial_tree.hpp"
-#include "comm/detail/mpi_dtype.hpp"
-#include "comm/detail/private_comm.hpp"
+#include "comm/algorithms/parts/binomial_tree.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/mpi_dtype.hpp"
 
 namespace commpress::comm::detail {
 

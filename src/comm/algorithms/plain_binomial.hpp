@@ -11,7 +11,7 @@
 
 #include <cstddef>
 
-#include "comm/detail/collective.hpp"
+#include "comm/session/collective.hpp"
 
 namespace commpress::comm::detail {
 

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "comm/detail/reduce_context.hpp"
+#include "comm/algorithms/parts/reduce_context.hpp"
 
 namespace commpress::comm::detail {
 

@@ -7,8 +7,8 @@
 // unchanged, so every rank decodes identical values.
 #pragma once
 
-#include "comm/detail/error_budget.hpp"
-#include "comm/detail/reduce_context.hpp"
+#include "comm/algorithms/parts/reduce_context.hpp"
+#include "comm/selection/error_budget.hpp"
 
 namespace commpress::comm::detail {
 

@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "comm/detail/reduce_collective.hpp"
+#include "comm/session/reduce_collective.hpp"
 
 namespace commpress::comm::detail {
 

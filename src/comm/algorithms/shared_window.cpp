@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "comm/algorithms/parts/reduce_ops.hpp"
 #include "comm/algorithms/runner.hpp"
-#include "comm/detail/private_comm.hpp"
-#include "comm/detail/reduce_ops.hpp"
-#include "comm/detail/shared_segment.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/shared_segment.hpp"
 
 namespace commpress::comm::detail {
 

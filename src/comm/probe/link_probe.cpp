@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "comm/detail/private_comm.hpp"
 #include "comm/probe/ping_pong.hpp"
+#include "comm/session/private_comm.hpp"
 
 namespace commpress::comm::probe {
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
 
 namespace commpress::comm::probe {
 

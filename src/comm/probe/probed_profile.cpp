@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/node_key.hpp"
-#include "comm/detail/private_comm.hpp"
-#include "comm/detail/wire.hpp"
 #include "comm/probe/profile_cache.hpp"
 #include "comm/probe/timing.hpp"
 #include "comm/profile_io.hpp"
 #include "comm/select.hpp"
+#include "comm/session/node_key.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/wire.hpp"
 #include "commpress/version.h"
 
 namespace commpress::comm::probe {

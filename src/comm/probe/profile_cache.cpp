@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "comm/detail/agreement.hpp"
 #include "comm/profile_io.hpp"
+#include "comm/session/agreement.hpp"
 
 namespace commpress::comm::probe {
 

@@ -6,14 +6,14 @@
 #include <mutex>
 #include <vector>
 
-#include "comm/detail/codec_threads.hpp"
-#include "comm/detail/private_comm.hpp"
 #include "comm/probe/codec_rates.hpp"
 #include "comm/probe/link_probe.hpp"
 #include "comm/probe/step_wait.hpp"
 #include "comm/probe/sum_rate.hpp"
 #include "comm/probe/timing.hpp"
 #include "comm/select.hpp"
+#include "comm/session/codec_threads.hpp"
+#include "comm/session/private_comm.hpp"
 
 namespace commpress::comm::probe {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "comm/detail/private_comm.hpp"
 #include "comm/probe/timing.hpp"
+#include "comm/session/private_comm.hpp"
 #include "commpress/codec.hpp"
 
 namespace commpress::comm::probe {

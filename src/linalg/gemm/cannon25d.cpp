@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "comm/detail/agreement.hpp"
-#include "comm/detail/mpi_dtype.hpp"
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/agreement.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/mpi_dtype.hpp"
 #include "linalg/gemm/cannon_steps.hpp"
 #include "linalg/gemm/gemm_call.hpp"
 #include "linalg/gemm/local_blas.hpp"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/agreement.hpp"
-#include "comm/detail/codec_threads.hpp"
+#include "comm/session/agreement.hpp"
+#include "comm/session/codec_threads.hpp"
 #include "commpress/gemm_model.hpp"
 #include "commpress/linalg.hpp"
 #include "linalg/gemm/gemm_bounds.hpp"

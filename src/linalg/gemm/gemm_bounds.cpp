@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
 
 namespace commpress::linalg::detail {
 

@@ -3,9 +3,9 @@
 #include <random>
 #include <vector>
 
-#include "comm/detail/private_comm.hpp"
 #include "comm/probe/quick_probe.hpp"
 #include "comm/probe/timing.hpp"
+#include "comm/session/private_comm.hpp"
 #include "linalg/gemm/local_blas.hpp"
 
 namespace commpress::linalg::detail {

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/agreement.hpp"
-#include "comm/detail/hierarchy.hpp"
-#include "comm/detail/private_comm.hpp"
 #include "comm/probe/probed_profile.hpp"
 #include "comm/select.hpp"
+#include "comm/session/agreement.hpp"
+#include "comm/session/hierarchy.hpp"
+#include "comm/session/private_comm.hpp"
 #include "commpress/gemm_model.hpp"
 #include "commpress/linalg.hpp"
 #include "linalg/gemm/gemm_call.hpp"

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
 
 namespace commpress::linalg::detail {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "comm/detail/agreement.hpp"
+#include "comm/session/agreement.hpp"
 #include "commpress/status.hpp"
 
 namespace commpress::linalg::detail {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "comm/detail/agreement.hpp"
+#include "comm/session/agreement.hpp"
 #include "commpress/linalg.hpp"
 #include "commpress/status.hpp"
 #include "linalg/layout/blacs.hpp"

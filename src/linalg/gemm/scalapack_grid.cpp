@@ -6,7 +6,7 @@
 #include <map>
 #include <mutex>
 
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
 #include "linalg/layout/blacs.hpp"
 
 namespace commpress::linalg::detail {

@@ -4,7 +4,7 @@
 #include <climits>
 #include <string>
 
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
 
 namespace commpress::linalg::detail {
 

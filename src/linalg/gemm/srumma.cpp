@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/hierarchy.hpp"
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/hierarchy.hpp"
+#include "comm/session/private_comm.hpp"
 #include "linalg/gemm/gemm_call.hpp"
 #include "linalg/gemm/srumma_exec.hpp"
 

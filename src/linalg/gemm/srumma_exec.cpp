@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
 #include "linalg/gemm/local_blas.hpp"
 
 namespace commpress::linalg::detail {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "comm/detail/mpi_dtype.hpp"
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
+#include "comm/transport/mpi_dtype.hpp"
 
 namespace commpress::linalg::detail {
 

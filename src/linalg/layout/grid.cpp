@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "comm/detail/agreement.hpp"
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/agreement.hpp"
+#include "comm/session/private_comm.hpp"
 #include "commpress/linalg.hpp"
 #include "linalg/layout/grid_impl.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
 #include "commpress/linalg.hpp"
 #include "linalg/layout/blacs.hpp"
 

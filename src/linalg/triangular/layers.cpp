@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "comm/detail/private_comm.hpp"
+#include "comm/session/private_comm.hpp"
 
 #include "linalg/layout/blacs.hpp"
 #include "linalg/triangular/scalapack_call.hpp"

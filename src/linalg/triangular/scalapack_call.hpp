@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/agreement.hpp"
+#include "comm/session/agreement.hpp"
 #include "commpress/linalg.hpp"
 #include "linalg/gemm/scalapack_agreement.hpp"
 #include "linalg/layout/block_cyclic.hpp"

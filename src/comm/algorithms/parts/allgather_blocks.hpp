@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "comm/detail/buffer.hpp"
-#include "comm/detail/collective.hpp"
-#include "comm/detail/frame_transport.hpp"
+#include "comm/session/collective.hpp"
+#include "comm/transport/buffer.hpp"
+#include "comm/transport/frame_transport.hpp"
 
 namespace commpress::comm::detail {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "comm/detail/buffer.hpp"
-#include "comm/detail/collective.hpp"
-#include "comm/detail/frame_transport.hpp"
+#include "comm/session/collective.hpp"
+#include "comm/transport/buffer.hpp"
+#include "comm/transport/frame_transport.hpp"
 
 namespace commpress::comm::detail {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "comm/detail/reduce_ops.hpp"
+#include "comm/algorithms/parts/reduce_ops.hpp"
 
 namespace commpress::comm::detail {
 

@@ -4,7 +4,7 @@
 // chunk j leaves, and each arriving chunk is decoded (and reduced) while the next arrives.
 #pragma once
 
-#include "comm/detail/reduce_context.hpp"
+#include "comm/algorithms/parts/reduce_context.hpp"
 
 namespace commpress::comm::detail {
 

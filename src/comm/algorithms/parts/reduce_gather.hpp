@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include "comm/detail/reduce_context.hpp"
+#include "comm/algorithms/parts/reduce_context.hpp"
 
 namespace commpress::comm::detail {
 

@@ -7,7 +7,7 @@
 // decoded while the next chunks are in flight.
 #pragma once
 
-#include "comm/detail/reduce_context.hpp"
+#include "comm/algorithms/parts/reduce_context.hpp"
 
 namespace commpress::comm::detail {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "comm/detail/kept_frames.hpp"
+#include "comm/transport/kept_frames.hpp"
 #include "core/assert.hpp"
 
 namespace commpress::comm::detail {

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "comm/detail/reduce_context.hpp"
+#include "comm/algorithms/parts/reduce_context.hpp"
 
 namespace commpress::comm::detail {
 

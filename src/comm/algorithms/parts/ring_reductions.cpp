@@ -4,7 +4,7 @@
 #include "comm/algorithms/parts/ring_frame_allgather.hpp"
 #include "comm/algorithms/parts/ring_reduce_scatter.hpp"
 #include "comm/algorithms/parts/ring_steppers.hpp"
-#include "comm/detail/kept_frames.hpp"
+#include "comm/transport/kept_frames.hpp"
 #include "core/assert.hpp"
 
 namespace commpress::comm::detail {

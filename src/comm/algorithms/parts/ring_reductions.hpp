@@ -4,9 +4,9 @@
 // (reduce, reduce_gather.hpp). Their files differ only in the ring step (ring_steppers.hpp).
 #pragma once
 
+#include "comm/algorithms/parts/reduce_context.hpp"
 #include "comm/algorithms/runner.hpp"
-#include "comm/detail/error_budget.hpp"
-#include "comm/detail/reduce_context.hpp"
+#include "comm/selection/error_budget.hpp"
 
 namespace commpress::comm::detail {
 
