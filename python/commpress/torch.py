@@ -13,11 +13,13 @@ group) allreduce for the first ``start_compression_iter`` iterations, then the c
 The bound applies to the averaged gradient the bucket receives. Ranks run under mpirun; the
 collective runs on an mpi4py communicator (CPU tensors: DDP's gloo backend).
 
-The hook returns a torch.futures.Future completed from one worker thread per state, which
-runs the buckets' allreduces in the order DDP hands them over (the same order on every
-rank), so backward computation goes on while a bucket is on the wire. The blocking
-commpress.mpi.allreduce runs on that thread; with a nonblocking allreduce in the library,
-only ``_start`` changes (start the request on the caller's thread, let the worker wait on it).
+The hook starts the bucket's allreduce with the nonblocking commpress.mpi.iallreduce on
+DDP's thread and returns a torch.futures.Future that completes when the request does: one
+waiter thread per state calls the requests' wait() in the order DDP hands the buckets over
+(the order they complete in: one communicator's operations run in the order started, the
+same on every rank) and sets each future. The collective itself progresses on the library's
+progress thread (MPI_THREAD_MULTIPLE), so backward computation goes on while a bucket is on
+the wire.
 """
 
 # No `from __future__ import annotations`: DDP's register_comm_hook checks the hook's return
@@ -98,18 +100,18 @@ class AllreduceState:
         problems = sorted(set(sum(self.comm.allgather(problems), [])))
         if problems:
             raise InvalidArgument("AllreduceState: " + "; ".join(problems))
-        # One thread: the buckets' collectives keep DDP's order, the same on every rank. A
-        # communicator without MPI_THREAD_MULTIPLE gets them on the caller's thread instead.
+        # One waiter thread completes the futures in the order the requests complete. Without
+        # MPI_THREAD_MULTIPLE the request has completed when started: no waiter.
         threaded = MPI.Query_thread() == MPI.THREAD_MULTIPLE
         self._worker = ThreadPoolExecutor(1, "commpress-ddp") if threaded else None
 
     def _start(self, array):
         """Starts the compressed allreduce of ``array`` in place; returns a function that
-        waits for it and returns its Report. (A nonblocking allreduce goes here.)"""
-        def run():
-            return cmpi.allreduce(MPI.IN_PLACE, array, op="sum", comm=self.comm, codec=self.codec,
-                                  rel=self.rel, abs=self.abs, algorithm=self.algorithm)[1]
-        return run
+        waits for it and returns its Report."""
+        request = cmpi.iallreduce(MPI.IN_PLACE, array, op="sum", comm=self.comm,
+                                  codec=self.codec, rel=self.rel, abs=self.abs,
+                                  algorithm=self.algorithm)
+        return lambda: request.wait()[1]
 
 
 def _plain_allreduce(state: AllreduceState, bucket) -> torch.futures.Future[torch.Tensor]:

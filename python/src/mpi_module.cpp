@@ -3,15 +3,21 @@
 // conventions). A communicator arrives as its Fortran handle (mpi4py's Comm.py2f()), so the
 // module needs no mpi4py headers; it must run on the MPI library mpi4py uses. The GIL is
 // released for the whole operation: other Python threads run while ranks exchange data.
+// The nonblocking forms (include/commpress/nonblocking.hpp) return a Request that holds the
+// buffers' exports until the operation completes, so the arrays outlive it and cannot be
+// resized under it.
 #include <Python.h>
 #include <mpi.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
 
+#include <memory>
 #include <string>
 
 #include "buffer_view.hpp"
 #include "commpress/comm.hpp"
+#include "commpress/nonblocking.hpp"
 #include "error_bridge.hpp"
 
 namespace nb = nanobind;
@@ -96,6 +102,16 @@ nb::dict allgather(nb::handle send, nb::handle recv, size_t count, int dtype, in
   });
 }
 
+nb::dict alltoall(nb::handle send, nb::handle recv, size_t count, int dtype, int comm,
+                  const std::string& codec, int mode, double value, const std::string& algorithm) {
+  const cm::Options o = options(codec, mode, value, algorithm);
+  BufferView in(send, PyBUF_C_CONTIGUOUS);
+  BufferView out(recv, kWritableBuffer);
+  return run_unlocked([&] {
+    return cm::alltoall(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o);
+  });
+}
+
 nb::dict point_to_point(bool sending, nb::handle buf, size_t count, int dtype, int peer, int tag,
                         int comm, const std::string& codec, int mode, double value,
                         const std::string& algorithm) {
@@ -105,6 +121,67 @@ nb::dict point_to_point(bool sending, nb::handle buf, size_t count, int dtype, i
     return sending ? cm::send(b.data(), count, dtype_of(dtype), peer, tag, comm_of(comm), o)
                    : cm::recv(b.data(), count, dtype_of(dtype), peer, tag, comm_of(comm), o);
   });
+}
+
+// A nonblocking collective in flight with the exports of its buffers (one for bcast, or an
+// in-place reduction given the same buffer twice: exporting it twice is harmless).
+class Request {
+ public:
+  Request(nb::handle send, nb::handle recv) {
+    if (send.is_valid()) in_ = std::make_unique<BufferView>(send, PyBUF_C_CONTIGUOUS);
+    out_ = std::make_unique<BufferView>(recv, kWritableBuffer);
+  }
+  ~Request() {
+    if (request_.active()) {  // dropped unfinished: the operation still needs the memory
+      nb::gil_scoped_release unlocked;
+      request_ = cm::CollectiveRequest{};
+    }
+  }
+  Request(const Request&) = delete;
+  Request& operator=(const Request&) = delete;
+
+  const void* in() const { return in_ ? in_->data() : nullptr; }
+  void* out() const { return out_->data(); }
+
+  // Starts the operation without the GIL (below MPI_THREAD_MULTIPLE it runs right here).
+  template <class Start>
+  void start(Start&& begin) {
+    nb::gil_scoped_release unlocked;
+    request_ = begin();
+  }
+
+  bool test() const { return done_ || request_.test(); }
+
+  // The report dict, or the commpress.Error; the second call gives the first one's outcome.
+  nb::dict wait() {
+    if (!done_) {
+      {
+        nb::gil_scoped_release unlocked;
+        result_ = request_.wait();
+      }
+      done_ = true;
+      in_.reset();  // the library is done with the memory
+      out_.reset();
+    }
+    return report(result_);
+  }
+
+ private:
+  std::unique_ptr<BufferView> in_, out_;
+  cm::CollectiveRequest request_;
+  commpress::Result<cm::Report> result_ = commpress::Status{};
+  bool done_ = false;
+};
+
+// Starts one nonblocking collective: `begin(request, options)` returns its CollectiveRequest.
+template <class Begin>
+std::unique_ptr<Request> start(nb::handle send, nb::handle recv, const std::string& codec,
+                               int mode, double value, const std::string& algorithm,
+                               Begin&& begin) {
+  const cm::Options o = options(codec, mode, value, algorithm);
+  auto r = std::make_unique<Request>(send, recv);
+  r->start([&] { return begin(*r, o); });
+  return r;
 }
 
 }  // namespace
@@ -130,5 +207,44 @@ NB_MODULE(_mpi, m) {
                    const std::string& codec, int mode, double v, const std::string& a) {
     return point_to_point(false, b, n, d, peer, tag, c, codec, mode, v, a);
   });
+  m.def("alltoall", &alltoall);
+
+  nb::class_<Request>(m, "Request")
+      .def("test", &Request::test)
+      .def("wait", &Request::wait);
+  // Nonblocking forms: the same arguments; recv is the result buffer (send None for bcast).
+  m.def("iallreduce", [](nb::handle s, nb::handle r, size_t n, int d, int op, int c,
+                         const std::string& codec, int mode, double v, const std::string& a) {
+    return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
+      return cm::iallreduce(q.in(), q.out(), n, dtype_of(d), static_cast<cm::Op>(op), comm_of(c), o);
+    });
+  });
+  m.def("ireduce_scatter_block", [](nb::handle s, nb::handle r, size_t n, int d, int op, int c,
+                                    const std::string& codec, int mode, double v,
+                                    const std::string& a) {
+    return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
+      return cm::ireduce_scatter_block(q.in(), q.out(), n, dtype_of(d), static_cast<cm::Op>(op),
+                                       comm_of(c), o);
+    });
+  });
+  m.def("ibcast", [](nb::handle b, size_t n, int d, int root, int c, const std::string& codec,
+                     int mode, double v, const std::string& a) {
+    return start(nb::handle(), b, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
+      return cm::ibcast(q.out(), n, dtype_of(d), root, comm_of(c), o);
+    });
+  });
+  m.def("iallgather", [](nb::handle s, nb::handle r, size_t n, int d, int c,
+                         const std::string& codec, int mode, double v, const std::string& a) {
+    return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
+      return cm::iallgather(q.in(), q.out(), n, dtype_of(d), comm_of(c), o);
+    });
+  });
+  m.def("ialltoall", [](nb::handle s, nb::handle r, size_t n, int d, int c,
+                        const std::string& codec, int mode, double v, const std::string& a) {
+    return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
+      return cm::ialltoall(q.in(), q.out(), n, dtype_of(d), comm_of(c), o);
+    });
+  });
+  m.def("progress_thread_available", &cm::progress_thread_available);
   m.def("set_error_factory", &commpress::python::set_error_factory);
 }

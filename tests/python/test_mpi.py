@@ -1,4 +1,4 @@
-"""commpress.mpi under mpirun at 2, 3 and 4 ranks (tests/python/mpi/collectives_ranks.py):
+"""commpress.mpi under mpirun (tests/python/mpi/collectives_ranks.py at 2, 3 and 4 ranks):
 collectives equal mpi4py's results (lossless) or stay within the reported bound (lossy), and
 arguments mismatched across ranks raise the same commpress.Error on every rank."""
 
@@ -16,3 +16,12 @@ if importlib.util.find_spec("mpi4py") is None or importlib.util.find_spec("commp
 @pytest.mark.parametrize("ranks", [2, 3, 4])
 def test_collectives_under_mpirun(ranks):
     assert f"checks at {ranks} ranks: 0 failures" in mpirun(ranks, "collectives_ranks.py")
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="no mpirun")
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+def test_alltoall_and_nonblocking_under_mpirun(ranks):
+    """tests/python/mpi/nonblocking_ranks.py: alltoall equals mpi4py's Alltoall (lossless) or
+    stays within bound; the nonblocking forms equal the blocking ones, completed in reverse
+    order; mismatches raise on every rank at wait()."""
+    assert f"nonblocking checks at {ranks} ranks: 0 failures" in mpirun(ranks, "nonblocking_ranks.py")
