@@ -144,7 +144,9 @@ def allreduce_hook(state: AllreduceState, bucket) -> torch.futures.Future[torch.
         try:
             state.reports[index] = wait()
         except BaseException as e:   # noqa: B036  (handed to DDP, which raises it in backward)
-            fut.set_exception(e)
+            # Without its traceback: the traceback's frames hold this future and the request
+            # (its buffers), a cycle through the future that Python's collector cannot see.
+            fut.set_exception(e.with_traceback(None))
         else:
             fut.set_result(buf)
     if state._worker is None:
