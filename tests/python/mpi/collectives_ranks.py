@@ -1,23 +1,14 @@
 """Run under mpirun by tests/python/test_mpi.py: every rank checks commpress.mpi against
 mpi4py's own operations; any failed check exits non-zero (mpirun then fails)."""
 
-import sys
-
 import numpy as np
 from mpi4py import MPI
 
 import commpress
 import commpress.mpi as cmpi
+from checks import check, comm, finish, rank, size
 
-comm = MPI.COMM_WORLD
-rank, size = comm.Get_rank(), comm.Get_size()
 rng = np.random.default_rng(100 + rank)
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 def exact_sum(x):
@@ -103,10 +94,4 @@ for name, call in [
     check(all(r is not None for r in everyone) and len(set(everyone)) == 1,
           f"mismatched {name}: ranks raised {everyone}")
 
-everyone = comm.allgather(failures)
-if rank == 0:
-    for r, f in enumerate(everyone):
-        for what in f:
-            print(f"rank {r}: {what}", file=sys.stderr)
-    print(f"commpress.mpi checks at {size} ranks: {sum(map(len, everyone))} failures")
-sys.exit(1 if any(everyone) else 0)
+finish("commpress.mpi")

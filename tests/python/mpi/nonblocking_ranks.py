@@ -2,23 +2,14 @@
 Alltoall, and the nonblocking forms (iallreduce ... ialltoall, Request, waitall) against the
 blocking ones. Any failed check exits non-zero (mpirun then fails)."""
 
-import sys
-
 import numpy as np
 from mpi4py import MPI
 
 import commpress
 import commpress.mpi as cmpi
+from checks import check, comm, finish, rank, size
 
-comm = MPI.COMM_WORLD
-rank, size = comm.Get_rank(), comm.Get_size()
 rng = np.random.default_rng(300 + rank)
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 check(cmpi.progress_thread_available() == (MPI.Query_thread() == MPI.THREAD_MULTIPLE),
@@ -113,10 +104,4 @@ except commpress.Error as e:
 check(len(set(comm.allgather(raised))) == 1 and raised is not None,
       f"bad local argument raised {raised}")
 
-everyone = comm.allgather(failures)
-if rank == 0:
-    for r, f in enumerate(everyone):
-        for what in f:
-            print(f"rank {r}: {what}", file=sys.stderr)
-    print(f"nonblocking checks at {size} ranks: {sum(map(len, everyone))} failures")
-sys.exit(1 if any(everyone) else 0)
+finish("nonblocking")
