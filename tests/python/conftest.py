@@ -47,15 +47,17 @@ def smooth_field(rng, shape, dtype):
 MPIRUN = shutil.which("mpirun")
 
 
-def mpirun(ranks, script, *args):
-    """Runs tests/python/mpi/<script> under mpirun at ``ranks`` ranks; returns its stdout and
-    fails the test if any rank failed. pytest's own process never initialises MPI (a mpirun
-    started from a process with MPI's environment fails)."""
+def mpirun(ranks, script, *args, env=None):
+    """Runs tests/python/mpi/<script> under mpirun at ``ranks`` ranks (``env``: variables
+    added to the ranks' environment); returns its stdout and fails the test if any rank
+    failed. pytest's own process never initialises MPI (a mpirun started from a process with
+    MPI's environment fails)."""
     cmd = [MPIRUN, "--oversubscribe", "-np", str(ranks), "-x", "OMP_NUM_THREADS=1"]
     if os.geteuid() == 0:
         cmd.insert(1, "--allow-run-as-root")
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mpi", script)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_"))}
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_"))},
+           **(env or {})}
     run = subprocess.run(cmd + [sys.executable, path, *args], capture_output=True, text=True,
                          timeout=600, env=env)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -24,4 +24,14 @@ def test_alltoall_and_nonblocking_under_mpirun(ranks):
     """tests/python/mpi/nonblocking_ranks.py: alltoall equals mpi4py's Alltoall (lossless) or
     stays within bound; the nonblocking forms equal the blocking ones, completed in reverse
     order; mismatches raise on every rank at wait()."""
-    assert f"nonblocking checks at {ranks} ranks: 0 failures" in mpirun(ranks, "nonblocking_ranks.py")
+    out = mpirun(ranks, "nonblocking_ranks.py")
+    assert f"nonblocking checks at {ranks} ranks: 0 failures" in out
+    assert "progress thread: True" in out   # mpi4py's default MPI_THREAD_MULTIPLE
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="no mpirun")
+def test_nonblocking_without_thread_multiple():
+    """Below MPI_THREAD_MULTIPLE the operations run when started: the same results."""
+    out = mpirun(3, "nonblocking_ranks.py", env={"MPI4PY_RC_THREAD_LEVEL": "single"})
+    assert "nonblocking checks at 3 ranks: 0 failures" in out
+    assert "progress thread: False" in out

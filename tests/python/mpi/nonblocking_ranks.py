@@ -12,8 +12,11 @@ from checks import check, comm, finish, rank, size
 rng = np.random.default_rng(300 + rank)
 
 
-check(cmpi.progress_thread_available() == (MPI.Query_thread() == MPI.THREAD_MULTIPLE),
+threaded = cmpi.progress_thread_available()
+check(threaded == (MPI.Query_thread() == MPI.THREAD_MULTIPLE),
       "progress thread under MPI_THREAD_MULTIPLE")
+if rank == 0:
+    print(f"progress thread: {threaded}")
 
 # alltoall: lossless equals MPI's bit for bit; lossy within the reported bound
 blocks = (np.cumsum(rng.standard_normal((size, 3000)), axis=1) / 50).astype(np.float32)
