@@ -12,7 +12,12 @@ mpi4py's conventions: ``sendbuf`` may be ``MPI.IN_PLACE`` (the result then lands
 "auto" (szp for a lossy bound, uncompressed when exact). Every call returns
 ``(result, Report)``. The library agrees on the arguments across ranks before moving data:
 a mismatch raises the same ``commpress.Error`` on every rank; so do this module's own checks
-of local arguments, which it agrees on first (one small extra allreduce per call).
+of local arguments, which it agrees on first (one small extra allgather per call).
+
+The nonblocking forms (iallreduce, ireduce_scatter, ibcast, iallgather, ialltoall) take the
+same arguments and return a Request (test(), wait() -> (result, Report); waitall). They
+progress on the library's thread where MPI runs at MPI_THREAD_MULTIPLE, mpi4py's default;
+below it they run when started (docs/python.md).
 """
 
 from __future__ import annotations
