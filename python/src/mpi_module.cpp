@@ -91,24 +91,17 @@ nb::dict bcast(nb::handle buf, size_t count, int dtype, int root, int comm,
   });
 }
 
-nb::dict allgather(nb::handle send, nb::handle recv, size_t count, int dtype, int comm,
-                   const std::string& codec, int mode, double value,
-                   const std::string& algorithm) {
+// MPI_Allgather's and MPI_Alltoall's arguments: count elements per rank.
+nb::dict exchange(bool all_to_all, nb::handle send, nb::handle recv, size_t count, int dtype,
+                  int comm, const std::string& codec, int mode, double value,
+                  const std::string& algorithm) {
   const cm::Options o = options(codec, mode, value, algorithm);
   BufferView in(send, PyBUF_C_CONTIGUOUS);
   BufferView out(recv, kWritableBuffer);
   return run_unlocked([&] {
-    return cm::allgather(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o);
-  });
-}
-
-nb::dict alltoall(nb::handle send, nb::handle recv, size_t count, int dtype, int comm,
-                  const std::string& codec, int mode, double value, const std::string& algorithm) {
-  const cm::Options o = options(codec, mode, value, algorithm);
-  BufferView in(send, PyBUF_C_CONTIGUOUS);
-  BufferView out(recv, kWritableBuffer);
-  return run_unlocked([&] {
-    return cm::alltoall(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o);
+    return all_to_all
+               ? cm::alltoall(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o)
+               : cm::allgather(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o);
   });
 }
 
@@ -198,7 +191,14 @@ NB_MODULE(_mpi, m) {
     return reduction(true, s, r, n, d, op, c, codec, mode, v, a);
   });
   m.def("bcast", &bcast);
-  m.def("allgather", &allgather);
+  m.def("allgather", [](nb::handle s, nb::handle r, size_t n, int d, int c,
+                        const std::string& codec, int mode, double v, const std::string& a) {
+    return exchange(false, s, r, n, d, c, codec, mode, v, a);
+  });
+  m.def("alltoall", [](nb::handle s, nb::handle r, size_t n, int d, int c,
+                       const std::string& codec, int mode, double v, const std::string& a) {
+    return exchange(true, s, r, n, d, c, codec, mode, v, a);
+  });
   m.def("send", [](nb::handle b, size_t n, int d, int peer, int tag, int c,
                    const std::string& codec, int mode, double v, const std::string& a) {
     return point_to_point(true, b, n, d, peer, tag, c, codec, mode, v, a);
@@ -207,7 +207,6 @@ NB_MODULE(_mpi, m) {
                    const std::string& codec, int mode, double v, const std::string& a) {
     return point_to_point(false, b, n, d, peer, tag, c, codec, mode, v, a);
   });
-  m.def("alltoall", &alltoall);
 
   nb::class_<Request>(m, "Request")
       .def("test", &Request::test)
@@ -216,7 +215,8 @@ NB_MODULE(_mpi, m) {
   m.def("iallreduce", [](nb::handle s, nb::handle r, size_t n, int d, int op, int c,
                          const std::string& codec, int mode, double v, const std::string& a) {
     return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
-      return cm::iallreduce(q.in(), q.out(), n, dtype_of(d), static_cast<cm::Op>(op), comm_of(c), o);
+      return cm::iallreduce(q.in(), q.out(), n, dtype_of(d), static_cast<cm::Op>(op),
+                            comm_of(c), o);
     });
   });
   m.def("ireduce_scatter_block", [](nb::handle s, nb::handle r, size_t n, int d, int op, int c,
