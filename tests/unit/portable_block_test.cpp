@@ -98,7 +98,8 @@ void codec_equals_portable_blocks() {
           ASSERT_TRUE(szp::portable::decode_lossy_block(
               uint8_t(payload[b]), payload.data() + nb + off[b], szp::valid_in_block(n, b), qz,
               portable_out.data() + b * szp::kBlockValues));
-        EXPECT_EQ(std::memcmp(codec_out.data(), portable_out.data(), n * sizeof(T)), 0);
+        if (n != 0)  // empty vectors may hold null pointers, which memcmp must not see
+          EXPECT_EQ(std::memcmp(codec_out.data(), portable_out.data(), n * sizeof(T)), 0);
       }
 }
 
