@@ -9,18 +9,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/bruck_blocks.hpp"
 #include "model/cost_terms.hpp"
 
 namespace commpress::model::detail {
 
 namespace {
-
-// Blocks a Bruck step with distance bit `d` carries: the indices 1..p-1 with that bit set.
-int bruck_blocks(int p, int d) {
-  int n = 0;
-  for (int j = 1; j < p; ++j) n += (j & d) ? 1 : 0;
-  return n;
-}
 
 double bruck_steps(const Terms& t, double block_wire) {
   double sum = 0;

@@ -125,7 +125,8 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
   if (pair != MPI_COMM_NULL) {
     buf.assign(size_t(o.max_message_bytes), std::byte{1});
     for (double m = 8; st.ok() && m <= o.max_message_bytes; m *= 2) {
-      // ~50 ms of round trips per size (at least 3, at most 200).
+      // A time budget per size rather than a count: fast links average over many round
+      // trips, slow ones are not measured for long.
       auto t = ping_pong(pair, rank, buf, int(m), 0.05, 3, 200);
       if (!t.ok()) {
         st = t.status();

@@ -2,17 +2,9 @@
 
 #include <algorithm>
 
+#include "model/bruck_blocks.hpp"
+
 namespace commpress::comm::detail {
-
-namespace {
-
-int blocks_with_bit(int p, int d) {
-  int cnt = 0;
-  for (int j = 1; j < p; ++j) cnt += (j & d) ? 1 : 0;
-  return cnt;
-}
-
-}  // namespace
 
 Status bruck_alltoall(const Collective& c, std::vector<Buffer> frames, std::byte* recv, size_t n,
                       Traffic& traffic, Status& first) {
@@ -35,7 +27,7 @@ Status bruck_alltoall(const Collective& c, std::vector<Buffer> frames, std::byte
   };
   Buffer out, incoming;
   for (int d = 1; d < p; d *= 2) {
-    const int cnt = blocks_with_bit(p, d);
+    const int cnt = model::bruck_blocks(p, d);
     out.clear();
     for (int j = d; j < p; ++j)
       if (j & d) out.insert(out.end(), slot[size_t(j)].begin(), slot[size_t(j)].end());
@@ -66,7 +58,7 @@ Status bruck_alltoall(const Collective& c, std::vector<Buffer> frames, std::byte
 
 size_t bruck_alltoall_largest_message(const Collective& c, size_t n) {
   int most = 0;
-  for (int d = 1; d < c.size; d *= 2) most = std::max(most, blocks_with_bit(c.size, d));
+  for (int d = 1; d < c.size; d *= 2) most = std::max(most, model::bruck_blocks(c.size, d));
   return c.wire.block_capacity(n) * size_t(most);
 }
 

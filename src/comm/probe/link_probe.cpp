@@ -9,8 +9,9 @@
 namespace commpress::comm::probe {
 
 namespace {
-// Enough sizes for a line on each side of a knee between 8 KiB and 256 KiB, the largest
-// short enough that a 1 Gbit/s link moves it in about 10 ms.
+// Enough sizes for a line on each side of a knee between 8 KiB and 256 KiB; the largest is
+// big enough for bandwidth to dominate latency on fast links and small enough that the probe
+// stays short on slow ones.
 constexpr int kSizes[] = {8, 1024, 16384, 262144, 1048576};
 }  // namespace
 

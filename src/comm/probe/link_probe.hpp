@@ -11,7 +11,7 @@
 namespace commpress::comm::probe {
 
 // Collective over comm: ranks a and b (a != b) ping-pong messages of 8 B .. 1 MiB, a few
-// round trips each (about 2 ms per size, at least 2); the others wait. Every rank returns the
+// round trips each (within a small time budget per size, at least 2); the others wait. Every rank returns the
 // same Link (a's measurements, fitted on both sides of the knee the fit finds).
 Result<model::Link> probe_link(MPI_Comm comm, int a, int b);
 
