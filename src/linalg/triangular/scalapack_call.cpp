@@ -1,5 +1,7 @@
 #include "linalg/triangular/scalapack_call.hpp"
 
+#include <string>
+
 #include "comm/select.hpp"
 #include "model/triangular_model.hpp"
 
@@ -39,6 +41,22 @@ Result<int> CallWire::planned_layers(bool cholesky, int64_t n, int64_t nrhs, int
   const int layers = cholesky ? model::plan_cholesky(s, 0, options_.memory_cap).layers
                               : model::plan_trsm(s, 0, options_.memory_cap).layers;
   COMMPRESS_RETURN_IF_ERROR(agree_identically(grid.comm(), {{"planned layers", layers}}, {}));
+  return layers;
+}
+
+Result<int> CallWire::run_layers(bool cholesky, int64_t n, int64_t nrhs, int nb, int elem_size,
+                                 const Grid& grid) const {
+  int layers = options_.layers;
+  if (layers == 0) {
+    auto chosen = planned_layers(cholesky, n, nrhs, nb, elem_size, grid);
+    if (!chosen.ok()) return chosen.status();
+    layers = *chosen;
+  }
+  const int p = grid.rows() * grid.cols();
+  if (layers > 1 && p % layers != 0)
+    return Status{ErrorCode::invalid_argument, std::to_string(layers) +
+                                             " layers do not divide the grid's " +
+                                             std::to_string(p) + " processes"};
   return layers;
 }
 

@@ -70,6 +70,10 @@ class CallWire {
   // profiles fail together).
   Result<int> planned_layers(bool cholesky, int64_t n, int64_t nrhs, int nb, int elem_size,
                              const Grid& grid) const;
+  // The layer count the call runs: the option's, or Auto's (planned_layers) where it is 0;
+  // more than one must divide the grid's processes.
+  Result<int> run_layers(bool cholesky, int64_t n, int64_t nrhs, int nb, int elem_size,
+                         const Grid& grid) const;
   // Collective over comm after the run: a failure on any rank fails all alike; records the
   // result's bound (-1 when bound_derived is false and a lossy codec ran).
   Status finish(MPI_Comm comm, bool bound_derived);

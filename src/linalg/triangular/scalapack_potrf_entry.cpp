@@ -66,18 +66,10 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
   if (*n == 0) return {};
 
   const Uplo which = u == 'L' ? Uplo::Lower : Uplo::Upper;
-  int layers = call.layers();
-  if (layers == 0) {
-    auto chosen = call.planned_layers(true, *n, 0, da[5], int(sizeof(T)), *grid);
-    if (!chosen.ok()) return chosen.status();
-    layers = *chosen;
-  }
+  auto run_layers = call.run_layers(true, *n, 0, da[5], int(sizeof(T)), *grid);
+  if (!run_layers.ok()) return run_layers.status();
+  const int layers = *run_layers;
   if (layers > 1) {
-    const int p = grid->rows() * grid->cols();
-    if (p % layers != 0)
-      return {ErrorCode::invalid_argument, std::to_string(layers) +
-                                               " layers do not divide the grid's " +
-                                               std::to_string(p) + " processes"};
     set_blas_threads_for(grid->comm());
     auto result = cholesky_25d(which, *n, a, *ia, *ja, da, layers, call.wire());
     COMMPRESS_RETURN_IF_ERROR(agree_identically(grid->comm(), {}, result.status()));

@@ -104,19 +104,11 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
   const Uplo u = l.uplo == 'L' ? Uplo::Lower : Uplo::Upper;
   const Diag dg = l.diag == 'U' ? Diag::Unit : Diag::NonUnit;
   const Side sd = left ? Side::Left : Side::Right;
-  int layers = call.layers();
-  if (layers == 0) {
-    auto chosen = call.planned_layers(false, left ? *m : *n, left ? *n : *m, da[5],
-                                      int(sizeof(T)), *grid);
-    if (!chosen.ok()) return chosen.status();
-    layers = *chosen;
-  }
+  auto run_layers =
+      call.run_layers(false, left ? *m : *n, left ? *n : *m, da[5], int(sizeof(T)), *grid);
+  if (!run_layers.ok()) return run_layers.status();
+  const int layers = *run_layers;
   if (layers > 1) {
-    const int p = grid->rows() * grid->cols();
-    if (p % layers != 0)
-      return {ErrorCode::invalid_argument, std::to_string(layers) +
-                                               " layers do not divide the grid's " +
-                                               std::to_string(p) + " processes"};
     set_blas_threads_for(grid->comm());
     const TrsmCall<T> tc{sd, u, l.trans != 'N', dg, *alpha, *m, *n, a, *ia, *ja, &da, b, *ib,
                          *jb, &db};
