@@ -15,3 +15,23 @@
 #else
 #define COMMPRESS_DEVICE_PASS 0
 #endif
+
+#include <bit>
+
+namespace commpress::core {
+
+// std::bit_width for the unsigned integers of a block, on both sides. nvcc (13.0) compiles
+// libstdc++'s 64-bit std::bit_width in device code to a constant 0, so the device pass counts
+// leading zeros with CUDA's own intrinsics.
+template <class U>
+COMMPRESS_HD inline int bit_width(U x) {
+#if COMMPRESS_DEVICE_PASS
+  static_assert(sizeof(U) == 4 || sizeof(U) == 8);
+  if constexpr (sizeof(U) == 8) return 64 - __clzll(static_cast<long long>(x));
+  else return 32 - __clz(static_cast<int>(x));
+#else
+  return int(std::bit_width(x));
+#endif
+}
+
+}  // namespace commpress::core

@@ -67,6 +67,13 @@ Status device_block_offsets(const std::byte* payload_dev, size_t payload_size, s
                                       " block headers of " + std::to_string(n) + " values"};
   uint64_t *sizes = nullptr, *offsets = nullptr;
   COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, slot, &sizes, &offsets));
+  if (nb == 0) {  // an empty array (a ring's empty block): no blocks, no kernel to launch
+    if (payload_size != 0)
+      return {ErrorCode::corrupt_frame, "szp payload of an empty array must be empty"};
+    COMMPRESS_CUDA_TRY(cudaMemsetAsync(offsets, 0, sizeof(uint64_t), stream));
+    *offsets_dev = offsets;
+    return {};
+  }
   Status err;
   auto& st = ws.state();
   auto* flags = static_cast<unsigned long long*>(st.device(kFlags, 64, err));

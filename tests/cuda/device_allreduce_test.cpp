@@ -59,10 +59,16 @@ void matches_the_cpu_ring(Shape shape, size_t n, bool bitwise) {
   }
   for (size_t i = 0; i < n; ++i) {
     ASSERT_LE(std::fabs((long double)gpu[i] - exact[i]), (long double)gpu_rep->guaranteed_abs_bound)
-        << "element " << i;
+        << "element " << i << " of " << n << " on " << p << " ranks: device " << gpu[i]
+        << ", CPU ring " << cpu[i] << ", exact " << (double)exact[i];
   }
   if (bitwise) {
-    EXPECT_EQ(std::memcmp(gpu.data(), cpu.data(), n * sizeof(T)), 0);
+    size_t differ = 0, first = n;
+    for (size_t i = 0; i < n; ++i)
+      if (std::memcmp(&gpu[i], &cpu[i], sizeof(T)) != 0 && differ++ == 0) first = i;
+    EXPECT_EQ(differ, 0u) << "of " << n << " on " << p << " ranks; first at " << first << ": device "
+                          << (first < n ? gpu[first] : T(0)) << ", CPU ring "
+                          << (first < n ? cpu[first] : T(0));
   }
 }
 

@@ -94,10 +94,10 @@ class LocalBlock {
       return;
     }
     zero_ = or_q == 0;
-    q_bits_ = int(std::bit_width(or_q));
+    q_bits_ = core::bit_width(or_q);
     // A plain body of planes_size(width of all residuals) is always an option, so only
     // blocks near that size need the encoder's exact plan.
-    if (szp::planes_size(int(std::bit_width(or_r))) >= raw_body_size<T>(valid)) {
+    if (szp::planes_size(core::bit_width(or_r)) >= raw_body_size<T>(valid)) {
       szp::portable::ResidualPlan<T> p;
       szp::portable::plan<T>(r_, szp::Mode::lossy, p);
       raw_ = p.size >= raw_body_size<T>(valid);

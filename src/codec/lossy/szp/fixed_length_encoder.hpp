@@ -46,7 +46,7 @@ struct FixedLengthEncoder {
   // Bits needed for the largest magnitude (0 when all are zero).
   template <class U>
   COMMPRESS_HD static int width_of(U or_of_magnitudes) {
-    return int(std::bit_width(or_of_magnitudes));
+    return core::bit_width(or_of_magnitudes);
   }
 
   template <class U>
