@@ -2,7 +2,8 @@
 //   szp compress / decompress GB/s on a float32 field at REL 1e-4: device payload kernels
 //     (timed with CUDA events) and the CPU codec with every OpenMP thread;
 //   combine(frame, frame) on the device against decompress both + add + compress on the
-//     device, both as frames (each path copies its payloads to the host once for checksums).
+//     device, both as frames (each path copies its payloads to the host once for checksums)
+//     and as payloads (kernels only).
 // Usage: szp_device_bench [--gib G] [--repeats K] [--out FILE.md]
 #include <cuda_runtime_api.h>
 #include <omp.h>
@@ -178,12 +179,27 @@ int main(int argc, char** argv) {
          "compress");
   });
 
+  // The same two at the payload level (kernels only; the frame versions above add a host
+  // copy and checksum of every payload they read or write).
+  std::byte *pa = frame + cc::kFrameHeaderSize, *pb = frame2 + cc::kFrameHeaderSize,
+            *ps = sum + cc::kFrameHeaderSize;
+  const size_t sa = fsize - cc::kFrameHeaderSize, sb = fsize2 - cc::kFrameHeaderSize;
+  const double t_comb_p = time_device(repeats, s, [&] {
+    must(cu::combine_payloads(pa, sa, pb, sb, n, Dtype::f32, eb, ps, s, ws), "combine payloads");
+  });
+  const double t_dac_p = time_device(repeats, s, [&] {
+    must(cu::szp_decode_payload(pa, sa, n, Dtype::f32, eb, z, s, ws), "decode a");
+    must(cu::szp_decode_payload(pb, sb, n, Dtype::f32, eb, w, s, ws), "decode b");
+    add<<<4096, 256, 0, s>>>(z, w, z, n);
+    must(cu::szp_encode_payload(z, n, Dtype::f32, 2 * eb, ps, s, ws), "encode");
+  });
+
   int dev = 0;
   cudaDeviceProp prop{};
   cudaGetDevice(&dev);
   cudaGetDeviceProperties(&prop, dev);
   const double gb = double(bytes) / 1e9;
-  char text[2048];
+  char text[3072];
   std::snprintf(
       text, sizeof text,
       "# szp on the device (%s) vs the CPU codec (%d OpenMP threads)\n\n"
@@ -194,13 +210,16 @@ int main(int argc, char** argv) {
       "| CPU szp compress (frame) | %.6f | %.2f |\n"
       "| CPU szp decompress (frame) | %.6f | %.2f |\n"
       "| device combine (frames) | %.6f | %.1f |\n"
-      "| device decompress x2 + add + compress (frames) | %.6f | %.1f |\n\n"
+      "| device decompress x2 + add + compress (frames) | %.6f | %.1f |\n"
+      "| device combine (payload kernels) | %.6f | %.1f |\n"
+      "| device decode x2 + add + encode (payload kernels) | %.6f | %.1f |\n\n"
       "ratio %.2f (device payload %zu bytes, CPU payload %zu bytes); combine speed-up over "
-      "decompress-add-compress: %.2fx.\n",
+      "decompress-add-compress: %.2fx on frames, %.2fx on payloads.\n",
       prop.name, omp_get_max_threads(), n, gib, eb, repeats, t_enc, gb / t_enc, t_dec,
       gb / t_dec, t_cpu_enc, gb / t_cpu_enc, t_cpu_dec, gb / t_cpu_dec, t_comb, gb / t_comb,
-      t_dac, gb / t_dac, double(bytes) / double(payload), payload,
-      hsize - cc::kFrameHeaderSize, t_dac / t_comb);
+      t_dac, gb / t_dac, t_comb_p, gb / t_comb_p, t_dac_p, gb / t_dac_p,
+      double(bytes) / double(payload), payload, hsize - cc::kFrameHeaderSize, t_dac / t_comb,
+      t_dac_p / t_comb_p);
   std::fputs(text, stdout);
   if (!out_path.empty()) std::ofstream(out_path) << text;
   const bool same = payload == hsize - cc::kFrameHeaderSize;

@@ -72,6 +72,13 @@ Status szp_decode_payload(const std::byte* payload_dev, size_t payload_size, siz
                           double abs_bound, void* out_dev, cudaStream_t stream,
                           DeviceWorkspace& ws);
 
+// combine at the payload level (kernels only): the payloads of two szp frames of n values with
+// the same abs_bound, summed into out_payload_dev (room for szp_compress_bound - header).
+Result<size_t> combine_payloads(const std::byte* a_payload_dev, size_t a_size,
+                                const std::byte* b_payload_dev, size_t b_size, size_t n, Dtype d,
+                                double abs_bound, std::byte* out_payload_dev,
+                                cudaStream_t stream, DeviceWorkspace& ws);
+
 // The range of the finite values of x_dev[0..n) (codec::finite_range on the device).
 codec::ValueRange finite_range(const void* x_dev, size_t n, Dtype d, cudaStream_t stream,
                                DeviceWorkspace& ws);

@@ -72,28 +72,35 @@ __global__ void code_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantize
   ops.code(n, nb, b, qz, h, bodies + offsets[b]);
 }
 
+// The payload of the sum (headers, then bodies) at payload; returns its size.
+template <class T, class Operands>
+Result<size_t> sum_payload(const Operands& ops, size_t n, double abs_bound, std::byte* payload,
+                           cudaStream_t stream, DeviceWorkspace& ws) {
+  const size_t nb = szp::block_count(n);
+  if (nb == 0) return size_t{0};
+  uint64_t *sizes = nullptr, *offsets = nullptr;
+  COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
+  const szp::LinearQuantizer<T> qz(abs_bound);
+  plan_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(
+      ops, n, nb, qz, reinterpret_cast<uint8_t*>(payload), sizes);
+  COMMPRESS_CUDA_TRY(cudaGetLastError());
+  COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
+  code_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(ops, n, nb, qz, offsets,
+                                                            payload + nb);
+  COMMPRESS_CUDA_TRY(cudaGetLastError());
+  auto total = read_back(offsets + nb, stream, ws);
+  if (!total.ok()) return total.status();
+  return nb + size_t(*total);
+}
+
 template <class T, class Operands>
 Result<size_t> write_sum(const Operands& ops, const codec::FrameInfo& info, std::byte* out,
                          cudaStream_t stream, DeviceWorkspace& ws) {
-  const size_t n = info.count, nb = szp::block_count(n);
   codec::FrameInfo result = info;
-  result.payload_size = nb;
-  if (nb > 0) {
-    uint64_t *sizes = nullptr, *offsets = nullptr;
-    COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
-    const szp::LinearQuantizer<T> qz(info.abs_bound);
-    std::byte* payload = out + codec::kFrameHeaderSize;
-    plan_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(
-        ops, n, nb, qz, reinterpret_cast<uint8_t*>(payload), sizes);
-    COMMPRESS_CUDA_TRY(cudaGetLastError());
-    COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
-    code_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(ops, n, nb, qz, offsets,
-                                                              payload + nb);
-    COMMPRESS_CUDA_TRY(cudaGetLastError());
-    auto total = read_back(offsets + nb, stream, ws);
-    if (!total.ok()) return total.status();
-    result.payload_size += *total;
-  }
+  auto payload = sum_payload<T>(ops, info.count, info.abs_bound, out + codec::kFrameHeaderSize,
+                                stream, ws);
+  if (!payload.ok()) return payload.status();
+  result.payload_size = *payload;
   COMMPRESS_RETURN_IF_ERROR(write_device_frame_header(result, out, stream, ws));
   return codec::kFrameHeaderSize + result.payload_size;
 }
@@ -179,6 +186,30 @@ Result<size_t> combine_raw(const void* local_dev, size_t n, Dtype d, const std::
         stream, ws);
   return write_sum<float>(LocalAndFrame<float>{static_cast<const float*>(local_dev), pf, off_f},
                           info, out_dev, stream, ws);
+}
+
+}  // namespace commpress::cuda
+
+namespace commpress::cuda {
+
+Result<size_t> combine_payloads(const std::byte* a_dev, size_t a_size, const std::byte* b_dev,
+                                size_t b_size, size_t n, Dtype d, double abs_bound,
+                                std::byte* out_dev, cudaStream_t stream, DeviceWorkspace& ws) {
+  if (d != Dtype::f32 && d != Dtype::f64)
+    return Status{ErrorCode::unsupported, "szp payloads hold f32 or f64"};
+  const uint64_t *off_a = nullptr, *off_b = nullptr;
+  auto offsets = [&](const std::byte* p, size_t size, DeviceSlot slot, const uint64_t** off) {
+    return d == Dtype::f64
+               ? device_block_offsets<double>(p, size, n, abs_bound, slot, off, stream, ws)
+               : device_block_offsets<float>(p, size, n, abs_bound, slot, off, stream, ws);
+  };
+  COMMPRESS_RETURN_IF_ERROR(with_role("first payload", offsets(a_dev, a_size, kOffsetsA, &off_a)));
+  COMMPRESS_RETURN_IF_ERROR(with_role("second payload", offsets(b_dev, b_size, kOffsetsB, &off_b)));
+  if (d == Dtype::f64)
+    return sum_payload<double>(FramesPair<double>{a_dev, off_a, b_dev, off_b}, n, abs_bound,
+                               out_dev, stream, ws);
+  return sum_payload<float>(FramesPair<float>{a_dev, off_a, b_dev, off_b}, n, abs_bound, out_dev,
+                            stream, ws);
 }
 
 }  // namespace commpress::cuda

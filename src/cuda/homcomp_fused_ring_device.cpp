@@ -1,7 +1,7 @@
 // HomComp_F's fused homomorphic ring (the CPU's FusedRing, comm/algorithms/
-// homcomp_fused_ring.cpp) on device buffers. Reduce-scatter: a rank compresses its own block
-// r, then at every hop adds its local block to the received frame with combine_raw on the
-// device and passes the sum on; after p - 1 hops it holds block r + 1 summed over all ranks.
+// homcomp_fused_ring.cpp) on device buffers. Reduce-scatter: a rank compresses one block,
+// then at every hop adds its local block to the received frame with combine_raw on the
+// device and passes the sum on; after p - 1 hops it holds block r summed over all ranks.
 // Allgather: those frames go round the ring unchanged and every rank decodes all of them.
 // Every input is quantized once (the frame's bound) and only integers are added afterwards,
 // so the error budget is the CPU ring's (ring_quantizations: p step bounds).
@@ -181,17 +181,22 @@ Result<comm::Report> allreduce_fused_ring(const void* send_dev, void* recv_dev, 
   auto block_at = [&](int b) { return x + layout.begin(b) * es; };
   Exchange ex(comm, aware, stream, out, in);
 
-  // Reduce-scatter: at hop s this rank sends the partial of block (r - s) and adds its own
-  // values to the partial of block (r - s - 1) it receives.
-  auto first = szp_compress(block_at(r), layout.size(r), d, frame_bound, cur.p, cap, stream, ws);
+  // Reduce-scatter in the CPU ring's order (ring_reduce_scatter.cpp), so that raw blocks,
+  // whose float sums depend on the order of the additions, come out the same: this rank
+  // starts with block r - 1, at hop s adds its values to the partial of block r - s - 2 it
+  // receives, and ends holding block r summed over all ranks.
+  auto send_block = [&](int s) { return (r - s - 1 + 2 * p) % p; };
+  auto recv_block = [&](int s) { return (r - s - 2 + 2 * p) % p; };
+  auto first = szp_compress(block_at(send_block(0)), layout.size(send_block(0)), d, frame_bound,
+                            cur.p, cap, stream, ws);
   COMMPRESS_RETURN_IF_ERROR(agree(first.ok() ? Status{} : first.status(), comm));
   size_t cur_size = *first;
   for (int s = 0; s < p - 1; ++s) {
-    const int b = (r - s - 1 + p) % p;
+    const int b = recv_block(s);
     auto got = ex.run(cur.p, cur_size, to, next.p, cap, from);
     Status hop = got.status();
     if (got.ok()) {
-      report.raw_bytes += layout.size((r - s + p) % p) * es;
+      report.raw_bytes += layout.size(send_block(s)) * es;
       std::byte* dst = s + 1 == p - 1 ? finals.p + size_t(b) * cap : cur.p;
       auto sum = combine_raw(block_at(b), layout.size(b), d, next.p, *got, dst, cap, stream, ws);
       if (sum.ok()) cur_size = *sum;
@@ -200,11 +205,11 @@ Result<comm::Report> allreduce_fused_ring(const void* send_dev, void* recv_dev, 
     COMMPRESS_RETURN_IF_ERROR(agree(hop, comm));
   }
 
-  // Allgather: the summed frame of block (r + 1) travels round the ring.
+  // Allgather: the summed frame of block r travels round the ring.
   std::vector<size_t> sizes(size_t(p), 0);
-  sizes[size_t((r + 1) % p)] = cur_size;
+  sizes[size_t(r)] = cur_size;
   for (int s = 0; s < p - 1; ++s) {
-    const int send_b = (r + 1 - s + p) % p, recv_b = (r - s + p) % p;
+    const int send_b = (r - s + p) % p, recv_b = (r - s - 1 + p) % p;
     auto got = ex.run(finals.p + size_t(send_b) * cap, sizes[size_t(send_b)], to,
                       finals.p + size_t(recv_b) * cap, cap, from);
     if (got.ok()) {

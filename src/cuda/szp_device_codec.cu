@@ -1,5 +1,5 @@
 // The szp codec on the device: one thread per 32-value block, running the block functions
-// the CPU codec runs (portable_block.hpp). Encoding is two passes over the input: plan every
+// the CPU codec runs (portable_block.hpp), on tiles staged through shared memory. Encoding is two passes over the input: plan every
 // block's header and body size, scan the sizes into offsets, then code every block at its
 // offset; recomputing the plan costs less than a round trip of the bodies through scratch.
 #include <cfloat>
@@ -16,25 +16,60 @@ namespace szp = codec::szp;
 
 namespace {
 
+// Each CTA moves a tile of kTileBlocks szp blocks between global and shared memory with
+// coalesced accesses, and each thread codes one block from the tile: a block's 32 values are
+// contiguous per thread, which reading global memory directly would make a strided access.
+// One padding value after every block keeps the threads of a warp on distinct banks.
+template <class T>
+inline constexpr unsigned kTileBlocks = 32768 / (sizeof(T) * szp::kBlockValues);  // 32 KiB
+inline constexpr size_t kStride = szp::kBlockValues + 1;
+
+template <class T>
+unsigned tiles_for(size_t nb) {
+  return unsigned((nb + kTileBlocks<T> - 1) / kTileBlocks<T>);
+}
+
+template <class T>
+__device__ void load_tile(const T* x, size_t n, size_t first_block, T* tile) {
+  const size_t base = first_block * szp::kBlockValues;
+  const size_t count = min(size_t(kTileBlocks<T>) * szp::kBlockValues, n - base);
+  for (size_t i = threadIdx.x; i < count; i += blockDim.x)
+    tile[i + i / szp::kBlockValues] = x[base + i];
+  __syncthreads();
+}
+
+template <class T>
+__device__ void store_tile(const T* tile, size_t n, size_t first_block, T* out) {
+  __syncthreads();
+  const size_t base = first_block * szp::kBlockValues;
+  const size_t count = min(size_t(kTileBlocks<T>) * szp::kBlockValues, n - base);
+  for (size_t i = threadIdx.x; i < count; i += blockDim.x)
+    out[base + i] = tile[i + i / szp::kBlockValues];
+}
+
 template <class T>
 __global__ void plan_blocks(const T* x, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                             uint8_t* headers, uint64_t* sizes) {
-  const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  __shared__ T tile[kTileBlocks<T> * kStride];
+  const size_t first = size_t(blockIdx.x) * kTileBlocks<T>, b = first + threadIdx.x;
+  load_tile(x, n, first, tile);
   if (b >= nb) return;
   uint8_t h;
-  sizes[b] = szp::portable::plan_lossy_block(x + b * szp::kBlockValues, szp::valid_in_block(n, b),
-                                             qz, h);
+  sizes[b] = szp::portable::plan_lossy_block(tile + threadIdx.x * kStride,
+                                             szp::valid_in_block(n, b), qz, h);
   headers[b] = h;
 }
 
 template <class T>
 __global__ void code_blocks(const T* x, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                             const uint64_t* offsets, std::byte* bodies) {
-  const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  __shared__ T tile[kTileBlocks<T> * kStride];
+  const size_t first = size_t(blockIdx.x) * kTileBlocks<T>, b = first + threadIdx.x;
+  load_tile(x, n, first, tile);
   if (b >= nb) return;
   uint8_t h;
-  szp::portable::encode_lossy_block(x + b * szp::kBlockValues, szp::valid_in_block(n, b), qz, h,
-                                    bodies + offsets[b]);
+  szp::portable::encode_lossy_block(tile + threadIdx.x * kStride, szp::valid_in_block(n, b), qz,
+                                    h, bodies + offsets[b]);
 }
 
 // Offsets were validated against the payload (device_block_offsets), so every body read
@@ -43,10 +78,12 @@ template <class T>
 __global__ void decode_blocks(const uint8_t* headers, const std::byte* bodies, size_t n,
                               size_t nb, szp::LinearQuantizer<T> qz, const uint64_t* offsets,
                               T* out) {
-  const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b >= nb) return;
-  szp::portable::decode_lossy_block(headers[b], bodies + offsets[b], szp::valid_in_block(n, b),
-                                    qz, out + b * szp::kBlockValues);
+  __shared__ T tile[kTileBlocks<T> * kStride];
+  const size_t first = size_t(blockIdx.x) * kTileBlocks<T>, b = first + threadIdx.x;
+  if (b < nb)
+    szp::portable::decode_lossy_block(headers[b], bodies + offsets[b], szp::valid_in_block(n, b),
+                                      qz, tile + threadIdx.x * kStride);
+  store_tile(tile, n, first, out);
 }
 
 // The CPU decoder's check of the last block's padding lanes (block_driver.hpp,
@@ -114,10 +151,12 @@ Result<size_t> encode_as(const T* x, size_t n, double abs_bound, std::byte* payl
   COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
   const szp::LinearQuantizer<T> qz(abs_bound);
   auto* headers = reinterpret_cast<uint8_t*>(payload);
-  plan_blocks<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(x, n, nb, qz, headers, sizes);
+  plan_blocks<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(x, n, nb, qz, headers,
+                                                                  sizes);
   COMMPRESS_CUDA_TRY(cudaGetLastError());
   COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
-  code_blocks<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(x, n, nb, qz, offsets, payload + nb);
+  code_blocks<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(x, n, nb, qz, offsets,
+                                                                  payload + nb);
   COMMPRESS_CUDA_TRY(cudaGetLastError());
   auto total = read_back(offsets + nb, stream, ws);
   if (!total.ok()) return total.status();
@@ -141,8 +180,8 @@ Status decode_as(const std::byte* payload, size_t payload_size, size_t n, double
                                                     &offsets, stream, ws));
   const szp::LinearQuantizer<T> qz(abs_bound);
   const auto* headers = reinterpret_cast<const uint8_t*>(payload);
-  decode_blocks<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(headers, payload + nb, n, nb, qz,
-                                                                 offsets, out);
+  decode_blocks<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(headers, payload + nb, n,
+                                                                    nb, qz, offsets, out);
   COMMPRESS_CUDA_TRY(cudaGetLastError());
   Status err;
   auto* flag = static_cast<unsigned long long*>(ws.state().device(kFlags, 64, err));

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 
 #include "codec/homomorphic/payload_scan.hpp"
 #include "codec/homomorphic/quantized_ops.hpp"
@@ -162,7 +163,12 @@ COMMPRESS_HD size_t combine_block(const A& a, const B& b, size_t valid, const sz
   T other[kBlockValues];
   a.values(valid, qz, sum);
   b.values(valid, qz, other);
-  for (size_t i = 0; i < valid; ++i) sum[i] += other[i];
+  for (size_t i = 0; i < valid; ++i) {
+    sum[i] += other[i];
+    // Arithmetic leaves NaN payloads to the hardware (a CPU keeps an operand's, a GPU writes
+    // its own): one NaN, so every device writes the same frame.
+    if (sum[i] != sum[i]) sum[i] = std::numeric_limits<T>::quiet_NaN();
+  }
   header = szp::kRawHeader;
   return szp::portable::write_raw_block(sum, valid, body);
 }
