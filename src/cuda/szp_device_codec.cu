@@ -60,16 +60,31 @@ __global__ void plan_blocks(const T* x, size_t n, size_t nb, szp::LinearQuantize
   headers[b] = h;
 }
 
+// The tile's bodies are one contiguous run of the payload: each thread codes its block into
+// the shared tile (its values copied out first), then the CTA writes the run with coalesced
+// stores instead of every thread storing its own body.
 template <class T>
 __global__ void code_blocks(const T* x, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                             const uint64_t* offsets, std::byte* bodies) {
+  static_assert(szp::max_body_size<T>(szp::Mode::lossy) <= kStride * sizeof(T),
+                "a block's body fits the tile space its values took");
   __shared__ T tile[kTileBlocks<T> * kStride];
   const size_t first = size_t(blockIdx.x) * kTileBlocks<T>, b = first + threadIdx.x;
+  const size_t end = min(first + kTileBlocks<T>, nb);
   load_tile(x, n, first, tile);
-  if (b >= nb) return;
-  uint8_t h;
-  szp::portable::encode_lossy_block(tile + threadIdx.x * kStride, szp::valid_in_block(n, b), qz,
-                                    h, bodies + offsets[b]);
+  T values[szp::kBlockValues];
+  const size_t valid = b < nb ? szp::valid_in_block(n, b) : 0;
+  for (size_t i = 0; i < valid; ++i) values[i] = tile[threadIdx.x * kStride + i];
+  __syncthreads();
+  auto* run = reinterpret_cast<std::byte*>(tile);
+  const uint64_t base = offsets[first];
+  if (valid > 0) {
+    uint8_t h;
+    szp::portable::encode_lossy_block(values, valid, qz, h, run + (offsets[b] - base));
+  }
+  __syncthreads();
+  const uint64_t length = offsets[end] - base;
+  for (uint64_t i = threadIdx.x; i < length; i += blockDim.x) bodies[base + i] = run[i];
 }
 
 // Offsets were validated against the payload (device_block_offsets), so every body read
