@@ -1,12 +1,13 @@
 // codec::combine and codec::combine_raw on device frames, block by block with the CPU's own
 // per-block sum (homomorphic/block_operands.hpp). Like the device encoder, two passes: every
-// thread sums its block into registers to learn the result's size, the sizes are scanned into
-// offsets, and the block is summed again straight to its place.
+// thread sums its block into shared memory to learn the result's size, the sizes are scanned
+// into offsets, and the block is summed again into its tile's run (block_tile.cuh).
 #include <string>
 
 #include "codec/homomorphic/block_operands.hpp"
 #include "codec/homomorphic/frame_pair_check.hpp"
 #include "cuda/block_scan.hpp"
+#include "cuda/block_tile.cuh"
 #include "cuda/device_frames.hpp"
 
 namespace commpress::cuda {
@@ -52,24 +53,29 @@ struct LocalAndFrame {
   }
 };
 
+// The planning pass codes each sum into its thread's slot of shared memory to learn the size.
 template <class T, class Operands>
 __global__ void plan_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                           uint8_t* headers, uint64_t* sizes) {
-  const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  __shared__ T slots[kTileBlocks<T> * kStride];
+  const size_t b = size_t(blockIdx.x) * kTileBlocks<T> + threadIdx.x;
   if (b >= nb) return;
-  std::byte body[szp::max_body_size<T>(szp::Mode::lossy)];
   uint8_t h;
-  sizes[b] = ops.code(n, nb, b, qz, h, body);
+  sizes[b] = ops.code(n, nb, b, qz, h,
+                      reinterpret_cast<std::byte*>(slots + threadIdx.x * kStride));
   headers[b] = h;
 }
 
 template <class T, class Operands>
 __global__ void code_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                           const uint64_t* offsets, std::byte* bodies) {
-  const size_t b = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b >= nb) return;
-  uint8_t h;
-  ops.code(n, nb, b, qz, h, bodies + offsets[b]);
+  __shared__ T run[kTileBlocks<T> * kStride];
+  const size_t first = size_t(blockIdx.x) * kTileBlocks<T>;
+  code_run<T>(reinterpret_cast<std::byte*>(run), offsets, first, nb, bodies,
+              [&](std::byte* body) {
+                uint8_t h;
+                ops.code(n, nb, first + threadIdx.x, qz, h, body);
+              });
 }
 
 // The payload of the sum (headers, then bodies) at payload; returns its size.
@@ -81,12 +87,12 @@ Result<size_t> sum_payload(const Operands& ops, size_t n, double abs_bound, std:
   uint64_t *sizes = nullptr, *offsets = nullptr;
   COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
   const szp::LinearQuantizer<T> qz(abs_bound);
-  plan_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(
+  plan_sums<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(
       ops, n, nb, qz, reinterpret_cast<uint8_t*>(payload), sizes);
   COMMPRESS_CUDA_TRY(cudaGetLastError());
   COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
-  code_sums<T><<<ctas_for(nb), kThreadsPerCta, 0, stream>>>(ops, n, nb, qz, offsets,
-                                                            payload + nb);
+  code_sums<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(ops, n, nb, qz, offsets,
+                                                                  payload + nb);
   COMMPRESS_CUDA_TRY(cudaGetLastError());
   auto total = read_back(offsets + nb, stream, ws);
   if (!total.ok()) return total.status();

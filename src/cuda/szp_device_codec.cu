@@ -1,13 +1,15 @@
 // The szp codec on the device: one thread per 32-value block, running the block functions
-// the CPU codec runs (portable_block.hpp), on tiles staged through shared memory. Encoding is two passes over the input: plan every
-// block's header and body size, scan the sizes into offsets, then code every block at its
-// offset; recomputing the plan costs less than a round trip of the bodies through scratch.
+// the CPU codec runs (portable_block.hpp), on tiles staged through shared memory
+// (block_tile.cuh). Encoding is two passes over the input: plan every block's header and body
+// size, scan the sizes into offsets, then code every block at its offset; recomputing the
+// plan costs less than a round trip of the bodies through scratch.
 #include <cfloat>
 #include <cmath>
 #include <string>
 
 #include "codec/lossy/szp/portable_block.hpp"
 #include "cuda/block_scan.hpp"
+#include "cuda/block_tile.cuh"
 #include "cuda/device_frames.hpp"
 
 namespace commpress::cuda {
@@ -15,37 +17,6 @@ namespace commpress::cuda {
 namespace szp = codec::szp;
 
 namespace {
-
-// Each CTA moves a tile of kTileBlocks szp blocks between global and shared memory with
-// coalesced accesses, and each thread codes one block from the tile: a block's 32 values are
-// contiguous per thread, which reading global memory directly would make a strided access.
-// One padding value after every block keeps the threads of a warp on distinct banks.
-template <class T>
-inline constexpr unsigned kTileBlocks = 32768 / (sizeof(T) * szp::kBlockValues);  // 32 KiB
-inline constexpr size_t kStride = szp::kBlockValues + 1;
-
-template <class T>
-unsigned tiles_for(size_t nb) {
-  return unsigned((nb + kTileBlocks<T> - 1) / kTileBlocks<T>);
-}
-
-template <class T>
-__device__ void load_tile(const T* x, size_t n, size_t first_block, T* tile) {
-  const size_t base = first_block * szp::kBlockValues;
-  const size_t count = min(size_t(kTileBlocks<T>) * szp::kBlockValues, n - base);
-  for (size_t i = threadIdx.x; i < count; i += blockDim.x)
-    tile[i + i / szp::kBlockValues] = x[base + i];
-  __syncthreads();
-}
-
-template <class T>
-__device__ void store_tile(const T* tile, size_t n, size_t first_block, T* out) {
-  __syncthreads();
-  const size_t base = first_block * szp::kBlockValues;
-  const size_t count = min(size_t(kTileBlocks<T>) * szp::kBlockValues, n - base);
-  for (size_t i = threadIdx.x; i < count; i += blockDim.x)
-    out[base + i] = tile[i + i / szp::kBlockValues];
-}
 
 template <class T>
 __global__ void plan_blocks(const T* x, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
@@ -60,31 +31,22 @@ __global__ void plan_blocks(const T* x, size_t n, size_t nb, szp::LinearQuantize
   headers[b] = h;
 }
 
-// The tile's bodies are one contiguous run of the payload: each thread codes its block into
-// the shared tile (its values copied out first), then the CTA writes the run with coalesced
-// stores instead of every thread storing its own body.
 template <class T>
 __global__ void code_blocks(const T* x, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                             const uint64_t* offsets, std::byte* bodies) {
-  static_assert(szp::max_body_size<T>(szp::Mode::lossy) <= kStride * sizeof(T),
-                "a block's body fits the tile space its values took");
   __shared__ T tile[kTileBlocks<T> * kStride];
   const size_t first = size_t(blockIdx.x) * kTileBlocks<T>, b = first + threadIdx.x;
-  const size_t end = min(first + kTileBlocks<T>, nb);
   load_tile(x, n, first, tile);
+  // The block's values leave the tile, whose space then holds the bodies.
   T values[szp::kBlockValues];
   const size_t valid = b < nb ? szp::valid_in_block(n, b) : 0;
   for (size_t i = 0; i < valid; ++i) values[i] = tile[threadIdx.x * kStride + i];
   __syncthreads();
-  auto* run = reinterpret_cast<std::byte*>(tile);
-  const uint64_t base = offsets[first];
-  if (valid > 0) {
-    uint8_t h;
-    szp::portable::encode_lossy_block(values, valid, qz, h, run + (offsets[b] - base));
-  }
-  __syncthreads();
-  const uint64_t length = offsets[end] - base;
-  for (uint64_t i = threadIdx.x; i < length; i += blockDim.x) bodies[base + i] = run[i];
+  code_run<T>(reinterpret_cast<std::byte*>(tile), offsets, first, nb, bodies,
+              [&](std::byte* body) {
+                uint8_t h;
+                szp::portable::encode_lossy_block(values, valid, qz, h, body);
+              });
 }
 
 // Offsets were validated against the payload (device_block_offsets), so every body read
