@@ -444,6 +444,24 @@ TEST(HomomorphicCombine, ZeroBlocksCopyTheOtherBlock) {
   EXPECT_EQ(cc::inspect(empty)->payload_size, 0u);
 }
 
+// A NaN in a raw block sums to the one quiet NaN, whatever payload the operand carried: the
+// hardware decides NaN payloads (a GPU writes its own), and frames must not depend on it.
+TEST(HomomorphicCombine, NaNSumsAreTheQuietNaN) {
+  const size_t n = 3 * szp::kBlockValues;
+  auto x = commpress::testing::make_data<float>(Shape::random_walk, n, 8);
+  const uint32_t payload_nan = 0x7fc01234u;
+  std::memcpy(&x[szp::kBlockValues + 5], &payload_nan, 4);  // block 1 goes raw
+  const auto y = commpress::testing::make_data<float>(Shape::random_walk, n, 9);
+  std::vector<float> sum(n);
+  ASSERT_TRUE(cc::decompress(combined(compress(x, 1e-3), compress(y, 1e-3)), std::span<float>(sum)).ok());
+  uint32_t bits = 0;
+  std::memcpy(&bits, &sum[szp::kBlockValues + 5], 4);
+  const float quiet = std::numeric_limits<float>::quiet_NaN();
+  uint32_t quiet_bits = 0;
+  std::memcpy(&quiet_bits, &quiet, 4);
+  EXPECT_EQ(bits, quiet_bits);
+}
+
 TEST(HomomorphicCombine, OutputMayBeAnOperandsStorage) {
   auto x = commpress::testing::make_data<double>(Shape::random_walk, 5000, 5);
   Bytes acc = compress(x, 1e-2);
