@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "codec/lossy/szp/block_header.hpp"
+#include "cuda/block_scan.hpp"
 
 namespace commpress::cuda {
 
@@ -55,6 +56,26 @@ __device__ void code_run(std::byte* run, const uint64_t* offsets, size_t first, 
   __syncthreads();
   const uint64_t length = offsets[end] - base;
   for (uint64_t i = threadIdx.x; i < length; i += blockDim.x) bodies[base + i] = run[i];
+}
+
+// The two passes of every payload writer (the encoder, the homomorphic sums): launch(plan)
+// runs the planning kernel over the tiles (headers at the payload's start, body sizes), the
+// sizes are scanned into offsets, launch(code) runs the coding kernel. Returns the payload's
+// size. Each launcher is called as f(ctas, threads, headers or offsets, sizes or bodies).
+template <class T, class Plan, class Code>
+Result<size_t> write_payload(size_t nb, std::byte* payload, cudaStream_t stream,
+                             DeviceWorkspace& ws, Plan plan, Code code) {
+  if (nb == 0) return size_t{0};
+  uint64_t *sizes = nullptr, *offsets = nullptr;
+  COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
+  plan(tiles_for<T>(nb), kTileBlocks<T>, reinterpret_cast<uint8_t*>(payload), sizes);
+  COMMPRESS_CUDA_TRY(cudaGetLastError());
+  COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
+  code(tiles_for<T>(nb), kTileBlocks<T>, static_cast<const uint64_t*>(offsets), payload + nb);
+  COMMPRESS_CUDA_TRY(cudaGetLastError());
+  auto total = read_back(offsets + nb, stream, ws);
+  if (!total.ok()) return total.status();
+  return nb + size_t(*total);
 }
 
 }  // namespace commpress::cuda

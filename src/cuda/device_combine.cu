@@ -83,20 +83,15 @@ template <class T, class Operands>
 Result<size_t> sum_payload(const Operands& ops, size_t n, double abs_bound, std::byte* payload,
                            cudaStream_t stream, DeviceWorkspace& ws) {
   const size_t nb = szp::block_count(n);
-  if (nb == 0) return size_t{0};
-  uint64_t *sizes = nullptr, *offsets = nullptr;
-  COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
   const szp::LinearQuantizer<T> qz(abs_bound);
-  plan_sums<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(
-      ops, n, nb, qz, reinterpret_cast<uint8_t*>(payload), sizes);
-  COMMPRESS_CUDA_TRY(cudaGetLastError());
-  COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
-  code_sums<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(ops, n, nb, qz, offsets,
-                                                                  payload + nb);
-  COMMPRESS_CUDA_TRY(cudaGetLastError());
-  auto total = read_back(offsets + nb, stream, ws);
-  if (!total.ok()) return total.status();
-  return nb + size_t(*total);
+  return write_payload<T>(
+      nb, payload, stream, ws,
+      [&](unsigned ctas, unsigned threads, uint8_t* headers, uint64_t* sizes) {
+        plan_sums<T><<<ctas, threads, 0, stream>>>(ops, n, nb, qz, headers, sizes);
+      },
+      [&](unsigned ctas, unsigned threads, const uint64_t* offsets, std::byte* bodies) {
+        code_sums<T><<<ctas, threads, 0, stream>>>(ops, n, nb, qz, offsets, bodies);
+      });
 }
 
 template <class T, class Operands>

@@ -122,22 +122,17 @@ inline constexpr unsigned kRangeCtas = 1024;
 template <class T>
 Result<size_t> encode_as(const T* x, size_t n, double abs_bound, std::byte* payload,
                          cudaStream_t stream, DeviceWorkspace& ws) {
-  const size_t nb = szp::block_count(n);
-  if (nb == 0) return size_t{0};
-  uint64_t *sizes = nullptr, *offsets = nullptr;
-  COMMPRESS_RETURN_IF_ERROR(scan_buffers(ws, nb, kOffsets, &sizes, &offsets));
   const szp::LinearQuantizer<T> qz(abs_bound);
-  auto* headers = reinterpret_cast<uint8_t*>(payload);
-  plan_blocks<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(x, n, nb, qz, headers,
-                                                                  sizes);
-  COMMPRESS_CUDA_TRY(cudaGetLastError());
-  COMMPRESS_RETURN_IF_ERROR(exclusive_sum(sizes, offsets, nb, stream, ws));
-  code_blocks<T><<<tiles_for<T>(nb), kTileBlocks<T>, 0, stream>>>(x, n, nb, qz, offsets,
-                                                                  payload + nb);
-  COMMPRESS_CUDA_TRY(cudaGetLastError());
-  auto total = read_back(offsets + nb, stream, ws);
-  if (!total.ok()) return total.status();
-  return nb + size_t(*total);
+  return write_payload<T>(
+      szp::block_count(n), payload, stream, ws,
+      [&](unsigned ctas, unsigned threads, uint8_t* headers, uint64_t* sizes) {
+        plan_blocks<T><<<ctas, threads, 0, stream>>>(x, n, szp::block_count(n), qz, headers,
+                                                     sizes);
+      },
+      [&](unsigned ctas, unsigned threads, const uint64_t* offsets, std::byte* bodies) {
+        code_blocks<T><<<ctas, threads, 0, stream>>>(x, n, szp::block_count(n), qz, offsets,
+                                                     bodies);
+      });
 }
 
 template <class T>
