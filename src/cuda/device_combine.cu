@@ -54,8 +54,10 @@ struct LocalAndFrame {
 };
 
 // The planning pass codes each sum into its thread's slot of shared memory to learn the size.
+// Two CTAs per multiprocessor at least: the sums need many registers, and with one CTA of
+// kTileBlocks threads the multiprocessors wait on memory with too few warps.
 template <class T, class Operands>
-__global__ void plan_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
+__global__ void __launch_bounds__(kTileBlocks<T>, 2) plan_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                           uint8_t* headers, uint64_t* sizes) {
   __shared__ T slots[kTileBlocks<T> * kStride];
   const size_t b = size_t(blockIdx.x) * kTileBlocks<T> + threadIdx.x;
@@ -67,7 +69,7 @@ __global__ void plan_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantize
 }
 
 template <class T, class Operands>
-__global__ void code_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
+__global__ void __launch_bounds__(kTileBlocks<T>, 2) code_sums(Operands ops, size_t n, size_t nb, szp::LinearQuantizer<T> qz,
                           const uint64_t* offsets, std::byte* bodies) {
   __shared__ T run[kTileBlocks<T> * kStride];
   const size_t first = size_t(blockIdx.x) * kTileBlocks<T>;
