@@ -74,7 +74,7 @@ void mpi_init_(F* ierr) {
     Bypass inside;
     next<void (*)(F*)>("mpi_init_")(ierr);
   }
-  if (*ierr == MPI_SUCCESS) commpress::pmpi::start_session_or_exit();
+  if (*ierr == MPI_SUCCESS) commpress::pmpi::start_session_or_exit(false);
 }
 
 void mpi_init_thread_(F* required, F* provided, F* ierr) {
@@ -82,7 +82,7 @@ void mpi_init_thread_(F* required, F* provided, F* ierr) {
     Bypass inside;
     next<void (*)(F*, F*, F*)>("mpi_init_thread_")(required, provided, ierr);
   }
-  if (*ierr == MPI_SUCCESS) commpress::pmpi::start_session_or_exit();
+  if (*ierr == MPI_SUCCESS) commpress::pmpi::start_session_or_exit(false);
 }
 
 void mpi_finalize_(F* ierr) {

@@ -5,8 +5,10 @@
 namespace commpress::pmpi {
 
 // Agrees on the environment's policy over MPI_COMM_WORLD; on a disagreement or an invalid
-// value every rank prints the same message, finalizes MPI and exits with status 1. Runs once.
-void start_session_or_exit();
+// value every rank prints the same message, finalizes MPI and exits with status 1. Then the
+// ranks announce whether they decode point-to-point (p2p_peers.hpp): c_program is false
+// when MPI was started from Fortran. Runs once.
+void start_session_or_exit(bool c_program);
 // Collective over MPI_COMM_WORLD: the COMMPRESS_DEBUG(_JSON) summary.
 void finish_session();
 

@@ -1,0 +1,61 @@
+#include "pmpi/p2p_stash.hpp"
+
+#include <atomic>
+#include <deque>
+#include <mutex>
+
+namespace commpress::pmpi {
+
+namespace {
+
+struct Stash {
+  std::mutex mutex;
+  std::deque<Stashed> kept;
+  std::atomic<bool> any{false};
+};
+
+Stash& the_stash() {
+  static Stash s;
+  return s;
+}
+
+bool matches(const Stashed& s, MPI_Comm comm, int source, int tag) {
+  return s.comm == comm && (source == MPI_ANY_SOURCE || source == s.source) &&
+         (tag == MPI_ANY_TAG || tag == s.tag);
+}
+
+}  // namespace
+
+void stash(Stashed s) {
+  Stash& st = the_stash();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.kept.push_back(std::move(s));
+  st.any = true;
+}
+
+bool stash_holds_any() { return the_stash().any.load(std::memory_order_acquire); }
+
+std::optional<Stashed> take_stashed(MPI_Comm comm, int source, int tag) {
+  Stash& st = the_stash();
+  if (!st.any.load(std::memory_order_acquire)) return std::nullopt;
+  std::lock_guard<std::mutex> lock(st.mutex);
+  for (auto it = st.kept.begin(); it != st.kept.end(); ++it) {
+    if (!matches(*it, comm, source, tag)) continue;
+    Stashed s = std::move(*it);
+    st.kept.erase(it);
+    st.any = !st.kept.empty();
+    return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<Stashed> find_stashed(MPI_Comm comm, int source, int tag) {
+  Stash& st = the_stash();
+  if (!st.any.load(std::memory_order_acquire)) return std::nullopt;
+  std::lock_guard<std::mutex> lock(st.mutex);
+  for (const Stashed& s : st.kept)
+    if (matches(s, comm, source, tag)) return s;
+  return std::nullopt;
+}
+
+}  // namespace commpress::pmpi
