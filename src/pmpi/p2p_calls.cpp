@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -346,6 +347,24 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int 
                       source, recvtag, comm, status);
   }
   return rc;
+}
+
+// A persistent receive is matched at MPI_Start and completed by MPI's own calls, with no
+// moment for this library to decode what it matched: one that a compressed message could
+// reach is refused, naming the two ways out, rather than left to deliver compressed bytes.
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  if (!packed_target(buf, count, type, source, comm))
+    return PMPI_Recv_init(buf, count, type, source, tag, comm, request);
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr,
+               "commpress_mpi[%d]: MPI_Recv_init: a persistent receive cannot decode compressed "
+               "messages; leave p2p out of COMMPRESS_OPS, or set COMMPRESS_P2P_DECODE=0 on "
+               "this rank (its peers then send it plain data)\n", rank);
+  *request = MPI_REQUEST_NULL;
+  PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);
+  return MPI_ERR_OTHER;
 }
 
 }  // extern "C"

@@ -1,8 +1,10 @@
 /* An unmodified MPI program (plain C, MPI only) exercising point-to-point: each rank sends to
  * the next rank of a ring and receives from the previous one (one rank: itself), with
- * MPI_Send / MPI_Isend / MPI_Recv / MPI_Irecv / MPI_Sendrecv / MPI_Sendrecv_replace, probes,
+ * MPI_Send / MPI_Isend / MPI_Recv / MPI_Irecv / MPI_Sendrecv / MPI_Sendrecv_replace, probes
+ * and matched probes,
  * wildcards, many requests in flight completed in an order of their own, derived datatypes,
- * integers, small messages and a cancelled receive. It checks every element received, the
+ * integers, small messages, a cancelled receive and a persistent one (which the preload
+ * refuses where compressed messages could reach it). It checks every element received, the
  * status (source, tag, MPI_Get_count) and MPI's order on one source and tag.
  *   p2p_program exact        every element bit for bit
  *   p2p_program rel <f>      every float element within f times its array's value range
@@ -286,6 +288,35 @@ int main(int argc, char** argv) {
     check_status("iprobed", &st, prev, 9, MPI_DOUBLE, N);
   }
 
+  /* 7b. matched probes: MPI_Mprobe + MPI_Mrecv, MPI_Improbe + MPI_Imrecv. */
+  {
+    int count = -1, flag = 0;
+    MPI_Message msg;
+    MPI_Request r;
+    walk(out, N, seed_of(rank, 14));
+    MPI_Isend(out, N, MPI_DOUBLE, next, 14, MPI_COMM_WORLD, &req);
+    MPI_Mprobe(MPI_ANY_SOURCE, 14, MPI_COMM_WORLD, &msg, &st);
+    MPI_Get_count(&st, MPI_DOUBLE, &count);
+    if (count != N || st.MPI_SOURCE != prev) fail("mprobe count", st.MPI_SOURCE, count, N);
+    MPI_Mrecv(in, N, MPI_DOUBLE, &msg, &st);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    walk(want, N, seed_of(prev, 14));
+    check("mprobed", in, want, N);
+    check_status("mprobed", &st, prev, 14, MPI_DOUBLE, N);
+
+    walk(out, N, seed_of(rank, 15));
+    MPI_Isend(out, N, MPI_DOUBLE, next, 15, MPI_COMM_WORLD, &req);
+    while (!flag) MPI_Improbe(prev, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &msg, &st);
+    MPI_Get_count(&st, MPI_DOUBLE, &count);
+    if (count != N || st.MPI_TAG != 15) fail("improbe count", st.MPI_TAG, count, N);
+    MPI_Imrecv(in, N, MPI_DOUBLE, &msg, &r);
+    MPI_Wait(&r, &st);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    walk(want, N, seed_of(prev, 15));
+    check("improbed", in, want, N);
+    check_status("improbed", &st, prev, 15, MPI_DOUBLE, N);
+  }
+
   /* 8. MPI_Sendrecv and MPI_Sendrecv_replace around the ring. */
   walk(out, N, seed_of(rank, 10));
   MPI_Sendrecv(out, N, MPI_DOUBLE, next, 10, in, N, MPI_DOUBLE, prev, 10, MPI_COMM_WORLD, &st);
@@ -319,6 +350,28 @@ int main(int argc, char** argv) {
     walk(want, N, seed_of(prev, 13));
     check("duplicate communicator", in, want, N);
     MPI_Comm_free(&dup);
+  }
+
+  /* 11. a persistent receive: runs as MPI's, or is refused with an error (never wrong data). */
+  {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int mine = MPI_Recv_init(in, N, MPI_DOUBLE, prev, 16, MPI_COMM_WORLD, &req) == MPI_SUCCESS;
+    int everyone = 0; /* a rank that decodes refuses, one that does not runs it: agree */
+    MPI_Allreduce(&mine, &everyone, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (everyone) {
+      MPI_Request s;
+      walk(out, N, seed_of(rank, 16));
+      MPI_Start(&req);
+      MPI_Isend(out, N, MPI_DOUBLE, next, 16, MPI_COMM_WORLD, &s);
+      MPI_Wait(&req, &st);
+      MPI_Wait(&s, MPI_STATUS_IGNORE);
+      walk(want, N, seed_of(prev, 16));
+      check("persistent receive", in, want, N);
+    } else if (rank == 0) {
+      printf("persistent receive refused\n");
+    }
+    if (mine) MPI_Request_free(&req);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   }
 
   int all = 0;

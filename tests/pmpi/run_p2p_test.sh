@@ -14,6 +14,7 @@ SEND=MPI_Send; [ "$NP" = 1 ] && SEND=MPI_Isend  # a blocking send to itself woul
 echo "== without the preload"
 "$MPIRUN" "${FLAGS[@]}" -np "$NP" "$PROG" exact > "$OUT/plain" 2>&1 || fail "without the preload"
 grep -q "commpress_mpi" "$OUT/plain" && fail "the preload ran without LD_PRELOAD"
+grep -q "refused" "$OUT/plain" && fail "a persistent receive refused without the preload"
 cat "$OUT/plain"
 
 echo "== lossless (zstd-1): bit for bit"
@@ -31,6 +32,8 @@ expect "$OUT/lossless" "^commpress_mpi\[0/$NP\]: MPI_Isend 65536 x MPI_INT to ra
 expect "$OUT/lossless" "^commpress_mpi\[0/$NP\]: MPI_Isend 1 x other type to rank $((1 % NP)): passed through \(other type is not" "a derived type passed through"
 expect "$OUT/lossless" "^commpress_mpi\[0/$NP\]: MPI_Isend 100 x MPI_DOUBLE to rank $((1 % NP)): passed through \(below" "a small send passed through"
 expect "$OUT/lossless" "^commpress_mpi:   p2p +[1-9][0-9]* run by commpress" "p2p in the summary"
+expect "$OUT/lossless" "^commpress_mpi\[0\]: MPI_Recv_init: a persistent receive cannot decode" "a persistent receive refused, with the reason"
+expect "$OUT/lossless" "^persistent receive refused" "the refusal returned to the program"
 
 echo "== lossy (rel:1e-4): within the bound"
 "$MPIRUN" "${FLAGS[@]}" -np "$NP" "${PRELOAD[@]}" -x COMMPRESS_BOUND=rel:1e-4 \
@@ -41,7 +44,7 @@ expect "$OUT/lossy" "^commpress_mpi\[0/$NP\]: MPI_Isend 65536 x MPI_DOUBLE to ra
 echo "== p2p left out of COMMPRESS_OPS: nothing point-to-point intercepted"
 "$MPIRUN" "${FLAGS[@]}" -np "$NP" "${PRELOAD[@]}" -x COMMPRESS_BOUND=rel:1e-4 \
   "$PROG" exact > "$OUT/no-p2p" 2>&1 || fail "without p2p in the policy"
-grep -Eq "MPI_(I?send|I?recv)" "$OUT/no-p2p" && fail "point-to-point intercepted without p2p"
+grep -Eq "MPI_(I?send|I?recv)|refused" "$OUT/no-p2p" && fail "point-to-point intercepted without p2p"
 grep -v '^commpress_mpi' "$OUT/no-p2p"
 
 if [ "$NP" -gt 1 ]; then
