@@ -39,5 +39,8 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass);
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass);
+int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+              MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass);
 
 }  // namespace commpress::pmpi
