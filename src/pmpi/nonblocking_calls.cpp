@@ -23,6 +23,7 @@
 #include "pmpi/call_log.hpp"
 #include "pmpi/collective_calls.hpp"
 #include "pmpi/intercept.hpp"
+#include "pmpi/request_status.hpp"
 
 namespace commpress::pmpi {
 
@@ -36,11 +37,7 @@ struct Pending {
 
 int query(void* extra, MPI_Status* status) {
   const int error = static_cast<Pending*>(extra)->error;
-  PMPI_Status_set_elements(status, MPI_BYTE, 0);
-  PMPI_Status_set_cancelled(status, 0);
-  status->MPI_SOURCE = MPI_UNDEFINED;
-  status->MPI_TAG = MPI_UNDEFINED;
-  status->MPI_ERROR = error;
+  set_status(status, MPI_UNDEFINED, MPI_UNDEFINED, 0, error);
   return error;
 }
 

@@ -84,11 +84,7 @@ class PackedSend final : public P2pWork {
 };
 
 int query_send(void*, MPI_Status* status) {
-  PMPI_Status_set_elements(status, MPI_BYTE, 0);
-  PMPI_Status_set_cancelled(status, 0);
-  status->MPI_SOURCE = MPI_UNDEFINED;
-  status->MPI_TAG = MPI_UNDEFINED;
-  status->MPI_ERROR = MPI_SUCCESS;
+  set_status(status, MPI_UNDEFINED, MPI_UNDEFINED, 0, MPI_SUCCESS);
   return MPI_SUCCESS;
 }
 int free_nothing(void*) { return MPI_SUCCESS; }

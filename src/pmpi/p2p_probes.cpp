@@ -46,14 +46,8 @@ int keep_if_packed(MPI_Comm comm, MPI_Status st, MPI_Status* status) {
   MPI_Message handle;
   int rc = PMPI_Mprobe(st.MPI_SOURCE, st.MPI_TAG, comm, &handle, &st);  // the same message
   if (rc != MPI_SUCCESS) return rc;
-  PMPI_Get_elements_x(&st, MPI_BYTE, &length);
   Stashed s;
-  s.comm = comm;
-  s.source = st.MPI_SOURCE;
-  s.tag = st.MPI_TAG;
-  s.size = size_t(length);
-  s.data.reset(new std::byte[s.size]);
-  rc = PMPI_Mrecv(s.data.get(), int(length), MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+  rc = receive_matched(comm, handle, st, s);
   if (rc != MPI_SUCCESS) return rc;
   auto info = comm::packed_message_info(s.message(), p2p_key());
   s.plain_bytes = info.ok() ? info->count * codec::dtype_size(info->dtype) : s.size;
@@ -99,13 +93,7 @@ class SelfSend final : public P2pWork {
 // Hands out a handle for the kept message s: its plain array (decoded where packed) sent to
 // this process on a private communicator, matched there.
 int reinject(const Stashed& s, MPI_Message* message, MPI_Status* status) {
-  static MPI_Comm self = [] {
-    MPI_Comm c;
-    PMPI_Comm_dup(MPI_COMM_SELF, &c);
-    return c;
-  }();
-  static std::atomic<int> next_tag{0};
-  const int tag = next_tag.fetch_add(1, std::memory_order_relaxed) & 0x7fff;
+  const SelfMessage self = self_message();
   auto w = std::make_unique<SelfSend>();
   MPI_Datatype type = MPI_BYTE;
   size_t count = s.size;
@@ -127,11 +115,11 @@ int reinject(const Stashed& s, MPI_Message* message, MPI_Status* status) {
     w->data.assign(s.data.get(), s.data.get() + s.size);
   }
   const size_t w_bytes = w->data.size();
-  int rc = PMPI_Isend(w->data.data(), int(count), type, 0, tag, self, &w->inner);
+  int rc = PMPI_Isend(w->data.data(), int(count), type, 0, self.tag, self.comm, &w->inner);
   if (rc != MPI_SUCCESS) return rc;
   progress_p2p(std::move(w));
   MPI_Status ignored;
-  rc = PMPI_Mprobe(0, tag, self, message, &ignored);
+  rc = PMPI_Mprobe(0, self.tag, self.comm, message, &ignored);
   if (rc != MPI_SUCCESS) return rc;
   {
     Reinjected& r = reinjected();
@@ -145,15 +133,8 @@ int reinject(const Stashed& s, MPI_Message* message, MPI_Status* status) {
 // A message PMPI matched (handle, st) that may be packed: taken out and handed out again.
 int reinject_matched(MPI_Comm comm, MPI_Message handle, const MPI_Status& st,
                      MPI_Message* message, MPI_Status* status) {
-  MPI_Count length = 0;
-  PMPI_Get_elements_x(&st, MPI_BYTE, &length);
   Stashed s;
-  s.comm = comm;
-  s.source = st.MPI_SOURCE;
-  s.tag = st.MPI_TAG;
-  s.size = size_t(length);
-  s.data.reset(new std::byte[s.size]);
-  const int rc = PMPI_Mrecv(s.data.get(), int(length), MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+  const int rc = receive_matched(comm, handle, st, s);
   return rc != MPI_SUCCESS ? rc : reinject(s, message, status);
 }
 

@@ -11,6 +11,7 @@
 #include "pmpi/comm_policy.hpp"
 #include "pmpi/intercept.hpp"
 #include "pmpi/p2p_peers.hpp"
+#include "pmpi/request_status.hpp"
 
 namespace commpress::pmpi {
 
@@ -25,20 +26,13 @@ bool predefined(MPI_Datatype t) {
 MPI_Datatype mpi_type(comm::Dtype d) { return d == comm::Dtype::f32 ? MPI_FLOAT : MPI_DOUBLE; }
 
 // Copies `count` elements of `from_type` at `from` into the application's (buf, count, type)
-// layout by a message to itself on a private duplicate of MPI_COMM_SELF: MPI's own unpacking
-// into any datatype. Each call has a tag of its own, so concurrent ones never cross.
+// layout by a message to itself (self_message): MPI's own unpacking into any datatype.
 int place(const void* from, MPI_Count count, MPI_Datatype from_type, const Target& t) {
-  static MPI_Comm self = [] {
-    MPI_Comm c;
-    PMPI_Comm_dup(MPI_COMM_SELF, &c);
-    return c;
-  }();
-  static std::atomic<int> next_tag{0};
-  const int tag = next_tag.fetch_add(1, std::memory_order_relaxed) & 0x7fff;
   if (count > INT32_MAX) return MPI_ERR_COUNT;
+  const SelfMessage self = self_message();
   MPI_Status st;
-  return PMPI_Sendrecv(from, int(count), from_type, 0, tag, t.buf, t.count, t.type, 0, tag,
-                       self, &st);
+  return PMPI_Sendrecv(from, int(count), from_type, 0, self.tag, t.buf, t.count, t.type, 0,
+                       self.tag, self.comm, &st);
 }
 
 int error_class(ErrorCode c) {
@@ -121,15 +115,6 @@ Delivered deliver(const Target& t, std::span<const std::byte> message, bool in_b
   }
   d.report = *r;
   return d;
-}
-
-void set_status(MPI_Status* status, int source, int tag, size_t bytes, int error) {
-  if (status == MPI_STATUS_IGNORE) return;
-  status->MPI_SOURCE = source;
-  status->MPI_TAG = tag;
-  status->MPI_ERROR = error;
-  PMPI_Status_set_elements_x(status, MPI_BYTE, MPI_Count(bytes));
-  PMPI_Status_set_cancelled(status, 0);
 }
 
 void log_delivery(const char* mpi_name, const Target& t, int source, const Delivered& d,

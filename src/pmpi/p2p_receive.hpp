@@ -12,6 +12,7 @@
 
 #include "commpress/comm.hpp"
 #include "pmpi/policy.hpp"
+#include "pmpi/request_status.hpp"
 
 namespace commpress::pmpi {
 
@@ -44,9 +45,6 @@ struct Delivered {
 // The message MPI delivered (its `length` bytes) into the target. in_buffer: the bytes sit
 // in target.buf already (a float receive posted straight into it).
 Delivered deliver(const Target& t, std::span<const std::byte> message, bool in_buffer);
-
-// The status a plain receive of the array would have given.
-void set_status(MPI_Status* status, int source, int tag, size_t bytes, int error);
 
 // Debug line (and error message) for a delivered message.
 void log_delivery(const char* mpi_name, const Target& t, int source, const Delivered& d,

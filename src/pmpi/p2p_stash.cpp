@@ -26,6 +26,17 @@ bool matches(const Stashed& s, MPI_Comm comm, int source, int tag) {
 
 }  // namespace
 
+int receive_matched(MPI_Comm comm, MPI_Message handle, const MPI_Status& st, Stashed& s) {
+  MPI_Count length = 0;
+  PMPI_Get_elements_x(&st, MPI_BYTE, &length);
+  s.comm = comm;
+  s.source = st.MPI_SOURCE;
+  s.tag = st.MPI_TAG;
+  s.size = size_t(length);
+  s.data.reset(new std::byte[s.size]);
+  return PMPI_Mrecv(s.data.get(), int(length), MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+}
+
 void stash(Stashed s) {
   Stash& st = the_stash();
   std::lock_guard<std::mutex> lock(st.mutex);

@@ -24,6 +24,9 @@ struct Stashed {
   std::span<const std::byte> message() const { return {data.get(), size}; }
 };
 
+// Receives the message PMPI matched (handle, with its status st) into s.
+int receive_matched(MPI_Comm comm, MPI_Message handle, const MPI_Status& st, Stashed& s);
+
 void stash(Stashed s);
 bool stash_holds_any();
 // The oldest kept message that a receive (source, tag on comm) matches, taken out / looked at.
