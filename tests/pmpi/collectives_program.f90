@@ -52,22 +52,14 @@ program collectives_program
     x(i) = v(rank, i)
   end do
   call MPI_Allgather(x, nb, MPI_DOUBLE_PRECISION, y, nb, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, ierr)
-  do r = 0, nprocs - 1
-    do i = 1, nb
-      want(r * nb + i) = v(r, i)
-    end do
-  end do
+  call gathered(want)
   call check(y, want, nb * nprocs, allowed)
   ! Alltoall: block r of the result is rank r's block number `rank`.
   do i = 1, nb * nprocs
     x(i) = v(rank, i)
   end do
   call MPI_Alltoall(x, nb, MPI_DOUBLE_PRECISION, y, nb, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, ierr)
-  do r = 0, nprocs - 1
-    do i = 1, nb
-      want(r * nb + i) = v(r, rank * nb + i)
-    end do
-  end do
+  call exchanged(want)
   call check(y, want, nb * nprocs, allowed)
   ! The nonblocking forms, all five in flight at once, completed by MPI_Waitall (the
   ! allreduce's and the alltoall's) and MPI_Wait (the rest) in another order than started.
@@ -100,17 +92,9 @@ program collectives_program
     want(i) = v(root, i)
   end do
   call check(z, want, n, allowed)
-  do r = 0, nprocs - 1
-    do i = 1, nb
-      want(r * nb + i) = v(r, i)
-    end do
-  end do
+  call gathered(want)
   call check(ag, want, nb * nprocs, allowed)
-  do r = 0, nprocs - 1
-    do i = 1, nb
-      want(r * nb + i) = v(r, rank * nb + i)
-    end do
-  end do
+  call exchanged(want)
   call check(a2a, want, nb * nprocs, allowed)
   ! Integers pass through: exact under any policy.
   do i = 1, n
@@ -138,6 +122,28 @@ contains
     integer, intent(in) :: r, i
     v = dble(mod(i * 7 + r * 13, 1024)) / 64 - 8
   end function v
+
+  ! What an allgather of every rank's first nb values delivers.
+  subroutine gathered(expected)
+    double precision, intent(out) :: expected(:)
+    integer :: q, j
+    do q = 0, nprocs - 1
+      do j = 1, nb
+        expected(q * nb + j) = v(q, j)
+      end do
+    end do
+  end subroutine gathered
+
+  ! What an alltoall delivers here: block q is rank q's block number `rank`.
+  subroutine exchanged(expected)
+    double precision, intent(out) :: expected(:)
+    integer :: q, j
+    do q = 0, nprocs - 1
+      do j = 1, nb
+        expected(q * nb + j) = v(q, rank * nb + j)
+      end do
+    end do
+  end subroutine exchanged
 
   subroutine check(got, expected, count, tolerance)
     integer, intent(in) :: count
