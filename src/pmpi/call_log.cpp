@@ -19,7 +19,7 @@ namespace commpress::pmpi {
 
 namespace {
 
-constexpr int kOps = std::bit_width(unsigned(kAllOps));  // one per OpBit
+constexpr int kOps = std::bit_width(unsigned(kOpBits));  // one per OpBit
 enum Counter { kCalls, kPassed, kRaw, kSent, kSeconds, kCounters };
 
 int op_index(unsigned op) {
@@ -70,6 +70,7 @@ std::string describe(const CallFacts& c) {
   }
   std::string s = name + " " + std::to_string(c.count) + " x " + type_name(c.type);
   if (c.reduction != MPI_OP_NULL) s += std::string(" ") + op_text(c.reduction);
+  if (c.peer >= 0) s += (c.received ? " from rank " : " to rank ") + std::to_string(c.peer);
   return s;
 }
 
@@ -90,7 +91,7 @@ void log_as_nonblocking() { nonblocking_thread = true; }
 void record_intercepted(const CallFacts& call, const comm::Report& r, const Policy& policy,
                         double seconds) {
   Log& l = log();
-  {
+  if (!call.received) {  // a message is counted once, at its sender
     std::lock_guard<std::mutex> lock(l.mutex);
     auto& c = l.counters[size_t(op_index(call.op))];
     c[kCalls] += 1;

@@ -20,6 +20,8 @@ struct CallFacts {
   MPI_Datatype type;
   MPI_Op reduction;      // MPI_OP_NULL where the call reduces nothing
   size_t bytes;          // count * type size
+  int peer = -1;         // point-to-point: the other rank (in the call's communicator)
+  bool received = false; // a receive that decoded a message: a line, not counted again
 };
 
 void record_intercepted(const CallFacts& call, const comm::Report& report, const Policy& policy,

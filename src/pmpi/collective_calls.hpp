@@ -39,5 +39,24 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass);
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass);
+// The nonblocking forms (nonblocking_calls.cpp): `pass` posts the caller's binding's own
+// nonblocking call; otherwise *request is a generalized request of the library's.
+int iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request* request, const Pass& pass);
+int ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request,
+                          const Pass& pass);
+int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+           MPI_Request* request, const Pass& pass);
+int iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
+               const Pass& pass);
+int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
+              const Pass& pass);
+
+int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+              MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass);
 
 }  // namespace commpress::pmpi

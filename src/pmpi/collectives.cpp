@@ -3,7 +3,9 @@
 // implement to `pass` (PMPI_* for the C entry points at the end of this file).
 #include <mpi.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "pmpi/collective_calls.hpp"
 #include "pmpi/intercept.hpp"
@@ -175,6 +177,47 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
                          recvcount, recvtype, comm, pass, &comm::alltoall);
 }
 
+// MPI_Alltoallv follows alltoall's bit in COMMPRESS_OPS. Its sizes differ between ranks, so
+// whether a call is large enough cannot be decided alike on every rank without talking: each
+// rank's "below COMMPRESS_MIN_BYTES" is one more reason in the agreement intercept() holds,
+// and the call runs through commpress only when every rank moves at least min_bytes (sent or
+// received). That agreement (one small allreduce) is what every MPI_Alltoallv under such a
+// policy pays, small ones included.
+int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+              MPI_Datatype recvtype, MPI_Comm comm, const Pass& pass) {
+  const Policy* p = active_policy(comm, kAlltoall);
+  if (!p || sendbuf == MPI_IN_PLACE || !sendcounts || !sdispls || !recvcounts || !rdispls)
+    return pass();
+  const int size = comm_size(comm);
+  const auto n = static_cast<size_t>(size);
+  std::vector<size_t> sc(n), sd(n), rc(n), rd(n);
+  size_t sent = 0, received = 0;
+  for (int r = 0; r < size; ++r) {
+    if (sendcounts[r] < 0 || sdispls[r] < 0 || recvcounts[r] < 0 || rdispls[r] < 0) return pass();
+    sc[size_t(r)] = size_t(sendcounts[r]);
+    sd[size_t(r)] = size_t(sdispls[r]);
+    rc[size_t(r)] = size_t(recvcounts[r]);
+    rd[size_t(r)] = size_t(rdispls[r]);
+    sent += sc[size_t(r)];
+    received += rc[size_t(r)];
+  }
+  const CallFacts f{"MPI_Alltoallv", kAlltoall, received, recvtype, MPI_OP_NULL,
+                    bytes_of(received, recvtype)};
+  std::string refusal = type_refusal(recvtype);
+  if (refusal.empty() && sendtype != recvtype) refusal = "send and receive types differ";
+  if (refusal.empty() && sendbuf == recvbuf) refusal = kAliased;
+  if (refusal.empty() && std::max(bytes_of(sent, sendtype), f.bytes) < p->min_bytes)
+    refusal = "below COMMPRESS_MIN_BYTES=" + std::to_string(p->min_bytes) + " on some rank";
+  return intercept({f, comm, refusal,
+                    [&](const comm::Options& o) {
+                      return comm::alltoallv(sendbuf, sc, sd, recvbuf, rc, rd,
+                                             *float_dtype(recvtype), comm, o);
+                    },
+                    pass},
+                   *p);
+}
+
 }  // namespace commpress::pmpi
 
 using namespace commpress::pmpi;
@@ -226,6 +269,16 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, [&] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   });
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                   recvtype, comm, [&] {
+                     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                           recvcounts, rdispls, recvtype, comm);
+                   });
 }
 
 }  // extern "C"

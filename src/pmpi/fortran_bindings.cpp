@@ -65,24 +65,58 @@ void blocks(BlocksRoutine f, BlocksWrapper wrapper, void* sendbuf, F* sendcount,
                   PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm), pass);
 }
 
+// After a nonblocking wrapper: unless Open MPI's own routine ran (it set request and ierr),
+// the library's request in Fortran's terms.
+void fortran_request(bool passed, int rc, MPI_Request r, F* request, F* ierr) {
+  if (passed) return;
+  *ierr = rc;
+  if (rc == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+using IBlocksRoutine = void (*)(void*, F*, F*, void*, F*, F*, F*, F*, F*);
+using IBlocksWrapper = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype,
+                               MPI_Comm, MPI_Request*, const commpress::pmpi::Pass&);
+
+void iblocks(IBlocksRoutine f, IBlocksWrapper wrapper, void* sendbuf, F* sendcount, F* sendtype,
+             void* recvbuf, F* recvcount, F* recvtype, F* comm, F* request, F* ierr) {
+  bool passed = false;
+  auto pass = [&] {
+    passed = true;
+    return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr),
+           int(*ierr);
+  };
+  if (is_bottom(sendbuf) || is_bottom(recvbuf)) return void(pass());
+  MPI_Request r = MPI_REQUEST_NULL;
+  const int rc = wrapper(c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), recvbuf,
+                         *recvcount, PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm), &r, pass);
+  fortran_request(passed, rc, r, request, ierr);
+}
+
 }  // namespace
 
 extern "C" {
 
+// Under a policy MPI is asked for MPI_THREAD_MULTIPLE, as from C (init_finalize.cpp): the
+// nonblocking collectives' progress threads need it.
 void mpi_init_(F* ierr) {
   {
     Bypass inside;
-    next<void (*)(F*)>("mpi_init_")(ierr);
+    F required = commpress::pmpi::level_for(MPI_THREAD_SINGLE), provided = 0;
+    if (required == MPI_THREAD_SINGLE)
+      next<void (*)(F*)>("mpi_init_")(ierr);
+    else
+      next<void (*)(F*, F*, F*)>("mpi_init_thread_")(&required, &provided, ierr);
   }
-  if (*ierr == MPI_SUCCESS) commpress::pmpi::start_session_or_exit();
+  if (*ierr == MPI_SUCCESS) commpress::pmpi::start_session_or_exit(false);
 }
 
 void mpi_init_thread_(F* required, F* provided, F* ierr) {
   {
     Bypass inside;
-    next<void (*)(F*, F*, F*)>("mpi_init_thread_")(required, provided, ierr);
+    F level = commpress::pmpi::level_for(*required);
+    next<void (*)(F*, F*, F*)>("mpi_init_thread_")(&level, provided, ierr);
   }
-  if (*ierr == MPI_SUCCESS) commpress::pmpi::start_session_or_exit();
+  if (*ierr == MPI_SUCCESS) commpress::pmpi::start_session_or_exit(false);
 }
 
 void mpi_finalize_(F* ierr) {
@@ -155,6 +189,69 @@ void mpi_alltoall_(void* sendbuf, F* sendcount, F* sendtype, void* recvbuf, F* r
   static auto f = next<BlocksRoutine>("mpi_alltoall_");
   blocks(f, &commpress::pmpi::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
          recvtype, comm, ierr);
+}
+
+// The nonblocking collectives: a request of the library's (a generalized request, completed
+// by mpi_wait_ and the rest of Open MPI's Fortran completion calls) or Open MPI's own call.
+void mpi_iallreduce_(void* sendbuf, void* recvbuf, F* count, F* datatype, F* op, F* comm,
+                     F* request, F* ierr) {
+  static auto f = next<void (*)(void*, void*, F*, F*, F*, F*, F*, F*)>("mpi_iallreduce_");
+  bool passed = false;
+  auto pass = [&] {
+    passed = true;
+    return f(sendbuf, recvbuf, count, datatype, op, comm, request, ierr), int(*ierr);
+  };
+  if (is_bottom(sendbuf) || is_bottom(recvbuf)) return void(pass());
+  MPI_Request r = MPI_REQUEST_NULL;
+  const int rc = commpress::pmpi::iallreduce(c_buffer(sendbuf), recvbuf, *count,
+                                             PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op),
+                                             PMPI_Comm_f2c(*comm), &r, pass);
+  fortran_request(passed, rc, r, request, ierr);
+}
+
+void mpi_ireduce_scatter_block_(void* sendbuf, void* recvbuf, F* recvcount, F* datatype, F* op,
+                                F* comm, F* request, F* ierr) {
+  static auto f =
+      next<void (*)(void*, void*, F*, F*, F*, F*, F*, F*)>("mpi_ireduce_scatter_block_");
+  bool passed = false;
+  auto pass = [&] {
+    passed = true;
+    return f(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierr), int(*ierr);
+  };
+  if (is_bottom(sendbuf) || is_bottom(recvbuf)) return void(pass());
+  MPI_Request r = MPI_REQUEST_NULL;
+  const int rc = commpress::pmpi::ireduce_scatter_block(
+      c_buffer(sendbuf), recvbuf, *recvcount, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op),
+      PMPI_Comm_f2c(*comm), &r, pass);
+  fortran_request(passed, rc, r, request, ierr);
+}
+
+void mpi_ibcast_(void* buffer, F* count, F* datatype, F* root, F* comm, F* request, F* ierr) {
+  static auto f = next<void (*)(void*, F*, F*, F*, F*, F*, F*)>("mpi_ibcast_");
+  bool passed = false;
+  auto pass = [&] {
+    passed = true;
+    return f(buffer, count, datatype, root, comm, request, ierr), int(*ierr);
+  };
+  if (is_bottom(buffer)) return void(pass());
+  MPI_Request r = MPI_REQUEST_NULL;
+  const int rc = commpress::pmpi::ibcast(buffer, *count, PMPI_Type_f2c(*datatype), *root,
+                                         PMPI_Comm_f2c(*comm), &r, pass);
+  fortran_request(passed, rc, r, request, ierr);
+}
+
+void mpi_iallgather_(void* sendbuf, F* sendcount, F* sendtype, void* recvbuf, F* recvcount,
+                     F* recvtype, F* comm, F* request, F* ierr) {
+  static auto f = next<IBlocksRoutine>("mpi_iallgather_");
+  iblocks(f, &commpress::pmpi::iallgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+          recvtype, comm, request, ierr);
+}
+
+void mpi_ialltoall_(void* sendbuf, F* sendcount, F* sendtype, void* recvbuf, F* recvcount,
+                    F* recvtype, F* comm, F* request, F* ierr) {
+  static auto f = next<IBlocksRoutine>("mpi_ialltoall_");
+  iblocks(f, &commpress::pmpi::ialltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+          recvtype, comm, request, ierr);
 }
 
 }  // extern "C"

@@ -16,11 +16,13 @@
 #include "pmpi/call_log.hpp"
 #include "pmpi/comm_policy.hpp"
 #include "pmpi/debug_flag.hpp"
+#include "pmpi/p2p_peers.hpp"
+#include "pmpi/p2p_progress.hpp"
 #include "pmpi/session.hpp"
 
 namespace commpress::pmpi {
 
-void start_session_or_exit() {
+void start_session_or_exit(bool c_program) {
   if (policies_started()) return;
   Bypass inside;
   const commpress::Status st = start_policies();
@@ -28,6 +30,7 @@ void start_session_or_exit() {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   if (st.ok()) {
+    start_p2p_peers(c_program);
     if (rank == 0 && debug_enabled())
       std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s%s\n", size,
                    environment_policy_in_force().text().c_str(),
@@ -52,6 +55,7 @@ int level_for(int required) {
 }
 
 void finish_session() {
+  stop_p2p_progress();  // the packed sends still in flight leave before MPI ends
   Bypass inside;
   if (policies_started()) finish_call_log(environment_policy_in_force().text());
 }
@@ -69,7 +73,7 @@ extern "C" int MPI_Init(int* argc, char*** argv) {
     rc = level == MPI_THREAD_SINGLE ? PMPI_Init(argc, argv)
                                     : PMPI_Init_thread(argc, argv, level, &provided);
   }
-  if (rc == MPI_SUCCESS) start_session_or_exit();
+  if (rc == MPI_SUCCESS) start_session_or_exit(true);
   return rc;
 }
 
@@ -79,7 +83,7 @@ extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provi
     Bypass inside;
     rc = PMPI_Init_thread(argc, argv, level_for(required), provided);
   }
-  if (rc == MPI_SUCCESS) start_session_or_exit();
+  if (rc == MPI_SUCCESS) start_session_or_exit(true);
   return rc;
 }
 

@@ -23,6 +23,7 @@
 #include "pmpi/call_log.hpp"
 #include "pmpi/collective_calls.hpp"
 #include "pmpi/intercept.hpp"
+#include "pmpi/request_status.hpp"
 
 namespace commpress::pmpi {
 
@@ -36,11 +37,7 @@ struct Pending {
 
 int query(void* extra, MPI_Status* status) {
   const int error = static_cast<Pending*>(extra)->error;
-  PMPI_Status_set_elements(status, MPI_BYTE, 0);
-  PMPI_Status_set_cancelled(status, 0);
-  status->MPI_SOURCE = MPI_UNDEFINED;
-  status->MPI_TAG = MPI_UNDEFINED;
-  status->MPI_ERROR = error;
+  set_status(status, MPI_UNDEFINED, MPI_UNDEFINED, 0, error);
   return error;
 }
 
@@ -95,17 +92,14 @@ struct BlocksCall {
   unsigned bit;
   int (*wrapper)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, const Pass&);
   int (*blocking)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
-  int (*nonblocking)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm,
-                     MPI_Request*);
 };
 
 int blocks_per_rank(const BlocksCall& call, const void* sendbuf, int sendcount,
                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                    MPI_Comm comm, MPI_Request* request) {
+                    MPI_Comm comm, MPI_Request* request, const Pass& pass) {
   if (recvcount <= 0 || !takes(comm, call.bit, call.mpi_name,
                                size_t(recvcount) * size_t(comm_size(comm)), recvtype, MPI_OP_NULL))
-    return call.nonblocking(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                            request);
+    return pass();
   return start(comm, [=](MPI_Comm dup) {
     return call.wrapper(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup, [&] {
       return call.blocking(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, dup);
@@ -115,6 +109,55 @@ int blocks_per_rank(const BlocksCall& call, const void* sendbuf, int sendcount,
 
 }  // namespace
 
+int iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request* request, const Pass& pass) {
+  if (count <= 0 || !takes(comm, kAllreduce, "MPI_Iallreduce", size_t(count), datatype, op))
+    return pass();
+  return start(comm, [=](MPI_Comm dup) {
+    return allreduce(sendbuf, recvbuf, count, datatype, op, dup, [&] {
+      return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, dup);
+    });
+  }, request);
+}
+
+int ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request,
+                          const Pass& pass) {
+  if (recvcount <= 0 ||
+      !takes(comm, kReduceScatterBlock, "MPI_Ireduce_scatter_block",
+             size_t(recvcount) * size_t(comm_size(comm)), datatype, op))
+    return pass();
+  return start(comm, [=](MPI_Comm dup) {
+    return reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, dup, [&] {
+      return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, dup);
+    });
+  }, request);
+}
+
+int ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+           MPI_Request* request, const Pass& pass) {
+  if (count <= 0 || !takes(comm, kBcast, "MPI_Ibcast", size_t(count), datatype, MPI_OP_NULL))
+    return pass();
+  return start(comm, [=](MPI_Comm dup) {
+    return bcast(buffer, count, datatype, root, dup,
+                 [&] { return PMPI_Bcast(buffer, count, datatype, root, dup); });
+  }, request);
+}
+
+int iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
+               const Pass& pass) {
+  return blocks_per_rank({"MPI_Iallgather", kAllgather, &allgather, &PMPI_Allgather}, sendbuf,
+                         sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, pass);
+}
+
+int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
+              const Pass& pass) {
+  return blocks_per_rank({"MPI_Ialltoall", kAlltoall, &alltoall, &PMPI_Alltoall}, sendbuf,
+                         sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, pass);
+}
+
 }  // namespace commpress::pmpi
 
 using namespace commpress::pmpi;
@@ -123,50 +166,39 @@ extern "C" {
 
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request* request) {
-  if (count <= 0 || !takes(comm, kAllreduce, "MPI_Iallreduce", size_t(count), datatype, op))
+  return iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, [&] {
     return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
-  return start(comm, [=](MPI_Comm dup) {
-    return allreduce(sendbuf, recvbuf, count, datatype, op, dup, [&] {
-      return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, dup);
-    });
-  }, request);
+  });
 }
 
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                               MPI_Request* request) {
-  if (recvcount <= 0 ||
-      !takes(comm, kReduceScatterBlock, "MPI_Ireduce_scatter_block",
-             size_t(recvcount) * size_t(comm_size(comm)), datatype, op))
+  return ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, [&] {
     return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
-  return start(comm, [=](MPI_Comm dup) {
-    return reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, dup, [&] {
-      return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, dup);
-    });
-  }, request);
+  });
 }
 
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request* request) {
-  if (count <= 0 || !takes(comm, kBcast, "MPI_Ibcast", size_t(count), datatype, MPI_OP_NULL))
-    return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
-  return start(comm, [=](MPI_Comm dup) {
-    return bcast(buffer, count, datatype, root, dup,
-                 [&] { return PMPI_Bcast(buffer, count, datatype, root, dup); });
-  }, request);
+  return ibcast(buffer, count, datatype, root, comm, request,
+                [&] { return PMPI_Ibcast(buffer, count, datatype, root, comm, request); });
 }
 
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return blocks_per_rank({"MPI_Iallgather", kAllgather, &allgather, &PMPI_Allgather,
-                          &PMPI_Iallgather},
-                         sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  return iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, [&] {
+    return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                           request);
+  });
 }
 
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return blocks_per_rank({"MPI_Ialltoall", kAlltoall, &alltoall, &PMPI_Alltoall, &PMPI_Ialltoall},
-                         sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  return ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, [&] {
+    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                          request);
+  });
 }
 
 }  // extern "C"

@@ -13,8 +13,10 @@
 
 namespace commpress::pmpi {
 
-// The collectives the library may compress (COMMPRESS_OPS names them); a nonblocking form
-// (MPI_Iallreduce, ...) follows its blocking operation's bit.
+// The operations the library may compress (COMMPRESS_OPS names them); a nonblocking form
+// (MPI_Iallreduce, ...) follows its blocking operation's bit. "all" names every collective;
+// point-to-point (MPI_Send, MPI_Isend and the receives that decode them) is named on its own
+// ("p2p"), since it asks more of the receiving program (docs/pmpi.md).
 enum OpBit : unsigned {
   kAllreduce = 1u << 0,
   kReduce = 1u << 1,
@@ -23,7 +25,9 @@ enum OpBit : unsigned {
   kBcast = 1u << 4,
   kAllgather = 1u << 5,
   kAlltoall = 1u << 6,
-  kAllOps = (1u << 7) - 1,
+  kAllOps = (1u << 7) - 1,  // the collectives: what "all" names
+  kP2p = 1u << 7,
+  kOpBits = (1u << 8) - 1,  // every operation, for the counters
 };
 
 // Below this many bytes a call passes through: intercepting costs one small agreement plus

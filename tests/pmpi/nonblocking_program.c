@@ -1,4 +1,4 @@
-/* An unmodified MPI program (no commpress header): MPI_Alltoall and the nonblocking
+/* An unmodified MPI program (no commpress header): MPI_Alltoall, MPI_Alltoallv and the nonblocking
  * collectives the preload intercepts, many in flight at once, completed through MPI's own
  * MPI_Wait, MPI_Test, MPI_Waitany and MPI_Waitall in an order that differs between ranks, some
  * on a communicator freed before they complete, checked against values computed locally.
@@ -127,6 +127,41 @@ int main(int argc, char** argv) {
         check("MPI_Alltoall", -1, out[r * n + i], (float)value(r, (long)rank * n + i, 99), i);
     free(in);
     free(out);
+  }
+
+  /* Blocking MPI_Alltoallv, double: rank s sends (s + d) % 3 + 1 blocks of 20000 to rank d,
+   * packed in reverse order of destination; every element of every block checked. */
+  {
+    const long unit = 20000;
+    int* sc = malloc(size * sizeof(int));
+    int* sd = malloc(size * sizeof(int));
+    int* rc = malloc(size * sizeof(int));
+    int* rd = malloc(size * sizeof(int));
+    long stotal = 0, rtotal = 0;
+    for (int d = size - 1; d >= 0; --d) {
+      sc[d] = (int)(((rank + d) % 3 + 1) * unit);
+      sd[d] = (int)stotal;
+      stotal += sc[d];
+    }
+    for (int s = 0; s < size; ++s) {
+      rc[s] = (int)(((s + rank) % 3 + 1) * unit);
+      rd[s] = (int)rtotal;
+      rtotal += rc[s];
+    }
+    double* in = malloc(stotal * sizeof(double));
+    double* out = malloc(rtotal * sizeof(double));
+    for (int d = 0; d < size; ++d)
+      for (long i = 0; i < sc[d]; ++i) in[sd[d] + i] = value(rank, d * 1000003L + i, 77);
+    MPI_Alltoallv(in, sc, sd, MPI_DOUBLE, out, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);
+    for (int s = 0; s < size; ++s)
+      for (long i = 0; i < rc[s]; ++i)
+        check("MPI_Alltoallv", -1, out[rd[s] + i], value(s, rank * 1000003L + i, 77), i);
+    free(in);
+    free(out);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
   }
 
   /* kOps operations in flight, every third on a duplicate (freed before they complete). */

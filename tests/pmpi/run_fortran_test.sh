@@ -2,7 +2,7 @@
 # The unmodified Fortran program (`use mpi`) at one rank count, without and with
 # libcommpress_mpi.so: exact, lossless and lossy results, and the debug lines showing that
 # the Fortran calls themselves were intercepted (Open MPI's Fortran bindings bypass the C
-# entry points, so this checks the library's Fortran names).
+# entry points, so this checks the library's Fortran names), the nonblocking ones included.
 #   run_fortran_test.sh <mpirun> <ranks> <program> <preload library> <profile>
 set -uo pipefail
 MPIRUN=$1 NP=$2 PROGRAM=$3 LIB=$4 PROFILE=$5
@@ -24,7 +24,8 @@ run() {  # run <name> <program argument> <mpirun arguments...>
 run plain exact
 run lossless exact "${PRELOAD[@]}" -x COMMPRESS_BOUND=lossless -x COMMPRESS_CODEC=zstd-1
 run lossy 1e-4 "${PRELOAD[@]}" -x COMMPRESS_BOUND=rel:1e-4
-for op in MPI_Allreduce MPI_Reduce MPI_Reduce_scatter_block MPI_Bcast MPI_Allgather MPI_Alltoall; do
+for op in MPI_Allreduce MPI_Reduce MPI_Reduce_scatter_block MPI_Bcast MPI_Allgather MPI_Alltoall \
+          MPI_Iallreduce MPI_Ireduce_scatter_block MPI_Ibcast MPI_Iallgather MPI_Ialltoall; do
   grep -Eq "^commpress_mpi\[0/$NP\]: $op [0-9]+ x MPI_DOUBLE_PRECISION[a-z ]*: [a-z_]+ codec" \
     "$OUT/lossy" || fail "Fortran $op not run by commpress"
 done

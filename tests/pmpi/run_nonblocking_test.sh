@@ -19,7 +19,7 @@ echo "== lossless (zstd-1): bit for bit"
   -x COMMPRESS_CODEC=zstd-1 "$PROG" exact free-early > "$OUT/lossless" 2>&1 || fail "lossless under the preload"
 grep -v '^commpress_mpi\[[1-9]' "$OUT/lossless" | grep -v "^commpress_mpi\[0/$NP\]: MPI_I" | head -20
 expect "$OUT/lossless" "^commpress_mpi: policy on all $NP ranks: .* \(progress threads\)" "progress threads agreed at MPI_Init"
-for op in MPI_Alltoall MPI_Iallreduce MPI_Ireduce_scatter_block MPI_Ibcast MPI_Iallgather MPI_Ialltoall; do
+for op in MPI_Alltoall MPI_Alltoallv MPI_Iallreduce MPI_Ireduce_scatter_block MPI_Ibcast MPI_Iallgather MPI_Ialltoall; do
   expect "$OUT/lossless" "^commpress_mpi\[0/$NP\]: $op [0-9]+ x MPI_(FLOAT|DOUBLE)[a-z ]*: [a-z_]+ codec" "$op run by commpress"
 done
 expect "$OUT/lossless" "^commpress_mpi\[0/$NP\]: MPI_Iallreduce 20000 x MPI_INT sum: passed through \(MPI_INT is not" "integers passed through"
