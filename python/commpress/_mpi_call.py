@@ -34,11 +34,15 @@ def op_code(op):
     raise InvalidArgument(f"op {op!r}: one of sum, min, max, prod (or MPI.SUM...)")
 
 
-def as_int(value, what):
+def as_int(value, what, low=-2**31, high=2**31 - 1):
+    """``value`` as an int in [low, high] (default: a C int, as MPI's ranks and tags)."""
     try:
-        return int(value)
+        v = int(value)
     except (TypeError, ValueError):
         raise InvalidArgument(f"{what} {value!r} is not an integer") from None
+    if not low <= v <= high:
+        raise InvalidArgument(f"{what} {v} is outside [{low}, {high}]")
+    return v
 
 
 class Call:
@@ -49,7 +53,7 @@ class Call:
     arguments, the more precisely their error reads ("rank 1 failed" rather than a
     disagreement on a field)."""
 
-    def __init__(self, comm, codec, algorithm):
+    def __init__(self, comm, codec, algorithm, chunk_bytes):
         self.comm = MPI.COMM_WORLD if comm is None else comm
         if not isinstance(self.comm, MPI.Comm):
             raise TypeError(f"comm must be an mpi4py.MPI.Comm, not {type(self.comm).__name__}")
@@ -59,10 +63,11 @@ class Call:
         self.count, self.dtype, self.op, self.root, self.peer, self.tag = 1, _FLOAT64, 0, 0, 0, 0
         self.layout = None
         self.codec, self.mode, self.value, self.algorithm = "auto", 0, 0.0, "auto"
-        self._given = codec, algorithm
+        self.chunk_bytes = 0
+        self._given = codec, algorithm, chunk_bytes
 
     def options(self, rel, abs_):
-        codec, algorithm = self._given
+        codec, algorithm, chunk_bytes = self._given
         if codec is not None:
             if not isinstance(codec, str):
                 raise InvalidArgument(f"codec {codec!r} is not a name")
@@ -77,9 +82,10 @@ class Call:
             raise InvalidArgument(f"algorithm {algorithm!r} is not a name")
         _mpi.check_algorithm(algorithm)
         self.algorithm = algorithm
+        self.chunk_bytes = as_int(chunk_bytes, "chunk_bytes", 0, 2**63 - 1)
 
     def opts(self):
-        return self.codec, self.mode, self.value, self.algorithm
+        return self.codec, self.mode, self.value, self.algorithm, self.chunk_bytes
 
     def array(self, buf, what, writable=False, per_rank=None):
         """``buf`` as a C-contiguous array of a dtype the library takes. With ``per_rank`` (the
@@ -109,9 +115,9 @@ class Call:
         self.layout = ([1] * self.size, [0] * self.size, [1] * self.size, [0] * self.size)
 
 
-def prepare(plan, comm, codec, rel, abs_, algorithm) -> Call:
+def prepare(plan, comm, codec, rel, abs_, algorithm, chunk_bytes) -> Call:
     """Runs this rank's checks (``plan`` fills the Call); a failure is kept in ``error``."""
-    call = Call(comm, codec, algorithm)
+    call = Call(comm, codec, algorithm, chunk_bytes)
     try:
         call.options(rel, abs_)
         plan(call)

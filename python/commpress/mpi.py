@@ -122,10 +122,10 @@ _VECTOR_FORM = ("[array, counts], [array, counts, displs] or [array, (counts, di
 
 def _ints(values, size, what):
     try:
-        out = [as_int(v, what) for v in values]
+        out = [as_int(v, what, 0, 2**63 - 1) for v in values]
     except TypeError:
         raise InvalidArgument(f"{what} must be a sequence of integers") from None
-    if len(out) != size or min(out, default=0) < 0:
+    if len(out) != size:
         raise InvalidArgument(f"{what}: {size} non-negative integers (one per rank), not "
                               f"{values!r}")
     return out
@@ -177,61 +177,63 @@ def _alltoallv_args(c):
     return (c.send, sc, sd, c.recv, rc, rd, c.dtype, c.fh) + c.opts()
 
 
-def _collective(plan, operation, arguments, comm, codec, rel, abs_, algorithm):
+def _collective(plan, operation, arguments, comm, codec, rel, abs_, algorithm, chunk_bytes):
     """Runs the blocking ``operation`` on every rank: ``(result, Report)``, or the same class
     of commpress.Error everywhere."""
-    c = prepare(plan, comm, codec, rel, abs_, algorithm)
+    c = prepare(plan, comm, codec, rel, abs_, algorithm, chunk_bytes)
     report = settle(c.error, lambda: operation(*arguments(c)))
     return c.result, Report(**report)
 
 
-def _started(plan, operation, arguments, comm, codec, rel, abs_, algorithm) -> Request:
+def _started(plan, operation, arguments, comm, codec, rel, abs_, algorithm,
+             chunk_bytes) -> Request:
     """Starts the nonblocking ``operation``; a rank whose checks failed starts it too (with
     null buffers, which the library refuses on every rank) and raises its error at wait()."""
-    c = prepare(plan, comm, codec, rel, abs_, algorithm)
+    c = prepare(plan, comm, codec, rel, abs_, algorithm, chunk_bytes)
     return Request(operation(*arguments(c)), c.result, c.error)
 
 
 def allreduce(sendbuf, recvbuf=None, *, op="sum", comm=None, codec=None, rel=None, abs=None,
-              algorithm="auto"):
+              algorithm="auto", chunk_bytes=0):
     """Every rank gets the reduction of all ranks' ``sendbuf`` (any shape)."""
     return _collective(_reduction(sendbuf, recvbuf, op, False), _mpi.allreduce,
-                       _reduction_args, comm, codec, rel, abs, algorithm)
+                       _reduction_args, comm, codec, rel, abs, algorithm, chunk_bytes)
 
 
 def reduce_scatter(sendbuf, recvbuf=None, *, op="sum", comm=None, codec=None, rel=None,
-                   abs=None, algorithm="auto"):
+                   abs=None, algorithm="auto", chunk_bytes=0):
     """Rank r gets block r of the reduction (MPI_Reduce_scatter_block): ``sendbuf`` holds
     size equal blocks; the result is 1-D (``sendbuf.size // size`` elements)."""
     return _collective(_reduction(sendbuf, recvbuf, op, True), _mpi.reduce_scatter_block,
-                       _reduction_args, comm, codec, rel, abs, algorithm)
+                       _reduction_args, comm, codec, rel, abs, algorithm, chunk_bytes)
 
 
-def bcast(buf, root=0, *, comm=None, codec=None, rel=None, abs=None, algorithm="auto"):
+def bcast(buf, root=0, *, comm=None, codec=None, rel=None, abs=None, algorithm="auto",
+          chunk_bytes=0):
     """``buf`` (an array on every rank, of the same dtype and size) gets root's values."""
     return _collective(_bcast(buf, root), _mpi.bcast, _bcast_args, comm, codec, rel, abs,
-                       algorithm)
+                       algorithm, chunk_bytes)
 
 
 def allgather(sendbuf, recvbuf=None, *, comm=None, codec=None, rel=None, abs=None,
-              algorithm="auto"):
+              algorithm="auto", chunk_bytes=0):
     """Every rank gets all ranks' ``sendbuf``: shape ``(size, *sendbuf.shape)`` when
     allocated here."""
     return _collective(_exchange(sendbuf, recvbuf, True), _mpi.allgather, _exchange_args,
-                       comm, codec, rel, abs, algorithm)
+                       comm, codec, rel, abs, algorithm, chunk_bytes)
 
 
 def alltoall(sendbuf, recvbuf=None, *, comm=None, codec=None, rel=None, abs=None,
-             algorithm="auto"):
+             algorithm="auto", chunk_bytes=0):
     """MPI_Alltoall: ``sendbuf`` is size equal blocks in rank order (for example shape
     ``(size, ...)``); block d goes to rank d, and block s of the result (of sendbuf's shape
     when allocated here) came from rank s."""
     return _collective(_exchange(sendbuf, recvbuf, False), _mpi.alltoall, _exchange_args,
-                       comm, codec, rel, abs, algorithm)
+                       comm, codec, rel, abs, algorithm, chunk_bytes)
 
 
 def alltoallv(sendbuf, recvbuf, *, comm=None, codec=None, rel=None, abs=None,
-              algorithm="auto"):
+              algorithm="auto", chunk_bytes=0):
     """MPI_Alltoallv with mpi4py's buffer forms: ``sendbuf`` and ``recvbuf`` are
     ``[array, counts]``, ``[array, counts, displs]`` or ``[array, (counts, displs)]`` (in
     elements, one per rank; a trailing MPI datatype is allowed and must describe the array;
@@ -239,7 +241,7 @@ def alltoallv(sendbuf, recvbuf, *, comm=None, codec=None, rel=None, abs=None,
     this rank must equal recvbuf's ``counts[this rank]`` on rank d. Returns
     ``(recvbuf's array, Report)``."""
     return _collective(_alltoallv(sendbuf, recvbuf), _mpi.alltoallv, _alltoallv_args, comm,
-                       codec, rel, abs, algorithm)
+                       codec, rel, abs, algorithm, chunk_bytes)
 
 
 _REPORT_ONLY = object()   # a Request whose blocking call returns the Report alone (send)
@@ -287,45 +289,45 @@ def progress_thread_available() -> bool:
 
 
 def iallreduce(sendbuf, recvbuf=None, *, op="sum", comm=None, codec=None, rel=None, abs=None,
-               algorithm="auto") -> Request:
+               algorithm="auto", chunk_bytes=0) -> Request:
     """allreduce, started: returns a Request."""
     return _started(_reduction(sendbuf, recvbuf, op, False), _mpi.iallreduce, _reduction_args,
-                    comm, codec, rel, abs, algorithm)
+                    comm, codec, rel, abs, algorithm, chunk_bytes)
 
 
 def ireduce_scatter(sendbuf, recvbuf=None, *, op="sum", comm=None, codec=None, rel=None,
-                    abs=None, algorithm="auto") -> Request:
+                    abs=None, algorithm="auto", chunk_bytes=0) -> Request:
     """reduce_scatter, started: returns a Request."""
     return _started(_reduction(sendbuf, recvbuf, op, True), _mpi.ireduce_scatter_block,
-                    _reduction_args, comm, codec, rel, abs, algorithm)
+                    _reduction_args, comm, codec, rel, abs, algorithm, chunk_bytes)
 
 
 def ibcast(buf, root=0, *, comm=None, codec=None, rel=None, abs=None,
-           algorithm="auto") -> Request:
+           algorithm="auto", chunk_bytes=0) -> Request:
     """bcast, started: returns a Request."""
     return _started(_bcast(buf, root), _mpi.ibcast, _bcast_args, comm, codec, rel, abs,
-                    algorithm)
+                    algorithm, chunk_bytes)
 
 
 def iallgather(sendbuf, recvbuf=None, *, comm=None, codec=None, rel=None, abs=None,
-               algorithm="auto") -> Request:
+               algorithm="auto", chunk_bytes=0) -> Request:
     """allgather, started: returns a Request."""
     return _started(_exchange(sendbuf, recvbuf, True), _mpi.iallgather, _exchange_args, comm,
-                    codec, rel, abs, algorithm)
+                    codec, rel, abs, algorithm, chunk_bytes)
 
 
 def ialltoall(sendbuf, recvbuf=None, *, comm=None, codec=None, rel=None, abs=None,
-              algorithm="auto") -> Request:
+              algorithm="auto", chunk_bytes=0) -> Request:
     """alltoall, started: returns a Request."""
     return _started(_exchange(sendbuf, recvbuf, False), _mpi.ialltoall, _exchange_args, comm,
-                    codec, rel, abs, algorithm)
+                    codec, rel, abs, algorithm, chunk_bytes)
 
 
 def ialltoallv(sendbuf, recvbuf, *, comm=None, codec=None, rel=None, abs=None,
-               algorithm="auto") -> Request:
+               algorithm="auto", chunk_bytes=0) -> Request:
     """alltoallv, started: returns a Request (the counts are copied at the call)."""
     return _started(_alltoallv(sendbuf, recvbuf), _mpi.ialltoallv, _alltoallv_args, comm,
-                    codec, rel, abs, algorithm)
+                    codec, rel, abs, algorithm, chunk_bytes)
 
 
 class PersistentRequest:
@@ -363,20 +365,21 @@ def startall(requests):
 
 
 def allreduce_init(sendbuf, recvbuf=None, *, op="sum", comm=None, codec=None, rel=None,
-                   abs=None, algorithm="auto") -> PersistentRequest:
+                   abs=None, algorithm="auto", chunk_bytes=0) -> PersistentRequest:
     """allreduce's arguments, agreed once (collective: a mismatch raises on every rank here);
     returns a PersistentRequest (not started)."""
-    c = prepare(_reduction(sendbuf, recvbuf, op, False), comm, codec, rel, abs, algorithm)
+    c = prepare(_reduction(sendbuf, recvbuf, op, False), comm, codec, rel, abs, algorithm,
+                chunk_bytes)
     native = settle(c.error, lambda: _mpi.allreduce_init(*_reduction_args(c)))
     return PersistentRequest(native, c.result)
 
 
-def _point_to_point(plan, peer, tag, comm, codec, rel, abs_, algorithm):
+def _point_to_point(plan, peer, tag, comm, codec, rel, abs_, algorithm, chunk_bytes):
     """The Call of send or recv; local errors raise here (no agreement: one peer, as MPI)."""
     def checked(c):
         plan(c)
         c.peer, c.tag = as_int(peer, "peer"), as_int(tag, "tag")
-    c = prepare(checked, comm, codec, rel, abs_, algorithm)
+    c = prepare(checked, comm, codec, rel, abs_, algorithm, chunk_bytes)
     if c.error is not None:
         raise c.error
     return c
@@ -394,32 +397,34 @@ def _incoming(buf):
     return plan
 
 
-def send(buf, dest, tag=0, *, comm=None, codec=None, rel=None, abs=None, algorithm="auto"):
+def send(buf, dest, tag=0, *, comm=None, codec=None, rel=None, abs=None, algorithm="auto",
+         chunk_bytes=0):
     """Sends ``buf`` to ``dest``; the receiver passes an array of the same dtype and size and
     the same codec. Returns the Report."""
-    c = _point_to_point(_outgoing(buf), dest, tag, comm, codec, rel, abs, algorithm)
+    c = _point_to_point(_outgoing(buf), dest, tag, comm, codec, rel, abs, algorithm, chunk_bytes)
     return Report(**_mpi.send(c.send, c.count, c.dtype, c.peer, c.tag, c.fh, *c.opts()))
 
 
-def recv(buf, source, tag=0, *, comm=None, codec=None, rel=None, abs=None, algorithm="auto"):
+def recv(buf, source, tag=0, *, comm=None, codec=None, rel=None, abs=None, algorithm="auto",
+         chunk_bytes=0):
     """Receives into ``buf`` (its dtype and size must be the sender's); returns (buf, Report)."""
-    c = _point_to_point(_incoming(buf), source, tag, comm, codec, rel, abs, algorithm)
+    c = _point_to_point(_incoming(buf), source, tag, comm, codec, rel, abs, algorithm, chunk_bytes)
     rep = _mpi.recv(c.recv, c.count, c.dtype, c.peer, c.tag, c.fh, *c.opts())
     return c.result, Report(**rep)
 
 
 def isend(buf, dest, tag=0, *, comm=None, codec=None, rel=None, abs=None,
-          algorithm="auto") -> Request:
+          algorithm="auto", chunk_bytes=0) -> Request:
     """send, started (compressed and posted now); ``wait()`` returns the Report."""
-    c = _point_to_point(_outgoing(buf), dest, tag, comm, codec, rel, abs, algorithm)
+    c = _point_to_point(_outgoing(buf), dest, tag, comm, codec, rel, abs, algorithm, chunk_bytes)
     native = _mpi.isend(c.send, c.count, c.dtype, c.peer, c.tag, c.fh, *c.opts())
     return Request(native, _REPORT_ONLY)
 
 
 def irecv(buf, source, tag=0, *, comm=None, codec=None, rel=None, abs=None,
-          algorithm="auto") -> Request:
+          algorithm="auto", chunk_bytes=0) -> Request:
     """recv, started; ``wait()`` returns ``(buf, Report)``. At most one commpress receive
     pending per (source, tag, communicator): a compressed message is several MPI messages."""
-    c = _point_to_point(_incoming(buf), source, tag, comm, codec, rel, abs, algorithm)
+    c = _point_to_point(_incoming(buf), source, tag, comm, codec, rel, abs, algorithm, chunk_bytes)
     native = _mpi.irecv(c.recv, c.count, c.dtype, c.peer, c.tag, c.fh, *c.opts())
     return Request(native, c.result)

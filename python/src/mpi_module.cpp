@@ -39,10 +39,11 @@ using Buffer = std::optional<nb::handle>;  // None: a null pointer
 
 namespace {
 
-cm::Options options(const std::string& codec, int mode, double value,
-                    const std::string& algorithm) {
+cm::Options options(const std::string& codec, int mode, double value, const std::string& algorithm,
+                    size_t chunk_bytes) {
   cm::Options o;
   o.codec = codec;
+  o.chunk_bytes = chunk_bytes;
   o.bound = {static_cast<commpress::codec::BoundMode>(mode), value};
   auto a = cm::parse_algorithm(algorithm);
   if (!a.ok()) raise_status(a.status());  // mpi.py checked the name (check_algorithm) first
@@ -163,8 +164,9 @@ using PointToPointPending = Pending<cm::Request>;
 template <class Native, class Begin>
 std::unique_ptr<Pending<Native>> start(const Buffer& in, const Buffer& out,
                                        const std::string& codec, int mode, double value,
-                                       const std::string& algorithm, Begin&& begin) {
-  const cm::Options o = options(codec, mode, value, algorithm);
+                                       const std::string& algorithm, size_t chunk_bytes,
+                                       Begin&& begin) {
+  const cm::Options o = options(codec, mode, value, algorithm, chunk_bytes);
   auto p = std::make_unique<Pending<Native>>(in, out);
   p->start([&] { return begin(p->buffers(), o); });
   return p;
@@ -226,63 +228,69 @@ NB_MODULE(_mpi, m) {
   });
 
   // Blocking operations; recv is the result buffer (send None for bcast and recv).
-  m.def("allreduce", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
-                        const std::string& codec, int mode, double v, const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
-    Buffers b(s, r);
-    return run_unlocked(
-        [&] { return cm::allreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o); });
-  });
+  m.def("allreduce",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+           const std::string& codec, int mode, double v, const std::string& a, size_t chunk) {
+          const cm::Options o = options(codec, mode, v, a, chunk);
+          Buffers b(s, r);
+          return run_unlocked([&] {
+            return cm::allreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
+          });
+        });
   m.def("reduce_scatter_block", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
                                    const std::string& codec, int mode, double v,
-                                   const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
+                                   const std::string& a, size_t chunk) {
+    const cm::Options o = options(codec, mode, v, a, chunk);
     Buffers b(s, r);
     return run_unlocked([&] {
       return cm::reduce_scatter_block(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
     });
   });
   m.def("bcast", [](const Buffer& buf, size_t n, int d, int root, int c, const std::string& codec,
-                    int mode, double v, const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
+                    int mode, double v, const std::string& a, size_t chunk) {
+    const cm::Options o = options(codec, mode, v, a, chunk);
     Buffers b(std::nullopt, buf);
     return run_unlocked([&] { return cm::bcast(b.out(), n, dtype_of(d), root, comm_of(c), o); });
   });
-  m.def("allgather", [](const Buffer& s, const Buffer& r, size_t n, int d, int c,
-                        const std::string& codec, int mode, double v, const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
-    Buffers b(s, r);
-    return run_unlocked(
-        [&] { return cm::allgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o); });
-  });
-  m.def("alltoall", [](const Buffer& s, const Buffer& r, size_t n, int d, int c,
-                       const std::string& codec, int mode, double v, const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
-    Buffers b(s, r);
-    return run_unlocked(
-        [&] { return cm::alltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o); });
-  });
+  m.def("allgather",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const std::string& codec,
+           int mode, double v, const std::string& a, size_t chunk) {
+          const cm::Options o = options(codec, mode, v, a, chunk);
+          Buffers b(s, r);
+          return run_unlocked(
+              [&] { return cm::allgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o); });
+        });
+  m.def("alltoall",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const std::string& codec,
+           int mode, double v, const std::string& a, size_t chunk) {
+          const cm::Options o = options(codec, mode, v, a, chunk);
+          Buffers b(s, r);
+          return run_unlocked(
+              [&] { return cm::alltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o); });
+        });
   m.def("alltoallv", [](const Buffer& s, const Counts& sc, const Counts& sd, const Buffer& r,
                         const Counts& rc, const Counts& rd, int d, int c, const std::string& codec,
-                        int mode, double v, const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
+                        int mode, double v, const std::string& a, size_t chunk) {
+    const cm::Options o = options(codec, mode, v, a, chunk);
     Buffers b(s, r);
     return run_unlocked(
         [&] { return cm::alltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o); });
   });
   m.def("send", [](const Buffer& buf, size_t n, int d, int dest, int tag, int c,
-                   const std::string& codec, int mode, double v, const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
+                   const std::string& codec, int mode, double v, const std::string& a,
+                   size_t chunk) {
+    const cm::Options o = options(codec, mode, v, a, chunk);
     Buffers b(buf, std::nullopt);
     return run_unlocked([&] { return cm::send(b.in(), n, dtype_of(d), dest, tag, comm_of(c), o); });
   });
-  m.def("recv", [](const Buffer& buf, size_t n, int d, int source, int tag, int c,
-                   const std::string& codec, int mode, double v, const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
-    Buffers b(std::nullopt, buf);
-    return run_unlocked(
-        [&] { return cm::recv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o); });
-  });
+  m.def("recv",
+        [](const Buffer& buf, size_t n, int d, int source, int tag, int c, const std::string& codec,
+           int mode, double v, const std::string& a, size_t chunk) {
+          const cm::Options o = options(codec, mode, v, a, chunk);
+          Buffers b(std::nullopt, buf);
+          return run_unlocked(
+              [&] { return cm::recv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o); });
+        });
 
   nb::class_<CollectivePending>(m, "CollectiveRequest")
       .def("test", &CollectivePending::test)
@@ -298,74 +306,86 @@ NB_MODULE(_mpi, m) {
 
   // Nonblocking forms: the blocking ones' arguments.
   using Collective = cm::CollectiveRequest;
-  m.def("iallreduce", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
-                         const std::string& codec, int mode, double v, const std::string& a) {
-    return start<Collective>(s, r, codec, mode, v, a, [&](const Buffers& b, const cm::Options& o) {
-      return cm::iallreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
-    });
-  });
-  m.def("ireduce_scatter_block", [](const Buffer& s, const Buffer& r, size_t n, int d, int op,
-                                    int c, const std::string& codec, int mode, double v,
-                                    const std::string& a) {
-    return start<Collective>(s, r, codec, mode, v, a, [&](const Buffers& b, const cm::Options& o) {
-      return cm::ireduce_scatter_block(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
-    });
-  });
+  m.def("iallreduce",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+           const std::string& codec, int mode, double v, const std::string& a, size_t chunk) {
+          return start<Collective>(
+              s, r, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
+                return cm::iallreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
+              });
+        });
+  m.def("ireduce_scatter_block",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+           const std::string& codec, int mode, double v, const std::string& a, size_t chunk) {
+          return start<Collective>(s, r, codec, mode, v, a, chunk,
+                                   [&](const Buffers& b, const cm::Options& o) {
+                                     return cm::ireduce_scatter_block(
+                                         b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
+                                   });
+        });
   m.def("ibcast", [](const Buffer& buf, size_t n, int d, int root, int c, const std::string& codec,
-                     int mode, double v, const std::string& a) {
-    return start<Collective>(std::nullopt, buf, codec, mode, v, a,
+                     int mode, double v, const std::string& a, size_t chunk) {
+    return start<Collective>(std::nullopt, buf, codec, mode, v, a, chunk,
                              [&](const Buffers& b, const cm::Options& o) {
                                return cm::ibcast(b.out(), n, dtype_of(d), root, comm_of(c), o);
                              });
   });
-  m.def("iallgather", [](const Buffer& s, const Buffer& r, size_t n, int d, int c,
-                         const std::string& codec, int mode, double v, const std::string& a) {
-    return start<Collective>(s, r, codec, mode, v, a, [&](const Buffers& b, const cm::Options& o) {
-      return cm::iallgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
-    });
-  });
-  m.def("ialltoall", [](const Buffer& s, const Buffer& r, size_t n, int d, int c,
-                        const std::string& codec, int mode, double v, const std::string& a) {
-    return start<Collective>(s, r, codec, mode, v, a, [&](const Buffers& b, const cm::Options& o) {
-      return cm::ialltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
-    });
-  });
+  m.def("iallgather",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const std::string& codec,
+           int mode, double v, const std::string& a, size_t chunk) {
+          return start<Collective>(
+              s, r, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
+                return cm::iallgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+              });
+        });
+  m.def("ialltoall",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const std::string& codec,
+           int mode, double v, const std::string& a, size_t chunk) {
+          return start<Collective>(
+              s, r, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
+                return cm::ialltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+              });
+        });
   m.def("ialltoallv", [](const Buffer& s, const Counts& sc, const Counts& sd, const Buffer& r,
                          const Counts& rc, const Counts& rd, int d, int c, const std::string& codec,
-                         int mode, double v, const std::string& a) {
-    return start<Collective>(s, r, codec, mode, v, a, [&](const Buffers& b, const cm::Options& o) {
-      return cm::ialltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o);
-    });
+                         int mode, double v, const std::string& a, size_t chunk) {
+    return start<Collective>(
+        s, r, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
+          return cm::ialltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o);
+        });
   });
   m.def("isend", [](const Buffer& buf, size_t n, int d, int dest, int tag, int c,
-                    const std::string& codec, int mode, double v, const std::string& a) {
-    return start<cm::Request>(buf, std::nullopt, codec, mode, v, a,
+                    const std::string& codec, int mode, double v, const std::string& a,
+                    size_t chunk) {
+    return start<cm::Request>(buf, std::nullopt, codec, mode, v, a, chunk,
                               [&](const Buffers& b, const cm::Options& o) {
                                 return cm::isend(b.in(), n, dtype_of(d), dest, tag, comm_of(c), o);
                               });
   });
   m.def("irecv", [](const Buffer& buf, size_t n, int d, int source, int tag, int c,
-                    const std::string& codec, int mode, double v, const std::string& a) {
+                    const std::string& codec, int mode, double v, const std::string& a,
+                    size_t chunk) {
     return start<cm::Request>(
-        std::nullopt, buf, codec, mode, v, a, [&](const Buffers& b, const cm::Options& o) {
+        std::nullopt, buf, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
           return cm::irecv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o);
         });
   });
   // Collective (the arguments are agreed here): raises on every rank, or returns the request.
-  m.def("allreduce_init", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
-                             const std::string& codec, int mode, double v, const std::string& a) {
-    const cm::Options o = options(codec, mode, v, a);
-    auto p = std::make_unique<Persistent>(s, r);
-    commpress::Result<cm::PersistentRequest> made = commpress::Status{};
-    {
-      nb::gil_scoped_release unlocked;
-      made = cm::allreduce_init(p->buffers().in(), p->buffers().out(), n, dtype_of(d), op_of(op),
-                                comm_of(c), o);
-    }
-    if (!made.ok()) raise_status(made.status());
-    p->set(std::move(*made));
-    return p;
-  });
+  m.def("allreduce_init",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+           const std::string& codec, int mode, double v, const std::string& a, size_t chunk) {
+          const cm::Options o = options(codec, mode, v, a, chunk);
+          auto p = std::make_unique<Persistent>(s, r);
+          commpress::Result<cm::PersistentRequest> made = commpress::Status{};
+          {
+            nb::gil_scoped_release unlocked;
+            made = cm::allreduce_init(p->buffers().in(), p->buffers().out(), n, dtype_of(d),
+                                      op_of(op), comm_of(c), o);
+          }
+          if (!made.ok()) raise_status(made.status());
+          p->set(std::move(*made));
+          return p;
+        });
   m.def("progress_thread_available", &cm::progress_thread_available);
   m.def("set_error_factory", &commpress::python::set_error_factory);
 }

@@ -72,6 +72,10 @@ err = float(np.max(np.abs(got - want)))
 check(0 < rep.guaranteed_abs_bound <= 1e-4 and err <= rep.guaranteed_abs_bound,
       f"ialltoallv lossy err {err} {rep}")
 
+# chunk_bytes reaches the library (an agreed option, as in C++)
+rep = cmpi.iallreduce(mine, codec="zstd-1", algorithm="doc_ring", chunk_bytes=1 << 12).wait()[1]
+check(rep.chunk_bytes == 1 << 12, f"chunk_bytes 4096: {rep}")
+
 # allreduce_init: started three times on rewritten buffers; the first run decides the
 # algorithm; in place; startall and waitall
 x = np.zeros(30000, np.float64)
@@ -148,9 +152,12 @@ for what, action in [
     ("allreduce_init recvbuf", lambda: cmpi.allreduce_init(np.zeros(10),
                                                            np.zeros(10, np.float32 if odd else
                                                                     np.float64))),
+    ("iallreduce chunk_bytes", lambda: cmpi.iallreduce(
+        np.zeros(10), algorithm="doc_ring", chunk_bytes=-1 if size == 1 else 4096 << odd).wait()),
     ("iallreduce dtype", lambda: cmpi.iallreduce(np.zeros(10, np.float16 if odd else
                                                           np.float32)).wait()),
     ("ibcast root", lambda: cmpi.ibcast(np.zeros(10), root="first" if odd else 0).wait()),
+    ("bcast root beyond int", lambda: cmpi.bcast(np.zeros(10), root=2**40 if odd else 0)),
     ("iallgather bound", lambda: cmpi.iallgather(np.zeros(10), rel="tight" if odd else None)
      .wait()),
     ("ialltoall algorithm", lambda: cmpi.ialltoall(np.zeros(size), algorithm="fastest" if odd
