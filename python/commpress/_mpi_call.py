@@ -85,6 +85,8 @@ class Call:
         self.chunk_bytes = as_int(chunk_bytes, "chunk_bytes", 0, 2**63 - 1)
 
     def opts(self):
+        """The options as commpress._mpi takes them, one tuple: codec, bound mode, bound
+        value, algorithm, chunk_bytes."""
         return self.codec, self.mode, self.value, self.algorithm, self.chunk_bytes
 
     def array(self, buf, what, writable=False, per_rank=None):

@@ -80,7 +80,7 @@ def _reduction(sendbuf, recvbuf, op, scatter):
 
 
 def _reduction_args(c):
-    return (c.send, c.recv, c.count, c.dtype, c.op, c.fh) + c.opts()
+    return (c.send, c.recv, c.count, c.dtype, c.op, c.fh, c.opts())
 
 
 def _bcast(buf, root):
@@ -91,7 +91,7 @@ def _bcast(buf, root):
 
 
 def _bcast_args(c):
-    return (c.recv, c.count, c.dtype, c.root, c.fh) + c.opts()
+    return (c.recv, c.count, c.dtype, c.root, c.fh, c.opts())
 
 
 def _exchange(sendbuf, recvbuf, gather):
@@ -113,7 +113,7 @@ def _exchange(sendbuf, recvbuf, gather):
 
 
 def _exchange_args(c):
-    return (c.send, c.recv, c.count, c.dtype, c.fh) + c.opts()
+    return (c.send, c.recv, c.count, c.dtype, c.fh, c.opts())
 
 
 _VECTOR_FORM = ("[array, counts], [array, counts, displs] or [array, (counts, displs)], "
@@ -174,7 +174,7 @@ def _alltoallv(sendbuf, recvbuf):
 
 def _alltoallv_args(c):
     sc, sd, rc, rd = c.layout
-    return (c.send, sc, sd, c.recv, rc, rd, c.dtype, c.fh) + c.opts()
+    return (c.send, sc, sd, c.recv, rc, rd, c.dtype, c.fh, c.opts())
 
 
 def _collective(plan, operation, arguments, comm, codec, rel, abs_, algorithm, chunk_bytes):
@@ -402,14 +402,14 @@ def send(buf, dest, tag=0, *, comm=None, codec=None, rel=None, abs=None, algorit
     """Sends ``buf`` to ``dest``; the receiver passes an array of the same dtype and size and
     the same codec. Returns the Report."""
     c = _point_to_point(_outgoing(buf), dest, tag, comm, codec, rel, abs, algorithm, chunk_bytes)
-    return Report(**_mpi.send(c.send, c.count, c.dtype, c.peer, c.tag, c.fh, *c.opts()))
+    return Report(**_mpi.send(c.send, c.count, c.dtype, c.peer, c.tag, c.fh, c.opts()))
 
 
 def recv(buf, source, tag=0, *, comm=None, codec=None, rel=None, abs=None, algorithm="auto",
          chunk_bytes=0):
     """Receives into ``buf`` (its dtype and size must be the sender's); returns (buf, Report)."""
     c = _point_to_point(_incoming(buf), source, tag, comm, codec, rel, abs, algorithm, chunk_bytes)
-    rep = _mpi.recv(c.recv, c.count, c.dtype, c.peer, c.tag, c.fh, *c.opts())
+    rep = _mpi.recv(c.recv, c.count, c.dtype, c.peer, c.tag, c.fh, c.opts())
     return c.result, Report(**rep)
 
 
@@ -417,7 +417,7 @@ def isend(buf, dest, tag=0, *, comm=None, codec=None, rel=None, abs=None,
           algorithm="auto", chunk_bytes=0) -> Request:
     """send, started (compressed and posted now); ``wait()`` returns the Report."""
     c = _point_to_point(_outgoing(buf), dest, tag, comm, codec, rel, abs, algorithm, chunk_bytes)
-    native = _mpi.isend(c.send, c.count, c.dtype, c.peer, c.tag, c.fh, *c.opts())
+    native = _mpi.isend(c.send, c.count, c.dtype, c.peer, c.tag, c.fh, c.opts())
     return Request(native, _REPORT_ONLY)
 
 
@@ -426,5 +426,5 @@ def irecv(buf, source, tag=0, *, comm=None, codec=None, rel=None, abs=None,
     """recv, started; ``wait()`` returns ``(buf, Report)``. At most one commpress receive
     pending per (source, tag, communicator): a compressed message is several MPI messages."""
     c = _point_to_point(_incoming(buf), source, tag, comm, codec, rel, abs, algorithm, chunk_bytes)
-    native = _mpi.irecv(c.recv, c.count, c.dtype, c.peer, c.tag, c.fh, *c.opts())
+    native = _mpi.irecv(c.recv, c.count, c.dtype, c.peer, c.tag, c.fh, c.opts())
     return Request(native, c.result)

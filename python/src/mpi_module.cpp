@@ -15,6 +15,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
@@ -22,6 +23,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "buffer_view.hpp"
@@ -39,8 +41,12 @@ using Buffer = std::optional<nb::handle>;  // None: a null pointer
 
 namespace {
 
-cm::Options options(const std::string& codec, int mode, double value, const std::string& algorithm,
-                    size_t chunk_bytes) {
+// The options as mpi.py's Call.opts() hands them over: codec, bound mode and value,
+// algorithm name, chunk_bytes.
+using OptionArgs = std::tuple<std::string, int, double, std::string, size_t>;
+
+cm::Options options(const OptionArgs& args) {
+  const auto& [codec, mode, value, algorithm, chunk_bytes] = args;
   cm::Options o;
   o.codec = codec;
   o.chunk_bytes = chunk_bytes;
@@ -104,6 +110,14 @@ nb::dict run_unlocked(Operation&& operation) {
   return report(r);
 }
 
+// Runs one blocking operation: `run(buffers, options)` returns its Result<Report>.
+template <class Run>
+nb::dict blocking(const Buffer& in, const Buffer& out, const OptionArgs& opts, Run&& run) {
+  const cm::Options o = options(opts);
+  Buffers b(in, out);
+  return run_unlocked([&] { return run(b, o); });
+}
+
 // A nonblocking operation in flight (Native: cm::CollectiveRequest, or cm::Request for
 // isend/irecv) with its buffers. One Python thread at a time tests or waits (the mutex, taken
 // without the GIL); the second wait() gives the first one's outcome.
@@ -162,11 +176,9 @@ using PointToPointPending = Pending<cm::Request>;
 
 // Starts one nonblocking operation: `begin(buffers, options)` returns its native request.
 template <class Native, class Begin>
-std::unique_ptr<Pending<Native>> start(const Buffer& in, const Buffer& out,
-                                       const std::string& codec, int mode, double value,
-                                       const std::string& algorithm, size_t chunk_bytes,
+std::unique_ptr<Pending<Native>> start(const Buffer& in, const Buffer& out, const OptionArgs& opts,
                                        Begin&& begin) {
-  const cm::Options o = options(codec, mode, value, algorithm, chunk_bytes);
+  const cm::Options o = options(opts);
   auto p = std::make_unique<Pending<Native>>(in, out);
   p->start([&] { return begin(p->buffers(), o); });
   return p;
@@ -228,68 +240,54 @@ NB_MODULE(_mpi, m) {
   });
 
   // Blocking operations; recv is the result buffer (send None for bcast and recv).
-  m.def("allreduce",
-        [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
-           const std::string& codec, int mode, double v, const std::string& a, size_t chunk) {
-          const cm::Options o = options(codec, mode, v, a, chunk);
-          Buffers b(s, r);
-          return run_unlocked([&] {
-            return cm::allreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
-          });
-        });
+  using B = const Buffers&;
+  using O = const cm::Options&;
+  m.def("allreduce", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+                        const OptionArgs& opts) {
+    return blocking(s, r, opts, [&](B b, O o) {
+      return cm::allreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
+    });
+  });
   m.def("reduce_scatter_block", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
-                                   const std::string& codec, int mode, double v,
-                                   const std::string& a, size_t chunk) {
-    const cm::Options o = options(codec, mode, v, a, chunk);
-    Buffers b(s, r);
-    return run_unlocked([&] {
+                                   const OptionArgs& opts) {
+    return blocking(s, r, opts, [&](B b, O o) {
       return cm::reduce_scatter_block(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
     });
   });
-  m.def("bcast", [](const Buffer& buf, size_t n, int d, int root, int c, const std::string& codec,
-                    int mode, double v, const std::string& a, size_t chunk) {
-    const cm::Options o = options(codec, mode, v, a, chunk);
-    Buffers b(std::nullopt, buf);
-    return run_unlocked([&] { return cm::bcast(b.out(), n, dtype_of(d), root, comm_of(c), o); });
+  m.def("bcast", [](const Buffer& buf, size_t n, int d, int root, int c, const OptionArgs& opts) {
+    return blocking(std::nullopt, buf, opts, [&](B b, O o) {
+      return cm::bcast(b.out(), n, dtype_of(d), root, comm_of(c), o);
+    });
   });
   m.def("allgather",
-        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const std::string& codec,
-           int mode, double v, const std::string& a, size_t chunk) {
-          const cm::Options o = options(codec, mode, v, a, chunk);
-          Buffers b(s, r);
-          return run_unlocked(
-              [&] { return cm::allgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o); });
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const OptionArgs& opts) {
+          return blocking(s, r, opts, [&](B b, O o) {
+            return cm::allgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+          });
         });
   m.def("alltoall",
-        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const std::string& codec,
-           int mode, double v, const std::string& a, size_t chunk) {
-          const cm::Options o = options(codec, mode, v, a, chunk);
-          Buffers b(s, r);
-          return run_unlocked(
-              [&] { return cm::alltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o); });
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const OptionArgs& opts) {
+          return blocking(s, r, opts, [&](B b, O o) {
+            return cm::alltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+          });
         });
   m.def("alltoallv", [](const Buffer& s, const Counts& sc, const Counts& sd, const Buffer& r,
-                        const Counts& rc, const Counts& rd, int d, int c, const std::string& codec,
-                        int mode, double v, const std::string& a, size_t chunk) {
-    const cm::Options o = options(codec, mode, v, a, chunk);
-    Buffers b(s, r);
-    return run_unlocked(
-        [&] { return cm::alltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o); });
+                        const Counts& rc, const Counts& rd, int d, int c, const OptionArgs& opts) {
+    return blocking(s, r, opts, [&](B b, O o) {
+      return cm::alltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o);
+    });
   });
-  m.def("send", [](const Buffer& buf, size_t n, int d, int dest, int tag, int c,
-                   const std::string& codec, int mode, double v, const std::string& a,
-                   size_t chunk) {
-    const cm::Options o = options(codec, mode, v, a, chunk);
-    Buffers b(buf, std::nullopt);
-    return run_unlocked([&] { return cm::send(b.in(), n, dtype_of(d), dest, tag, comm_of(c), o); });
-  });
+  m.def("send",
+        [](const Buffer& buf, size_t n, int d, int dest, int tag, int c, const OptionArgs& opts) {
+          return blocking(buf, std::nullopt, opts, [&](B b, O o) {
+            return cm::send(b.in(), n, dtype_of(d), dest, tag, comm_of(c), o);
+          });
+        });
   m.def("recv",
-        [](const Buffer& buf, size_t n, int d, int source, int tag, int c, const std::string& codec,
-           int mode, double v, const std::string& a, size_t chunk) {
-          const cm::Options o = options(codec, mode, v, a, chunk);
-          Buffers b(std::nullopt, buf);
-          return run_unlocked(
-              [&] { return cm::recv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o); });
+        [](const Buffer& buf, size_t n, int d, int source, int tag, int c, const OptionArgs& opts) {
+          return blocking(std::nullopt, buf, opts, [&](B b, O o) {
+            return cm::recv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o);
+          });
         });
 
   nb::class_<CollectivePending>(m, "CollectiveRequest")
@@ -306,86 +304,68 @@ NB_MODULE(_mpi, m) {
 
   // Nonblocking forms: the blocking ones' arguments.
   using Collective = cm::CollectiveRequest;
-  m.def("iallreduce",
-        [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
-           const std::string& codec, int mode, double v, const std::string& a, size_t chunk) {
-          return start<Collective>(
-              s, r, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
-                return cm::iallreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
-              });
-        });
-  m.def("ireduce_scatter_block",
-        [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
-           const std::string& codec, int mode, double v, const std::string& a, size_t chunk) {
-          return start<Collective>(s, r, codec, mode, v, a, chunk,
-                                   [&](const Buffers& b, const cm::Options& o) {
-                                     return cm::ireduce_scatter_block(
-                                         b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
-                                   });
-        });
-  m.def("ibcast", [](const Buffer& buf, size_t n, int d, int root, int c, const std::string& codec,
-                     int mode, double v, const std::string& a, size_t chunk) {
-    return start<Collective>(std::nullopt, buf, codec, mode, v, a, chunk,
-                             [&](const Buffers& b, const cm::Options& o) {
-                               return cm::ibcast(b.out(), n, dtype_of(d), root, comm_of(c), o);
-                             });
+  m.def("iallreduce", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+                         const OptionArgs& opts) {
+    return start<Collective>(s, r, opts, [&](B b, O o) {
+      return cm::iallreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
+    });
+  });
+  m.def("ireduce_scatter_block", [](const Buffer& s, const Buffer& r, size_t n, int d, int op,
+                                    int c, const OptionArgs& opts) {
+    return start<Collective>(s, r, opts, [&](B b, O o) {
+      return cm::ireduce_scatter_block(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
+    });
+  });
+  m.def("ibcast", [](const Buffer& buf, size_t n, int d, int root, int c, const OptionArgs& opts) {
+    return start<Collective>(std::nullopt, buf, opts, [&](B b, O o) {
+      return cm::ibcast(b.out(), n, dtype_of(d), root, comm_of(c), o);
+    });
   });
   m.def("iallgather",
-        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const std::string& codec,
-           int mode, double v, const std::string& a, size_t chunk) {
-          return start<Collective>(
-              s, r, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
-                return cm::iallgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
-              });
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const OptionArgs& opts) {
+          return start<Collective>(s, r, opts, [&](B b, O o) {
+            return cm::iallgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+          });
         });
   m.def("ialltoall",
-        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const std::string& codec,
-           int mode, double v, const std::string& a, size_t chunk) {
-          return start<Collective>(
-              s, r, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
-                return cm::ialltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
-              });
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const OptionArgs& opts) {
+          return start<Collective>(s, r, opts, [&](B b, O o) {
+            return cm::ialltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+          });
         });
   m.def("ialltoallv", [](const Buffer& s, const Counts& sc, const Counts& sd, const Buffer& r,
-                         const Counts& rc, const Counts& rd, int d, int c, const std::string& codec,
-                         int mode, double v, const std::string& a, size_t chunk) {
-    return start<Collective>(
-        s, r, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
-          return cm::ialltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o);
+                         const Counts& rc, const Counts& rd, int d, int c, const OptionArgs& opts) {
+    return start<Collective>(s, r, opts, [&](B b, O o) {
+      return cm::ialltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o);
+    });
+  });
+  m.def("isend",
+        [](const Buffer& buf, size_t n, int d, int dest, int tag, int c, const OptionArgs& opts) {
+          return start<cm::Request>(buf, std::nullopt, opts, [&](B b, O o) {
+            return cm::isend(b.in(), n, dtype_of(d), dest, tag, comm_of(c), o);
+          });
         });
-  });
-  m.def("isend", [](const Buffer& buf, size_t n, int d, int dest, int tag, int c,
-                    const std::string& codec, int mode, double v, const std::string& a,
-                    size_t chunk) {
-    return start<cm::Request>(buf, std::nullopt, codec, mode, v, a, chunk,
-                              [&](const Buffers& b, const cm::Options& o) {
-                                return cm::isend(b.in(), n, dtype_of(d), dest, tag, comm_of(c), o);
-                              });
-  });
-  m.def("irecv", [](const Buffer& buf, size_t n, int d, int source, int tag, int c,
-                    const std::string& codec, int mode, double v, const std::string& a,
-                    size_t chunk) {
-    return start<cm::Request>(
-        std::nullopt, buf, codec, mode, v, a, chunk, [&](const Buffers& b, const cm::Options& o) {
-          return cm::irecv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o);
+  m.def("irecv",
+        [](const Buffer& buf, size_t n, int d, int source, int tag, int c, const OptionArgs& opts) {
+          return start<cm::Request>(std::nullopt, buf, opts, [&](B b, O o) {
+            return cm::irecv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o);
+          });
         });
-  });
   // Collective (the arguments are agreed here): raises on every rank, or returns the request.
-  m.def("allreduce_init",
-        [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
-           const std::string& codec, int mode, double v, const std::string& a, size_t chunk) {
-          const cm::Options o = options(codec, mode, v, a, chunk);
-          auto p = std::make_unique<Persistent>(s, r);
-          commpress::Result<cm::PersistentRequest> made = commpress::Status{};
-          {
-            nb::gil_scoped_release unlocked;
-            made = cm::allreduce_init(p->buffers().in(), p->buffers().out(), n, dtype_of(d),
-                                      op_of(op), comm_of(c), o);
-          }
-          if (!made.ok()) raise_status(made.status());
-          p->set(std::move(*made));
-          return p;
-        });
+  m.def("allreduce_init", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+                             const OptionArgs& opts) {
+    const cm::Options o = options(opts);
+    auto p = std::make_unique<Persistent>(s, r);
+    commpress::Result<cm::PersistentRequest> made = commpress::Status{};
+    {
+      nb::gil_scoped_release unlocked;
+      made = cm::allreduce_init(p->buffers().in(), p->buffers().out(), n, dtype_of(d), op_of(op),
+                                comm_of(c), o);
+    }
+    if (!made.ok()) raise_status(made.status());
+    p->set(std::move(*made));
+    return p;
+  });
   m.def("progress_thread_available", &cm::progress_thread_available);
   m.def("set_error_factory", &commpress::python::set_error_factory);
 }
