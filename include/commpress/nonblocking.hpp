@@ -76,6 +76,12 @@ CollectiveRequest iallgather(const void* send, void* recv, size_t count_per_rank
                              MPI_Comm comm, const Options& opts = {});
 CollectiveRequest ialltoall(const void* send, void* recv, size_t count_per_rank, Dtype dtype,
                             MPI_Comm comm, const Options& opts = {});
+// The counts and displacements are copied at the call; the buffers are the caller's.
+CollectiveRequest ialltoallv(const void* send, std::span<const size_t> send_counts,
+                             std::span<const size_t> send_displs, void* recv,
+                             std::span<const size_t> recv_counts,
+                             std::span<const size_t> recv_displs, Dtype dtype, MPI_Comm comm,
+                             const Options& opts = {});
 
 // Any operation: `run` gets the communicator the operation must use (the progress thread's
 // duplicate of comm) and runs on the progress thread; `completed` (if given) runs on the

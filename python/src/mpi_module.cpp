@@ -1,19 +1,30 @@
 // commpress._mpi: the compressed collectives and point-to-point operations of
-// include/commpress/comm.hpp for Python (python/commpress/mpi.py gives them mpi4py's argument
-// conventions). A communicator arrives as its Fortran handle (mpi4py's Comm.py2f()), so the
-// module needs no mpi4py headers; it must run on the MPI library mpi4py uses. The GIL is
-// released for the whole operation: other Python threads run while ranks exchange data.
-// The nonblocking forms (include/commpress/nonblocking.hpp) return a Request that holds the
-// buffers' exports until the operation completes, so the arrays outlive it and cannot be
-// resized under it.
+// include/commpress/comm.hpp and nonblocking.hpp for Python (python/commpress/mpi.py gives them
+// mpi4py's argument conventions). A communicator arrives as its Fortran handle (mpi4py's
+// Comm.py2f()), so the module needs no mpi4py headers; it must run on the MPI library mpi4py
+// uses. The GIL is released for the whole operation: other Python threads run while ranks
+// exchange data. The nonblocking and persistent forms return requests that hold the buffers'
+// exports until the operation completes (persistent: while the request lives), so the arrays
+// outlive it and cannot be resized under it.
+//
+// A buffer may be None: a null pointer. mpi.py passes None (and a non-zero count) on a rank
+// whose own argument checks failed, so the library refuses the call there and, through its
+// agreement, on every rank together (docs/python.md).
 #include <Python.h>
 #include <mpi.h>
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "buffer_view.hpp"
 #include "commpress/comm.hpp"
@@ -25,16 +36,23 @@ namespace cm = commpress::comm;
 using commpress::python::BufferView;
 using commpress::python::kWritableBuffer;
 using commpress::python::raise_status;
+using Counts = std::vector<size_t>;
+using Buffer = std::optional<nb::handle>;  // None: a null pointer
 
 namespace {
 
-cm::Options options(const std::string& codec, int mode, double value,
-                    const std::string& algorithm) {
+// The options as mpi.py's Call.opts() hands them over: codec, bound mode and value,
+// algorithm name, chunk_bytes.
+using OptionArgs = std::tuple<std::string, int, double, std::string, size_t>;
+
+cm::Options options(const OptionArgs& args) {
+  const auto& [codec, mode, value, algorithm, chunk_bytes] = args;
   cm::Options o;
   o.codec = codec;
+  o.chunk_bytes = chunk_bytes;
   o.bound = {static_cast<commpress::codec::BoundMode>(mode), value};
   auto a = cm::parse_algorithm(algorithm);
-  if (!a.ok()) raise_status(a.status());  // every rank gets the same names: fails alike
+  if (!a.ok()) raise_status(a.status());  // mpi.py checked the name (check_algorithm) first
   o.algorithm = *a;
   return o;
 }
@@ -53,7 +71,35 @@ nb::dict report(const commpress::Result<cm::Report>& r) {
   return d;
 }
 
-// Runs one operation without the GIL and turns its result into the report dict (or raises).
+MPI_Comm comm_of(int fortran_handle) {
+  return MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_handle));
+}
+cm::Dtype dtype_of(int code) {
+  return static_cast<cm::Dtype>(code);
+}  // the library checks it
+cm::Op op_of(int code) {
+  return static_cast<cm::Op>(code);
+}
+
+// The exports of an operation's input and output (None: null). An in-place reduction passes
+// the same buffer twice (MPI_IN_PLACE: the library sees the same pointer); exporting it twice
+// is harmless.
+class Buffers {
+ public:
+  Buffers(const Buffer& in, const Buffer& out) {
+    if (in) in_ = std::make_unique<BufferView>(*in, PyBUF_C_CONTIGUOUS);
+    if (out) out_ = std::make_unique<BufferView>(*out, kWritableBuffer);
+  }
+  const void* in() const { return in_ ? in_->data() : nullptr; }
+  void* out() const { return out_ ? out_->data() : nullptr; }
+  void release() { in_.reset(), out_.reset(); }
+
+ private:
+  std::unique_ptr<BufferView> in_, out_;
+};
+
+// Runs one blocking operation without the GIL and turns its result into the report dict (or
+// raises).
 template <class Operation>
 nb::dict run_unlocked(Operation&& operation) {
   commpress::Result<cm::Report> r = commpress::Status{};
@@ -64,186 +110,261 @@ nb::dict run_unlocked(Operation&& operation) {
   return report(r);
 }
 
-MPI_Comm comm_of(int fortran_handle) { return MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_handle)); }
-cm::Dtype dtype_of(int code) { return static_cast<cm::Dtype>(code); }  // the library checks it
-
-// send and recv may be the same buffer (MPI_IN_PLACE): the library sees the same pointer.
-nb::dict reduction(bool scatter, nb::handle send, nb::handle recv, size_t count, int dtype, int op,
-                   int comm, const std::string& codec, int mode, double value,
-                   const std::string& algorithm) {
-  const cm::Options o = options(codec, mode, value, algorithm);
-  BufferView in(send, PyBUF_C_CONTIGUOUS);
-  BufferView out(recv, kWritableBuffer);
-  return run_unlocked([&] {
-    return scatter ? cm::reduce_scatter_block(in.data(), out.data(), count, dtype_of(dtype),
-                                              static_cast<cm::Op>(op), comm_of(comm), o)
-                   : cm::allreduce(in.data(), out.data(), count, dtype_of(dtype),
-                                   static_cast<cm::Op>(op), comm_of(comm), o);
-  });
+// Runs one blocking operation: `run(buffers, options)` returns its Result<Report>.
+template <class Run>
+nb::dict blocking(const Buffer& in, const Buffer& out, const OptionArgs& opts, Run&& run) {
+  const cm::Options o = options(opts);
+  Buffers b(in, out);
+  return run_unlocked([&] { return run(b, o); });
 }
 
-nb::dict bcast(nb::handle buf, size_t count, int dtype, int root, int comm,
-               const std::string& codec, int mode, double value, const std::string& algorithm) {
-  const cm::Options o = options(codec, mode, value, algorithm);
-  BufferView b(buf, kWritableBuffer);
-  return run_unlocked([&] {
-    return cm::bcast(b.data(), count, dtype_of(dtype), root, comm_of(comm), o);
-  });
-}
-
-// MPI_Allgather's and MPI_Alltoall's arguments: count elements per rank.
-nb::dict exchange(bool all_to_all, nb::handle send, nb::handle recv, size_t count, int dtype,
-                  int comm, const std::string& codec, int mode, double value,
-                  const std::string& algorithm) {
-  const cm::Options o = options(codec, mode, value, algorithm);
-  BufferView in(send, PyBUF_C_CONTIGUOUS);
-  BufferView out(recv, kWritableBuffer);
-  return run_unlocked([&] {
-    return all_to_all
-               ? cm::alltoall(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o)
-               : cm::allgather(in.data(), out.data(), count, dtype_of(dtype), comm_of(comm), o);
-  });
-}
-
-nb::dict point_to_point(bool sending, nb::handle buf, size_t count, int dtype, int peer, int tag,
-                        int comm, const std::string& codec, int mode, double value,
-                        const std::string& algorithm) {
-  const cm::Options o = options(codec, mode, value, algorithm);
-  BufferView b(buf, sending ? PyBUF_C_CONTIGUOUS : kWritableBuffer);
-  return run_unlocked([&] {
-    return sending ? cm::send(b.data(), count, dtype_of(dtype), peer, tag, comm_of(comm), o)
-                   : cm::recv(b.data(), count, dtype_of(dtype), peer, tag, comm_of(comm), o);
-  });
-}
-
-// A nonblocking collective in flight with the exports of its buffers (one for bcast, or an
-// in-place reduction given the same buffer twice: exporting it twice is harmless).
-class Request {
+// A nonblocking operation in flight (Native: cm::CollectiveRequest, or cm::Request for
+// isend/irecv) with its buffers. One Python thread at a time tests or waits (the mutex, taken
+// without the GIL); the second wait() gives the first one's outcome.
+template <class Native>
+class Pending {
  public:
-  Request(nb::handle send, nb::handle recv) {
-    if (send.is_valid()) in_ = std::make_unique<BufferView>(send, PyBUF_C_CONTIGUOUS);
-    out_ = std::make_unique<BufferView>(recv, kWritableBuffer);
-  }
-  ~Request() {
+  Pending(const Buffer& in, const Buffer& out) : buffers_(in, out) {}
+  ~Pending() {
     if (request_.active()) {  // dropped unfinished: the operation still needs the memory
       nb::gil_scoped_release unlocked;
-      request_ = cm::CollectiveRequest{};
+      request_ = Native{};
     }
   }
-  Request(const Request&) = delete;
-  Request& operator=(const Request&) = delete;
+  Pending(const Pending&) = delete;
+  Pending& operator=(const Pending&) = delete;
 
-  const void* in() const { return in_ ? in_->data() : nullptr; }
-  void* out() const { return out_->data(); }
+  const Buffers& buffers() const { return buffers_; }
 
-  // Starts the operation without the GIL (below MPI_THREAD_MULTIPLE it runs right here).
+  // Starts the operation without the GIL (a collective below MPI_THREAD_MULTIPLE runs here).
   template <class Start>
   void start(Start&& begin) {
     nb::gil_scoped_release unlocked;
     request_ = begin();
   }
 
-  bool test() const { return done_ || request_.test(); }
+  bool test() {
+    nb::gil_scoped_release unlocked;
+    std::lock_guard lock(mutex_);
+    return done_ || request_.test();
+  }
 
-  // The report dict, or the commpress.Error; the second call gives the first one's outcome.
+  // The report dict, or the commpress.Error.
   nb::dict wait() {
-    if (!done_) {
-      {
-        nb::gil_scoped_release unlocked;
+    {
+      nb::gil_scoped_release unlocked;
+      std::lock_guard lock(mutex_);
+      if (!done_) {
         result_ = request_.wait();
+        done_ = true;
       }
-      done_ = true;
-      in_.reset();  // the library is done with the memory
-      out_.reset();
     }
+    buffers_.release();  // the library is done with the memory
     return report(result_);
   }
 
  private:
-  std::unique_ptr<BufferView> in_, out_;
-  cm::CollectiveRequest request_;
+  Buffers buffers_;
+  Native request_;
+  std::mutex mutex_;
   commpress::Result<cm::Report> result_ = commpress::Status{};
   bool done_ = false;
 };
 
-// Starts one nonblocking collective: `begin(request, options)` returns its CollectiveRequest.
-template <class Begin>
-std::unique_ptr<Request> start(nb::handle send, nb::handle recv, const std::string& codec,
-                               int mode, double value, const std::string& algorithm,
-                               Begin&& begin) {
-  const cm::Options o = options(codec, mode, value, algorithm);
-  auto r = std::make_unique<Request>(send, recv);
-  r->start([&] { return begin(*r, o); });
-  return r;
+using CollectivePending = Pending<cm::CollectiveRequest>;
+using PointToPointPending = Pending<cm::Request>;
+
+// Starts one nonblocking operation: `begin(buffers, options)` returns its native request.
+template <class Native, class Begin>
+std::unique_ptr<Pending<Native>> start(const Buffer& in, const Buffer& out, const OptionArgs& opts,
+                                       Begin&& begin) {
+  const cm::Options o = options(opts);
+  auto p = std::make_unique<Pending<Native>>(in, out);
+  p->start([&] { return begin(p->buffers(), o); });
+  return p;
 }
+
+// MPI_Allreduce_init's request (cm::PersistentRequest) with its buffers, held while it lives:
+// every start() runs on their contents at that moment.
+class Persistent {
+ public:
+  Persistent(const Buffer& in, const Buffer& out) : buffers_(in, out) {}
+  ~Persistent() {
+    if (request_.active()) {  // a started run still uses the memory
+      nb::gil_scoped_release unlocked;
+      request_ = cm::PersistentRequest{};
+    }
+  }
+  Persistent(const Persistent&) = delete;
+  Persistent& operator=(const Persistent&) = delete;
+
+  const Buffers& buffers() const { return buffers_; }
+  void set(cm::PersistentRequest r) { request_ = std::move(r); }
+
+  void start() {
+    commpress::Status st;
+    {
+      nb::gil_scoped_release unlocked;
+      std::lock_guard lock(mutex_);
+      st = request_.start();
+    }
+    if (!st.ok()) raise_status(st);
+  }
+  bool test() {
+    nb::gil_scoped_release unlocked;
+    std::lock_guard lock(mutex_);
+    return !request_.active() || request_.test();
+  }
+  // Without a started run: the empty report of MPI's inactive request.
+  nb::dict wait() {
+    return run_unlocked([&] {
+      std::lock_guard lock(mutex_);
+      return request_.wait();
+    });
+  }
+  std::string algorithm() const { return cm::algorithm_name(request_.algorithm()); }
+
+ private:
+  Buffers buffers_;
+  cm::PersistentRequest request_;
+  std::mutex mutex_;
+};
 
 }  // namespace
 
 NB_MODULE(_mpi, m) {
-  m.doc() = "commpress compressed MPI operations (include/commpress/comm.hpp)";
-  m.def("allreduce", [](nb::handle s, nb::handle r, size_t n, int d, int op, int c,
-                        const std::string& codec, int mode, double v, const std::string& a) {
-    return reduction(false, s, r, n, d, op, c, codec, mode, v, a);
-  });
-  m.def("reduce_scatter_block", [](nb::handle s, nb::handle r, size_t n, int d, int op, int c,
-                                   const std::string& codec, int mode, double v,
-                                   const std::string& a) {
-    return reduction(true, s, r, n, d, op, c, codec, mode, v, a);
-  });
-  m.def("bcast", &bcast);
-  m.def("allgather", [](nb::handle s, nb::handle r, size_t n, int d, int c,
-                        const std::string& codec, int mode, double v, const std::string& a) {
-    return exchange(false, s, r, n, d, c, codec, mode, v, a);
-  });
-  m.def("alltoall", [](nb::handle s, nb::handle r, size_t n, int d, int c,
-                       const std::string& codec, int mode, double v, const std::string& a) {
-    return exchange(true, s, r, n, d, c, codec, mode, v, a);
-  });
-  m.def("send", [](nb::handle b, size_t n, int d, int peer, int tag, int c,
-                   const std::string& codec, int mode, double v, const std::string& a) {
-    return point_to_point(true, b, n, d, peer, tag, c, codec, mode, v, a);
-  });
-  m.def("recv", [](nb::handle b, size_t n, int d, int peer, int tag, int c,
-                   const std::string& codec, int mode, double v, const std::string& a) {
-    return point_to_point(false, b, n, d, peer, tag, c, codec, mode, v, a);
+  m.doc() = "commpress compressed MPI operations (include/commpress/comm.hpp, nonblocking.hpp)";
+  m.def("check_algorithm", [](const std::string& name) {
+    auto a = cm::parse_algorithm(name);
+    if (!a.ok()) raise_status(a.status());
   });
 
-  nb::class_<Request>(m, "Request")
-      .def("test", &Request::test)
-      .def("wait", &Request::wait);
-  // Nonblocking forms: the same arguments; recv is the result buffer (send None for bcast).
-  m.def("iallreduce", [](nb::handle s, nb::handle r, size_t n, int d, int op, int c,
-                         const std::string& codec, int mode, double v, const std::string& a) {
-    return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
-      return cm::iallreduce(q.in(), q.out(), n, dtype_of(d), static_cast<cm::Op>(op),
-                            comm_of(c), o);
+  // Blocking operations; recv is the result buffer (send None for bcast and recv).
+  using B = const Buffers&;
+  using O = const cm::Options&;
+  m.def("allreduce", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+                        const OptionArgs& opts) {
+    return blocking(s, r, opts, [&](B b, O o) {
+      return cm::allreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
     });
   });
-  m.def("ireduce_scatter_block", [](nb::handle s, nb::handle r, size_t n, int d, int op, int c,
-                                    const std::string& codec, int mode, double v,
-                                    const std::string& a) {
-    return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
-      return cm::ireduce_scatter_block(q.in(), q.out(), n, dtype_of(d), static_cast<cm::Op>(op),
-                                       comm_of(c), o);
+  m.def("reduce_scatter_block", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+                                   const OptionArgs& opts) {
+    return blocking(s, r, opts, [&](B b, O o) {
+      return cm::reduce_scatter_block(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
     });
   });
-  m.def("ibcast", [](nb::handle b, size_t n, int d, int root, int c, const std::string& codec,
-                     int mode, double v, const std::string& a) {
-    return start(nb::handle(), b, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
-      return cm::ibcast(q.out(), n, dtype_of(d), root, comm_of(c), o);
+  m.def("bcast", [](const Buffer& buf, size_t n, int d, int root, int c, const OptionArgs& opts) {
+    return blocking(std::nullopt, buf, opts, [&](B b, O o) {
+      return cm::bcast(b.out(), n, dtype_of(d), root, comm_of(c), o);
     });
   });
-  m.def("iallgather", [](nb::handle s, nb::handle r, size_t n, int d, int c,
-                         const std::string& codec, int mode, double v, const std::string& a) {
-    return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
-      return cm::iallgather(q.in(), q.out(), n, dtype_of(d), comm_of(c), o);
+  m.def("allgather",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const OptionArgs& opts) {
+          return blocking(s, r, opts, [&](B b, O o) {
+            return cm::allgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+          });
+        });
+  m.def("alltoall",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const OptionArgs& opts) {
+          return blocking(s, r, opts, [&](B b, O o) {
+            return cm::alltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+          });
+        });
+  m.def("alltoallv", [](const Buffer& s, const Counts& sc, const Counts& sd, const Buffer& r,
+                        const Counts& rc, const Counts& rd, int d, int c, const OptionArgs& opts) {
+    return blocking(s, r, opts, [&](B b, O o) {
+      return cm::alltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o);
     });
   });
-  m.def("ialltoall", [](nb::handle s, nb::handle r, size_t n, int d, int c,
-                        const std::string& codec, int mode, double v, const std::string& a) {
-    return start(s, r, codec, mode, v, a, [&](Request& q, const cm::Options& o) {
-      return cm::ialltoall(q.in(), q.out(), n, dtype_of(d), comm_of(c), o);
+  m.def("send",
+        [](const Buffer& buf, size_t n, int d, int dest, int tag, int c, const OptionArgs& opts) {
+          return blocking(buf, std::nullopt, opts, [&](B b, O o) {
+            return cm::send(b.in(), n, dtype_of(d), dest, tag, comm_of(c), o);
+          });
+        });
+  m.def("recv",
+        [](const Buffer& buf, size_t n, int d, int source, int tag, int c, const OptionArgs& opts) {
+          return blocking(std::nullopt, buf, opts, [&](B b, O o) {
+            return cm::recv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o);
+          });
+        });
+
+  nb::class_<CollectivePending>(m, "CollectiveRequest")
+      .def("test", &CollectivePending::test)
+      .def("wait", &CollectivePending::wait);
+  nb::class_<PointToPointPending>(m, "PointToPointRequest")
+      .def("test", &PointToPointPending::test)
+      .def("wait", &PointToPointPending::wait);
+  nb::class_<Persistent>(m, "PersistentRequest")
+      .def("start", &Persistent::start)
+      .def("test", &Persistent::test)
+      .def("wait", &Persistent::wait)
+      .def_prop_ro("algorithm", &Persistent::algorithm);
+
+  // Nonblocking forms: the blocking ones' arguments.
+  using Collective = cm::CollectiveRequest;
+  m.def("iallreduce", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+                         const OptionArgs& opts) {
+    return start<Collective>(s, r, opts, [&](B b, O o) {
+      return cm::iallreduce(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
     });
+  });
+  m.def("ireduce_scatter_block", [](const Buffer& s, const Buffer& r, size_t n, int d, int op,
+                                    int c, const OptionArgs& opts) {
+    return start<Collective>(s, r, opts, [&](B b, O o) {
+      return cm::ireduce_scatter_block(b.in(), b.out(), n, dtype_of(d), op_of(op), comm_of(c), o);
+    });
+  });
+  m.def("ibcast", [](const Buffer& buf, size_t n, int d, int root, int c, const OptionArgs& opts) {
+    return start<Collective>(std::nullopt, buf, opts, [&](B b, O o) {
+      return cm::ibcast(b.out(), n, dtype_of(d), root, comm_of(c), o);
+    });
+  });
+  m.def("iallgather",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const OptionArgs& opts) {
+          return start<Collective>(s, r, opts, [&](B b, O o) {
+            return cm::iallgather(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+          });
+        });
+  m.def("ialltoall",
+        [](const Buffer& s, const Buffer& r, size_t n, int d, int c, const OptionArgs& opts) {
+          return start<Collective>(s, r, opts, [&](B b, O o) {
+            return cm::ialltoall(b.in(), b.out(), n, dtype_of(d), comm_of(c), o);
+          });
+        });
+  m.def("ialltoallv", [](const Buffer& s, const Counts& sc, const Counts& sd, const Buffer& r,
+                         const Counts& rc, const Counts& rd, int d, int c, const OptionArgs& opts) {
+    return start<Collective>(s, r, opts, [&](B b, O o) {
+      return cm::ialltoallv(b.in(), sc, sd, b.out(), rc, rd, dtype_of(d), comm_of(c), o);
+    });
+  });
+  m.def("isend",
+        [](const Buffer& buf, size_t n, int d, int dest, int tag, int c, const OptionArgs& opts) {
+          return start<cm::Request>(buf, std::nullopt, opts, [&](B b, O o) {
+            return cm::isend(b.in(), n, dtype_of(d), dest, tag, comm_of(c), o);
+          });
+        });
+  m.def("irecv",
+        [](const Buffer& buf, size_t n, int d, int source, int tag, int c, const OptionArgs& opts) {
+          return start<cm::Request>(std::nullopt, buf, opts, [&](B b, O o) {
+            return cm::irecv(b.out(), n, dtype_of(d), source, tag, comm_of(c), o);
+          });
+        });
+  // Collective (the arguments are agreed here): raises on every rank, or returns the request.
+  m.def("allreduce_init", [](const Buffer& s, const Buffer& r, size_t n, int d, int op, int c,
+                             const OptionArgs& opts) {
+    const cm::Options o = options(opts);
+    auto p = std::make_unique<Persistent>(s, r);
+    commpress::Result<cm::PersistentRequest> made = commpress::Status{};
+    {
+      nb::gil_scoped_release unlocked;
+      made = cm::allreduce_init(p->buffers().in(), p->buffers().out(), n, dtype_of(d), op_of(op),
+                                comm_of(c), o);
+    }
+    if (!made.ok()) raise_status(made.status());
+    p->set(std::move(*made));
+    return p;
   });
   m.def("progress_thread_available", &cm::progress_thread_available);
   m.def("set_error_factory", &commpress::python::set_error_factory);

@@ -159,7 +159,8 @@ Result<Report> alltoallv(const void* send, std::span<const size_t> send_counts,
       [&](const detail::Collective& c) -> Status {
         if (c.algorithm == Algorithm::Bruck)
           return {ErrorCode::unsupported, "alltoallv: bruck serves equal blocks only (alltoall)"};
-        if (send == recv) return {ErrorCode::unsupported, "alltoallv: in place is not supported"};
+        if (send != nullptr && send == recv)  // null buffers: the null check below
+          return {ErrorCode::unsupported, "alltoallv: in place is not supported"};
         COMMPRESS_RETURN_IF_ERROR(check_layout("send", send_counts, send_displs, c.size, dtype, sent));
         COMMPRESS_RETURN_IF_ERROR(check_layout("receive", recv_counts, recv_displs, c.size, dtype, got));
         for (int r = 0; r < c.size; ++r) {

@@ -86,6 +86,20 @@ CollectiveRequest ialltoall(const void* send, void* recv, size_t count_per_rank,
                   [=](MPI_Comm c) { return alltoall(send, recv, count_per_rank, dtype, c, opts); });
 }
 
+CollectiveRequest ialltoallv(const void* send, std::span<const size_t> send_counts,
+                             std::span<const size_t> send_displs, void* recv,
+                             std::span<const size_t> recv_counts,
+                             std::span<const size_t> recv_displs, Dtype dtype, MPI_Comm comm,
+                             const Options& opts) {
+  using Layout = std::vector<size_t>;
+  return start_on(comm, [=, sc = Layout(send_counts.begin(), send_counts.end()),
+                         sd = Layout(send_displs.begin(), send_displs.end()),
+                         rc = Layout(recv_counts.begin(), recv_counts.end()),
+                         rd = Layout(recv_displs.begin(), recv_displs.end())](MPI_Comm c) {
+    return alltoallv(send, sc, sd, recv, rc, rd, dtype, c, opts);
+  });
+}
+
 PersistentRequest::~PersistentRequest() = default;  // run_ waits for a started run
 
 Status PersistentRequest::start() {

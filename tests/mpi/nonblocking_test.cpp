@@ -5,6 +5,7 @@
 // arguments fail on every rank. Run with and without MPI_THREAD_MULTIPLE.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -78,6 +79,23 @@ TEST(Nonblocking, ResultsEqualTheBlockingVerbs) {
                        return cc::alltoall(in.data(), b.data(), n, Dtype::f64, MPI_COMM_WORLD, o);
                      },
                      "ialltoall");
+    // Unequal blocks: rank s sends 50 + 100 * ((s + 2d) % 3) elements to rank d.
+    auto block = [](int s, int d) { return size_t(50 + 100 * ((s + 2 * d) % 3)); };
+    std::vector<size_t> sc, sd, rc, rd;
+    for (int r = 0, sent = 0, got = 0; r < p; ++r) {
+      sc.push_back(block(me, r)), sd.push_back(size_t(sent)), sent += int(sc.back());
+      rc.push_back(block(r, me)), rd.push_back(size_t(got)), got += int(rc.back());
+    }
+    std::fill(a.begin(), a.end(), std::byte{0}), std::fill(b.begin(), b.end(), std::byte{0});
+    auto req = cc::ialltoallv(in.data(), sc, sd, a.data(), rc, rd, Dtype::f64, MPI_COMM_WORLD, opts);
+    sc.assign(sc.size(), 0);  // the request copied the layout
+    same_as_blocking(std::move(req),
+                     [&](const cc::Options& o) {
+                       for (int r = 0; r < p; ++r) sc[size_t(r)] = block(me, r);
+                       return cc::alltoallv(in.data(), sc, sd, b.data(), rc, rd, Dtype::f64,
+                                            MPI_COMM_WORLD, o);
+                     },
+                     "ialltoallv");
   }
 }
 

@@ -1,6 +1,7 @@
-"""commpress.mpi under mpirun (tests/python/mpi/collectives_ranks.py at 2, 3 and 4 ranks):
-collectives equal mpi4py's results (lossless) or stay within the reported bound (lossy), and
-arguments mismatched across ranks raise the same commpress.Error on every rank."""
+"""commpress.mpi under mpirun (the scripts in tests/python/mpi at 1 to 4 ranks): collectives,
+nonblocking and persistent requests equal mpi4py's results (lossless) or stay within the
+reported bound (lossy), and arguments mismatched across ranks, or refused by one rank's own
+checks, raise the same commpress.Error class on every rank."""
 
 import importlib.util
 
@@ -35,3 +36,13 @@ def test_nonblocking_without_thread_multiple():
     out = mpirun(3, "nonblocking_ranks.py", env={"MPI4PY_RC_THREAD_LEVEL": "single"})
     assert "nonblocking checks at 3 ranks: 0 failures" in out
     assert "progress thread: False" in out
+
+
+@pytest.mark.skipif(MPIRUN is None, reason="no mpirun")
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+def test_requests_under_mpirun(ranks):
+    """tests/python/mpi/requests_ranks.py: isend/irecv, alltoallv/ialltoallv (equal to
+    mpi4py's Alltoallv) and allreduce_init; requests of every kind in flight completed in
+    rank-dependent orders; mismatches and one rank's refused arguments raising on every rank;
+    a nonblocking start not waiting for the other ranks."""
+    assert f"requests checks at {ranks} ranks: 0 failures" in mpirun(ranks, "requests_ranks.py")
