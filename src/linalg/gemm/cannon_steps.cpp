@@ -51,10 +51,6 @@ Result<CannonSteps<T>> CannonSteps<T>::create(const GemmCall<T>& call) {
   return s;
 }
 
-namespace {
-
-}  // namespace
-
 template <class T>
 void CannonSteps<T>::encode_local() {
   const DistMatrix<T>&a = *call_->a, &b = *call_->b;
