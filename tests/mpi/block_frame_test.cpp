@@ -37,8 +37,8 @@ std::vector<std::byte> codec_frame(const std::string& name, const std::vector<T>
 
 template <class T>
 void check_codec(const std::string& name, double abs) {
-  auto w = block_wire<T>(name, abs > 0 ? codec::ErrorBound::absolute(abs)
-                                       : codec::ErrorBound::lossless());
+  auto w = block_wire<T>(
+      name, abs > 0 ? codec::ErrorBound::absolute(abs) : codec::ErrorBound::lossless());
   ASSERT_TRUE(w.ok()) << name << ": " << w.status().message();
   struct Shape {
     int64_t rows, cols, ld;
@@ -52,8 +52,8 @@ void check_codec(const std::string& name, double abs) {
       for (int64_t i = 0; i < s.rows; ++i) packed.push_back(x[size_t(i + j * s.ld)]);
     cd::Buffer frame(17, std::byte{0xab});  // stale bytes must not matter
     ASSERT_TRUE(encode_block_frame(*w, x.data(), s.ld, s.rows, s.cols, frame).ok());
-    const std::string what = name + " " + std::to_string(s.rows) + "x" +
-                             std::to_string(s.cols) + " ld " + std::to_string(s.ld);
+    const std::string what = name + " " + std::to_string(s.rows) + "x" + std::to_string(s.cols) +
+                             " ld " + std::to_string(s.ld);
     EXPECT_EQ(std::vector<std::byte>(frame.begin(), frame.end()), codec_frame(name, packed, abs))
         << what;
     std::vector<T> y(packed.size(), T(NAN));

@@ -22,7 +22,9 @@ cd::Buffer message(int root, size_t n) {
   return m;
 }
 
-std::vector<std::byte> bytes(const cd::Buffer& b) { return {b.begin(), b.end()}; }
+std::vector<std::byte> bytes(const cd::Buffer& b) {
+  return {b.begin(), b.end()};
+}
 
 TEST(FrameBcast, EveryRankEndsWithTheRootsBytes) {
   const int p = cmpi::size(), me = cmpi::rank();

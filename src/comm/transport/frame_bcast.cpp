@@ -21,8 +21,7 @@ Status PendingBcast::start(Buffer& bytes, BcastLength length, size_t capacity, u
                                        " bytes exceeds its buffer of " + std::to_string(capacity)};
     bytes.resize(size_t(n));
   }
-  if (rank == root)
-    traffic.add(raw, n + (length == BcastLength::sent ? sizeof(uint64_t) : 0));
+  if (rank == root) traffic.add(raw, n + (length == BcastLength::sent ? sizeof(uint64_t) : 0));
   if (n == 0) return {};  // known to every rank, so all skip alike
   if (blocking) {
     COMMPRESS_MPI(MPI_Bcast(bytes.data(), int(n), MPI_BYTE, root, comm));

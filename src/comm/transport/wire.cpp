@@ -86,8 +86,9 @@ Wire Wire::uncompressed(Dtype dtype, size_t chunk_bytes) {
 
 Result<Wire> Wire::resolved(const std::string& codec, Dtype dtype, double abs_bound) {
   if (!std::isfinite(abs_bound) || abs_bound < 0)
-    return Status{ErrorCode::invalid_argument,
-                  "absolute bound must be finite and non-negative, got " + std::to_string(abs_bound)};
+    return Status{
+        ErrorCode::invalid_argument,
+        "absolute bound must be finite and non-negative, got " + std::to_string(abs_bound)};
   Options opts;
   opts.codec = codec.empty() ? "none" : codec;
   // make checks the codec against the dtype and, for a lossy one, the bound's form; any

@@ -27,7 +27,8 @@ Result<size_t> encode_block_frame_into(const Wire& wire, const T* data, int64_t 
   // Uncompressed, packing is the encoding; else the codec reads a packed copy.
   thread_local std::vector<T> packed;
   T* to = wire.compressed() ? (packed.resize(n), packed.data()) : reinterpret_cast<T*>(out.data());
-  for (int64_t j = 0; j < cols; ++j) std::memcpy(to + j * rows, data + j * ld, size_t(rows) * sizeof(T));
+  for (int64_t j = 0; j < cols; ++j)
+    std::memcpy(to + j * rows, data + j * ld, size_t(rows) * sizeof(T));
   if (!wire.compressed()) return n * sizeof(T);
   return wire.encode_into(packed.data(), n, out);
 }

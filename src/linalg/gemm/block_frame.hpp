@@ -29,11 +29,12 @@ Result<size_t> encode_block_frame_into(const Wire& wire, const T* data, int64_t 
 
 // The same into a byte vector, resized to the frame (left empty on failure; capacity kept).
 template <class T, class ByteVector>
-Status encode_block_frame(const Wire& wire, const T* data, int64_t ld, int64_t rows,
-                          int64_t cols, ByteVector& out) {
+Status encode_block_frame(const Wire& wire, const T* data, int64_t ld, int64_t rows, int64_t cols,
+                          ByteVector& out) {
   const size_t cap = wire.frame_capacity(size_t(rows * cols));
   if (out.size() < cap) out.resize(cap);
-  auto len = encode_block_frame_into(wire, data, ld, rows, cols, std::span<std::byte>(out.data(), cap));
+  auto len =
+      encode_block_frame_into(wire, data, ld, rows, cols, std::span<std::byte>(out.data(), cap));
   out.resize(len.ok() ? *len : 0);
   return len.status();
 }

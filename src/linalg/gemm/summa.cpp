@@ -111,8 +111,12 @@ Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
     if (p.layer == g.layer()) mine.push_back(p);
   PieceSource a_source = held.source(0), b_source = held.source(1);
   if (g.layer() == 0) {
-    a_source = [&](size_t i, const Wire& wire, Buffer& out) { return encode_a(mine[i], wire, out); };
-    b_source = [&](size_t i, const Wire& wire, Buffer& out) { return encode_b(mine[i], wire, out); };
+    a_source = [&](size_t i, const Wire& wire, Buffer& out) {
+      return encode_a(mine[i], wire, out);
+    };
+    b_source = [&](size_t i, const Wire& wire, Buffer& out) {
+      return encode_b(mine[i], wire, out);
+    };
   }
 
   // Layer 0 accumulates into C itself (beta applied there once); other layers start from zero.
