@@ -9,7 +9,6 @@
 #include "comm/algorithms/parts/reduce_ops.hpp"
 #include "comm/algorithms/runner.hpp"
 #include "comm/selection/choose_reduce.hpp"
-#include "comm/session/codec_threads.hpp"
 #include "comm/session/private_comm.hpp"
 #include "comm/session/reduce_collective.hpp"
 #include "comm/transport/mpi_dtype.hpp"
@@ -69,32 +68,23 @@ Result<Report> execute(ReduceSession& s, const void* send, void* recv, size_t co
   return s.end(runner.allreduce(s, in, out, count));
 }
 
+constexpr detail::ReductionVerb kAllreduce{detail::choose_allreduce, begin, execute};
+
 }  // namespace
 
 Result<Report> allreduce(const void* send, void* recv, size_t count, Dtype dtype, Op op,
                          MPI_Comm comm, const Options& opts) {
-  const detail::CodecThreads threads;
-  auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
-  auto session = begin(send, recv, count, dtype, op, comm, choice, nullptr, false);
-  if (!session.ok()) return session.status();
-  return execute(**session, send, recv, count);
+  return kAllreduce.run(send, recv, count, dtype, op, comm, opts);
 }
 
 Result<Report> allreduce(const CollectivePlan& plan, const void* send, void* recv,
                          MPI_Comm comm) {
-  const detail::CodecThreads threads;
-  detail::Choice choice;
-  auto session = begin(send, recv, plan.count, plan.dtype, plan.op, comm, choice, &plan, false);
-  if (!session.ok()) return session.status();
-  return execute(**session, send, recv, plan.count);
+  return kAllreduce.run(plan, send, recv, comm);
 }
 
 Result<CollectivePlan> plan_allreduce(const void* send, size_t count, Dtype dtype, Op op,
                                       MPI_Comm comm, const Options& opts) {
-  auto choice = detail::choose_allreduce(opts, send, count, dtype, op, comm);
-  auto session = begin(send, nullptr, count, dtype, op, comm, choice, nullptr, true);
-  if (!session.ok()) return session.status();
-  return (*session)->plan();
+  return kAllreduce.plan(send, count, dtype, op, comm, opts);
 }
 
 }  // namespace commpress::comm

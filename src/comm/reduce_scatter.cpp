@@ -10,7 +10,6 @@
 #include "comm/algorithms/parts/reduce_ops.hpp"
 #include "comm/algorithms/runner.hpp"
 #include "comm/selection/choose_reduce.hpp"
-#include "comm/session/codec_threads.hpp"
 #include "comm/session/count_limit.hpp"
 #include "comm/session/private_comm.hpp"
 #include "comm/session/reduce_collective.hpp"
@@ -77,33 +76,24 @@ Result<Report> execute(ReduceSession& s, const void* send, void* recv, size_t m)
   return s.end(runner.reduce_scatter(s, in, static_cast<std::byte*>(recv), m));
 }
 
+constexpr detail::ReductionVerb kReduceScatter{detail::choose_reduce_scatter, begin, execute};
+
 }  // namespace
 
 Result<Report> reduce_scatter_block(const void* send, void* recv, size_t count_per_rank,
                                     Dtype dtype, Op op, MPI_Comm comm, const Options& opts) {
-  const detail::CodecThreads threads;
-  auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
-  auto session = begin(send, recv, count_per_rank, dtype, op, comm, choice, nullptr, false);
-  if (!session.ok()) return session.status();
-  return execute(**session, send, recv, count_per_rank);
+  return kReduceScatter.run(send, recv, count_per_rank, dtype, op, comm, opts);
 }
 
 Result<Report> reduce_scatter_block(const CollectivePlan& plan, const void* send, void* recv,
                                     MPI_Comm comm) {
-  const detail::CodecThreads threads;
-  detail::Choice choice;
-  auto session = begin(send, recv, plan.count, plan.dtype, plan.op, comm, choice, &plan, false);
-  if (!session.ok()) return session.status();
-  return execute(**session, send, recv, plan.count);
+  return kReduceScatter.run(plan, send, recv, comm);
 }
 
 Result<CollectivePlan> plan_reduce_scatter_block(const void* send, size_t count_per_rank,
                                                  Dtype dtype, Op op, MPI_Comm comm,
                                                  const Options& opts) {
-  auto choice = detail::choose_reduce_scatter(opts, send, count_per_rank, dtype, op, comm);
-  auto session = begin(send, nullptr, count_per_rank, dtype, op, comm, choice, nullptr, true);
-  if (!session.ok()) return session.status();
-  return (*session)->plan();
+  return kReduceScatter.plan(send, count_per_rank, dtype, op, comm, opts);
 }
 
 }  // namespace commpress::comm

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "comm/transport/frame_transport.hpp"
 #include "commpress/linalg.hpp"
 #include "gemm_test_support.hpp"
-#include "linalg/gemm/shift_exchange.hpp"
 #include "mpi_harness.hpp"
 
 namespace commpress::testing {
@@ -55,9 +55,9 @@ TEST(GemmCannonFailure, OneRankFailingMidLoopFailsEveryRankTogether) {
                                  std::to_string(l.rows) + "x" + std::to_string(l.cols) + "x" +
                                  std::to_string(l.layers) + " exchange " + std::to_string(nth) +
                                  (overlap ? " overlapped" : " blocking");
-        if (mpi::rank() == mpi::size() - 1) linalg::detail::fail_exchange_for_testing(nth);
+        if (mpi::rank() == mpi::size() - 1) comm::detail::fail_exchange_for_testing(nth);
         auto r = multiply(*g, l.algorithm, overlap);
-        linalg::detail::fail_exchange_for_testing(0);
+        comm::detail::fail_exchange_for_testing(0);
         // Every rank fails: the lowest failing rank with its own error (the injected one, or
         // what it saw first from the failed rank's blocks), the others naming that rank.
         ASSERT_FALSE(r.ok()) << what;

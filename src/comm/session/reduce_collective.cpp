@@ -8,6 +8,7 @@
 #include "comm/algorithms/shared_window.hpp"
 #include "comm/selection/choose_reduce.hpp"
 #include "comm/selection/planning.hpp"
+#include "comm/session/codec_threads.hpp"
 #include "comm/session/count_limit.hpp"
 #include "comm/session/hierarchy.hpp"
 #include "comm/session/private_comm.hpp"
@@ -119,6 +120,32 @@ Result<Report> ReduceSession::end(const Status& st) {
   r->guaranteed_abs_bound = plan_.guaranteed_abs_bound;
   r->predicted_seconds = plan_.predicted_seconds;
   return r;
+}
+
+Result<Report> ReductionVerb::run(const void* send, void* recv, size_t count, Dtype dtype, Op op,
+                                  MPI_Comm comm, const Options& opts) const {
+  const CodecThreads threads;
+  Choice choice = choose(opts, send, count, dtype, op, comm);
+  auto session = begin(send, recv, count, dtype, op, comm, choice, nullptr, false);
+  if (!session.ok()) return session.status();
+  return execute(**session, send, recv, count);
+}
+
+Result<Report> ReductionVerb::run(const CollectivePlan& plan, const void* send, void* recv,
+                                  MPI_Comm comm) const {
+  const CodecThreads threads;
+  Choice choice;
+  auto session = begin(send, recv, plan.count, plan.dtype, plan.op, comm, choice, &plan, false);
+  if (!session.ok()) return session.status();
+  return execute(**session, send, recv, plan.count);
+}
+
+Result<CollectivePlan> ReductionVerb::plan(const void* send, size_t count, Dtype dtype, Op op,
+                                           MPI_Comm comm, const Options& opts) const {
+  Choice choice = choose(opts, send, count, dtype, op, comm);
+  auto session = begin(send, nullptr, count, dtype, op, comm, choice, nullptr, true);
+  if (!session.ok()) return session.status();
+  return (*session)->plan();
 }
 
 }  // namespace commpress::comm::detail

@@ -81,4 +81,26 @@ class ReduceSession {
   Status first_;
 };
 
+// The three public entries of a reduction without a root (allreduce, reduce_scatter_block):
+// the call with options (Auto's choice, then the agreement and the plan), the call with a
+// plan made earlier (agreed as given), and the plan alone. Each verb gives its own steps:
+// choose (Auto's candidate, before the agreement), begin (the agreement with its local checks,
+// ReduceSession::begin) and execute (runs the session's plan).
+struct ReductionVerb {
+  Choice (*choose)(const Options& opts, const void* send, size_t count, Dtype dtype, Op op,
+                   MPI_Comm comm);
+  Result<std::unique_ptr<ReduceSession>> (*begin)(const void* send, void* recv, size_t count,
+                                                   Dtype dtype, Op op, MPI_Comm comm,
+                                                   Choice& choice, const CollectivePlan* given,
+                                                   bool plan_only);
+  Result<Report> (*execute)(ReduceSession& s, const void* send, void* recv, size_t count);
+
+  Result<Report> run(const void* send, void* recv, size_t count, Dtype dtype, Op op,
+                     MPI_Comm comm, const Options& opts) const;
+  Result<Report> run(const CollectivePlan& plan, const void* send, void* recv,
+                     MPI_Comm comm) const;
+  Result<CollectivePlan> plan(const void* send, size_t count, Dtype dtype, Op op, MPI_Comm comm,
+                              const Options& opts) const;
+};
+
 }  // namespace commpress::comm::detail

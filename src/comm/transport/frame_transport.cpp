@@ -11,6 +11,16 @@ namespace commpress::comm::detail {
 namespace {
 
 std::atomic<int> g_corrupt_countdown{-1};  // -1: off; k: damage after k more messages
+std::atomic<int> g_fail_countdown{0};      // 0: off; k: the kth exchange finished fails
+
+// The failure fail_exchange_for_testing() asked for, on the exchange it named.
+Status injected_failure() {
+  int left = g_fail_countdown.load();
+  while (left > 0 && !g_fail_countdown.compare_exchange_weak(left, left - 1)) {
+  }
+  if (left != 1) return {};
+  return {ErrorCode::mpi, "exchange failed (injected by fail_exchange_for_testing)"};
+}
 
 // The bytes actually handed to MPI: msg itself, or (once, when a test asked for it) a
 // damaged copy that must outlive the send, hence the process-lifetime buffer.
@@ -32,6 +42,8 @@ std::string chunk_label(size_t k, int src) {
 void keep_first(Status& first, const Status& st, const std::string& where) {
   if (first.ok() && !st.ok()) first = {st.code(), where + st.message()};
 }
+
+void fail_exchange_for_testing(int nth) { g_fail_countdown = nth > 0 ? nth : 0; }
 
 void corrupt_next_send_for_testing(bool on, int skip) {
   g_corrupt_countdown = on ? skip : -1;
@@ -178,7 +190,8 @@ Status PendingExchange::finish() {
   received_ = -1;
   Status moved = progress_error_;
   progress_error_ = {};
-  return moved;
+  if (!moved.ok()) return moved;
+  return injected_failure();
 }
 
 Status exchange(std::span<const std::byte> out, uint64_t raw_out, int dest, Buffer& in,

@@ -94,6 +94,12 @@ Status check_message_size(size_t bytes, const char* what);
 // Keeps the first local failure (prefixed with where) while the message pattern goes on.
 void keep_first(Status& first, const Status& st, const std::string& where);
 
+// Testing only: the nth exchange (exchange or PendingExchange::finish) this rank completes from
+// now on (1: the next; 0: none) reports an MPI error after its messages have moved, as a failed
+// receive would, so a caller's handling of a failure part-way through its transfers can be
+// exercised on one rank.
+void fail_exchange_for_testing(int nth);
+
 // Testing only: after `skip` more non-empty messages, the next one this rank sends through
 // the functions above arrives with one byte flipped in its middle (a damaged link; the
 // sender's data is intact). on = false disarms a corruption no send consumed.

@@ -84,6 +84,21 @@ Wire Wire::uncompressed(Dtype dtype, size_t chunk_bytes) {
   return w;
 }
 
+Result<Wire> Wire::resolved(const std::string& codec, Dtype dtype, double abs_bound) {
+  if (!std::isfinite(abs_bound) || abs_bound < 0)
+    return Status{
+        ErrorCode::invalid_argument,
+        "absolute bound must be finite and non-negative, got " + std::to_string(abs_bound)};
+  Options opts;
+  opts.codec = codec.empty() ? "none" : codec;
+  // make checks the codec against the dtype and, for a lossy one, the bound's form; any
+  // positive bound passes that check, and the resolved one replaces it.
+  opts.bound = codec::ErrorBound::absolute(abs_bound > 0 ? abs_bound : 1.0);
+  auto w = make(opts, dtype);
+  if (!w.ok()) return w.status();
+  return w->with_abs_bound(abs_bound);
+}
+
 std::string Wire::codec_name() const { return codec_ ? std::string(codec_->name()) : "none"; }
 
 Wire Wire::with_abs_bound(double abs) const {

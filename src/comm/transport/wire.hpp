@@ -35,6 +35,10 @@ class Wire {
   static Result<Wire> make(const Options& opts, Dtype dtype);
   // Raw bytes, no codec (Algorithm::Mpi bookkeeping, placeholder paths).
   static Wire uncompressed(Dtype dtype, size_t chunk_bytes = 0);
+  // A codec ("" or "none": raw bytes) with a bound already absolute (0: exact frames), as the
+  // distributed multiply's operands and the triangular panels carry once their REL bound is
+  // resolved against the data's range: the codec checks of make, without its bound's.
+  static Result<Wire> resolved(const std::string& codec, Dtype dtype, double abs_bound);
 
   bool compressed() const { return codec_ != nullptr; }
   bool lossy() const { return codec_ != nullptr && codec_->lossy(); }

@@ -8,6 +8,7 @@
 
 #include "comm/session/agreement.hpp"
 #include "comm/session/private_comm.hpp"
+#include "comm/transport/frame_bcast.hpp"
 #include "comm/transport/mpi_dtype.hpp"
 #include "linalg/gemm/cannon_steps.hpp"
 #include "linalg/gemm/gemm_call.hpp"
@@ -17,17 +18,25 @@ namespace commpress::linalg::detail {
 
 namespace {
 
-// Layer 0's encoded blocks to every layer.
+// Layer 0's encoded blocks to every layer (their length first, raw ones too). The report counts
+// a replica once per receiving layer, without the length word, as it always has; the
+// transport's own count (once per broadcast) is set aside.
 template <class T>
 Status replicate(CannonSteps<T>& steps, const Grid& g) {
-  COMMPRESS_RETURN_IF_ERROR(bcast_block(g.fiber_comm(), 0, steps.held_a()));
-  COMMPRESS_RETURN_IF_ERROR(bcast_block(g.fiber_comm(), 0, steps.held_b()));
+  using comm::detail::BcastLength;
+  comm::detail::Traffic once;
+  const uint64_t raw_a = uint64_t(steps.held_a_shape().elements()) * sizeof(T);
+  const uint64_t raw_b = uint64_t(steps.held_b_shape().elements()) * sizeof(T);
+  COMMPRESS_RETURN_IF_ERROR(comm::detail::bcast_frame(steps.held_a(), BcastLength::sent,
+                                                      steps.a_capacity(), raw_a, 0,
+                                                      g.fiber_comm(), once));
+  COMMPRESS_RETURN_IF_ERROR(comm::detail::bcast_frame(steps.held_b(), BcastLength::sent,
+                                                      steps.b_capacity(), raw_b, 0,
+                                                      g.fiber_comm(), once));
   if (g.layer() == 0) {
     const uint64_t others = uint64_t(g.layers() - 1);
-    steps.count_send(others * uint64_t(steps.held_a_shape().elements()) * sizeof(T),
-                     others * steps.held_a().size);
-    steps.count_send(others * uint64_t(steps.held_b_shape().elements()) * sizeof(T),
-                     others * steps.held_b().size);
+    steps.traffic().add(others * raw_a, others * steps.held_a().size());
+    steps.traffic().add(others * raw_b, others * steps.held_b().size());
   }
   return {};
 }
@@ -86,10 +95,10 @@ Status run_cannon25d(const GemmCall<T>& call, GemmReport& report) {
   if (layers > 1) st = comm::detail::agree_outcome(g.comm(), st);
   if (st.ok() && layers > 1) {
     st = reduce_layers(g, mi, nj, call.c->data, call.c->ld, partial);
-    if (l != 0) steps->count_send(uint64_t(mi * nj) * sizeof(T), uint64_t(mi * nj) * sizeof(T));
+    if (l != 0) steps->traffic().add(uint64_t(mi * nj) * sizeof(T), uint64_t(mi * nj) * sizeof(T));
   }
-  report.raw_bytes = steps->raw_bytes();
-  report.bytes_sent = steps->bytes_sent();
+  report.raw_bytes = steps->traffic().raw_bytes;
+  report.bytes_sent = steps->traffic().bytes_sent;
   report.memory_bytes = steps->memory_bytes() + partial.size() * sizeof(T);
   COMMPRESS_RETURN_IF_ERROR(st);
   return steps->status();

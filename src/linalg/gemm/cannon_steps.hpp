@@ -13,12 +13,17 @@
 #include <cstdint>
 #include <vector>
 
-#include "linalg/gemm/block_codec.hpp"
+#include "comm/transport/buffer.hpp"
+#include "comm/transport/frame_transport.hpp"
+#include "linalg/gemm/block_frame.hpp"
 #include "linalg/gemm/cannon_layout.hpp"
 #include "linalg/gemm/gemm_call.hpp"
-#include "linalg/gemm/shift_exchange.hpp"
 
 namespace commpress::linalg::detail {
+
+using comm::detail::Buffer;
+using comm::detail::PendingExchange;
+using comm::detail::Traffic;
 
 template <class T>
 class CannonSteps {
@@ -28,8 +33,10 @@ class CannonSteps {
 
   // The encoded blocks this rank holds before the skew: its own stored blocks after
   // encode_local(), or a replica received into them (their capacity fits any block).
-  EncodedBlock& held_a() { return a_[0]; }
-  EncodedBlock& held_b() { return b_[0]; }
+  Buffer& held_a() { return a_[0]; }
+  Buffer& held_b() { return b_[0]; }
+  size_t a_capacity() const { return a_cap_; }
+  size_t b_capacity() const { return b_cap_; }
   BlockShape held_a_shape() const { return layout_.a_held_shape(pos_); }
   BlockShape held_b_shape() const { return layout_.b_held_shape(pos_); }
   void encode_local();
@@ -41,42 +48,38 @@ class CannonSteps {
   Status run(int first, int last, T beta, T* c, int64_t ldc);
 
   Status status() const { return failure_; }
-  uint64_t raw_bytes() const { return raw_bytes_; }
-  uint64_t bytes_sent() const { return bytes_sent_; }
-  // Counts a send made on the held blocks' behalf (a replica broadcast, say).
-  void count_send(uint64_t raw, uint64_t sent) {
-    raw_bytes_ += raw;
-    bytes_sent_ += sent;
-  }
+  // What this rank sent; a caller adds the sends it makes on the held blocks' behalf (a
+  // replica broadcast, say).
+  Traffic& traffic() { return traffic_; }
   uint64_t memory_bytes() const;  // work blocks and encoded buffers
 
  private:
-  CannonSteps(const GemmCall<T>& call, BlockCodec a, BlockCodec b);
+  CannonSteps(const GemmCall<T>& call, Wire a, Wire b);
   Status skew(int first);
   struct Neighbours {
     int left, right, up, down;  // in row_comm (columns) and col_comm (rows)
   };
   Neighbours neighbours() const;
-  Status post_shift(BlockExchange& xa, BlockExchange& xb);
+  // Starts moving the blocks of `step` on (A left, B up), counting what this rank sends.
+  Status post_shift(int step, PendingExchange& xa, PendingExchange& xb);
   // Completes a posted shift, or runs it blocking; then the received blocks are current.
-  Status finish_shift(int step, BlockExchange& xa, BlockExchange& xb);
-  void multiply(int step, T beta, T* c, int64_t ldc, BlockExchange& xa, BlockExchange& xb);
+  Status finish_shift(int step, bool posted, PendingExchange& xa, PendingExchange& xb);
+  void multiply(int step, T beta, T* c, int64_t ldc, PendingExchange& xa, PendingExchange& xb);
+  static uint64_t raw(BlockShape shape) { return uint64_t(shape.elements()) * sizeof(T); }
   void keep(const Status& st) {
     if (failure_.ok() && !st.ok()) failure_ = st;
-  }
-  void count(BlockShape shape, size_t encoded) {
-    count_send(uint64_t(shape.elements()) * sizeof(T), encoded);
   }
 
   const GemmCall<T>* call_;
   CannonLayout layout_;
   GridPos pos_;
-  BlockCodec a_codec_, b_codec_;
+  Wire a_wire_, b_wire_;
+  size_t a_cap_ = 0, b_cap_ = 0;  // the largest frame of any A / B block
   // [0] holds the block in use, [1] receives the next one; swapped after every transfer.
-  std::array<EncodedBlock, 2> a_, b_;
+  std::array<Buffer, 2> a_, b_;
   std::vector<T> work_a_, work_b_;
   Status failure_;
-  uint64_t raw_bytes_ = 0, bytes_sent_ = 0;
+  Traffic traffic_;
 };
 
 }  // namespace commpress::linalg::detail

@@ -25,21 +25,20 @@ Status refuse_beyond_int(const char* what, uint64_t bytes) {
 // the first transfer.
 template <class T>
 Status check_sizes(const GemmCall<T>& call, std::span<const Panel> panels, int64_t widest,
-                   const BlockCodec& a_codec, const BlockCodec& b_codec) {
+                   const Wire& a_wire, const Wire& b_wire) {
   const Grid& g = *call.grid;
-  const codec::Dtype dt = codec::dtype_of<T>();
   const int64_t mb = BlockSplit{call.m, g.rows()}.block(),
                 nb = BlockSplit{call.n, g.cols()}.block();
   COMMPRESS_RETURN_IF_ERROR(check_operand_size(call.transa, call.m, call.k, g));
   COMMPRESS_RETURN_IF_ERROR(check_operand_size(call.transb, call.k, call.n, g));
   COMMPRESS_RETURN_IF_ERROR(
-      refuse_beyond_int("a panel of op(A)", a_codec.max_bytes(mb * widest, dt)));
+      refuse_beyond_int("a panel of op(A)", a_wire.frame_capacity(size_t(mb * widest))));
   COMMPRESS_RETURN_IF_ERROR(
-      refuse_beyond_int("a panel of op(B)", b_codec.max_bytes(widest * nb, dt)));
+      refuse_beyond_int("a panel of op(B)", b_wire.frame_capacity(size_t(widest * nb))));
   if (g.layers() == 1) return {};
   COMMPRESS_RETURN_IF_ERROR(refuse_beyond_int("a block of C", uint64_t(mb * nb) * sizeof(T)));
   return refuse_beyond_int("a layer's share of the pieces",
-                           max_layer_shipment(panels, g.layers(), mb, nb, a_codec, b_codec, dt));
+                           max_layer_shipment(panels, g.layers(), mb, nb, a_wire, b_wire));
 }
 
 // A panel piece is compressed only where it travels: along a grid row or column of more than
@@ -77,26 +76,24 @@ Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
                                          call.plan->overlap);
   if (!b_stream.ok()) return b_stream.status();
   COMMPRESS_RETURN_IF_ERROR(
-      check_sizes(call, panels, widest, a_stream->codec(), b_stream->codec()));
+      check_sizes(call, panels, widest, a_stream->wire(), b_stream->wire()));
 
-  PanelTraffic traffic;
+  SummaTally tally;
   OperandBlock<T> a_op, b_op;
   if (g.layer() == 0) {
     // Past check_sizes only MPI itself can fail here (and its default handler aborts).
     COMMPRESS_RETURN_IF_ERROR(
-        operand_block(call.transa, *call.a, call.m, call.k, g, a_op, traffic));
+        operand_block(call.transa, *call.a, call.m, call.k, g, a_op, tally));
     COMMPRESS_RETURN_IF_ERROR(
-        operand_block(call.transb, *call.b, call.k, call.n, g, b_op, traffic));
+        operand_block(call.transb, *call.b, call.k, call.n, g, b_op, tally));
   }
-  const PanelEncoder encode_a = [&](const Panel& p, BlockCodec& codec,
-                                    std::vector<std::byte>& out) {
+  const PanelEncoder encode_a = [&](const Panel& p, const Wire& wire, Buffer& out) {
     const int64_t at = p.k0 - k_by_col.offset(p.a_owner_col);
-    return codec.encode<T>(a_op.data + at * a_op.ld, a_op.ld, rows_here, p.width, out);
+    return encode_block_frame(wire, a_op.data + at * a_op.ld, a_op.ld, rows_here, p.width, out);
   };
-  const PanelEncoder encode_b = [&](const Panel& p, BlockCodec& codec,
-                                    std::vector<std::byte>& out) {
+  const PanelEncoder encode_b = [&](const Panel& p, const Wire& wire, Buffer& out) {
     const int64_t at = p.k0 - k_by_row.offset(p.b_owner_row);
-    return codec.encode<T>(b_op.data + at, b_op.ld, p.width, cols_here, out);
+    return encode_block_frame(wire, b_op.data + at, b_op.ld, p.width, cols_here, out);
   };
 
   // A failure from here on is remembered, not returned, until every transfer is done.
@@ -106,19 +103,19 @@ Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
   };
   HeldPieces held;
   if (layers > 1)
-    note(ship_layer_pieces(g, panels, rows_here, cols_here, sizeof(T), encode_a, a_stream->codec(),
-                           encode_b, b_stream->codec(), held, traffic));
+    note(ship_layer_pieces(g, panels, rows_here, cols_here, sizeof(T), encode_a, a_stream->wire(),
+                           encode_b, b_stream->wire(), held, tally));
 
   std::vector<Panel> mine;
   for (const Panel& p : panels)
     if (p.layer == g.layer()) mine.push_back(p);
   PieceSource a_source = held.source(0), b_source = held.source(1);
   if (g.layer() == 0) {
-    a_source = [&](size_t i, BlockCodec& codec, std::vector<std::byte>& out) {
-      return encode_a(mine[i], codec, out);
+    a_source = [&](size_t i, const Wire& wire, Buffer& out) {
+      return encode_a(mine[i], wire, out);
     };
-    b_source = [&](size_t i, BlockCodec& codec, std::vector<std::byte>& out) {
-      return encode_b(mine[i], codec, out);
+    b_source = [&](size_t i, const Wire& wire, Buffer& out) {
+      return encode_b(mine[i], wire, out);
     };
   }
 
@@ -130,16 +127,15 @@ Status summa_on_grid(const GemmCall<T>& call, GemmReport& report) {
     target = {partial.data(), std::max<int64_t>(1, rows_here), rows_here, cols_here, T(0)};
   }
   note(summa_panel_loop<T>(call, mine, *a_stream, a_source, *b_stream, b_source, target));
-  if (layers > 1) note(reduce_over_layers(g, target.c, target.ldc, rows_here, cols_here, traffic));
+  if (layers > 1) note(reduce_over_layers(g, target.c, target.ldc, rows_here, cols_here, tally));
 
   for (const PanelStream<T>* s : {&*a_stream, &*b_stream}) {
-    traffic.raw_bytes += s->traffic().raw_bytes;
-    traffic.bytes_sent += s->traffic().bytes_sent;
-    traffic.memory_bytes += s->buffer_bytes();
+    tally.traffic.add(s->traffic().raw_bytes, s->traffic().bytes_sent);
+    tally.memory_bytes += s->buffer_bytes();
   }
-  report.raw_bytes = traffic.raw_bytes;
-  report.bytes_sent = traffic.bytes_sent;
-  report.memory_bytes = traffic.memory_bytes + partial.capacity() * sizeof(T);
+  report.raw_bytes = tally.traffic.raw_bytes;
+  report.bytes_sent = tally.traffic.bytes_sent;
+  report.memory_bytes = tally.memory_bytes + partial.capacity() * sizeof(T);
   return failed;
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "comm/transport/frame_transport.hpp"
 #include "linalg/gemm/summa_driver.hpp"
 #include "linalg/gemm/summa_layers.hpp"
 
@@ -36,7 +37,7 @@ size_t panels_of_layer(std::span<const Panel> panels, int layer) {
 }  // namespace
 
 PieceSource HeldPieces::source(int operand) const {
-  return [this, operand](size_t panel, BlockCodec&, std::vector<std::byte>& out) -> Status {
+  return [this, operand](size_t panel, const Wire&, Buffer& out) -> Status {
     const std::vector<Span>& spans = at[operand];
     if (panel >= spans.size() || !spans[panel].held)
       return {ErrorCode::internal, "summa25d: no piece held for panel " + std::to_string(panel)};
@@ -47,15 +48,14 @@ PieceSource HeldPieces::source(int operand) const {
 }
 
 uint64_t max_layer_shipment(std::span<const Panel> panels, int layers, int64_t piece_rows_a,
-                            int64_t piece_cols_b, const BlockCodec& a_codec,
-                            const BlockCodec& b_codec, codec::Dtype dtype) {
+                            int64_t piece_cols_b, const Wire& a_wire, const Wire& b_wire) {
   uint64_t worst = 0;
   for (int l = 1; l < layers; ++l) {
     uint64_t total = 0;
     for (const Panel& p : panels)
       if (p.layer == l)
-        total += a_codec.max_bytes(piece_rows_a * p.width, dtype) +
-                 b_codec.max_bytes(p.width * piece_cols_b, dtype) + 2 * sizeof(uint64_t);
+        total += a_wire.frame_capacity(size_t(piece_rows_a * p.width)) +
+                 b_wire.frame_capacity(size_t(p.width * piece_cols_b)) + 2 * sizeof(uint64_t);
     worst = std::max(worst, total);
   }
   return worst;
@@ -63,61 +63,71 @@ uint64_t max_layer_shipment(std::span<const Panel> panels, int layers, int64_t p
 
 namespace {
 
-// Layer 0: one message per other layer, holding the piece lengths, then the pieces.
+// Layer 0: two messages per other layer (through comm's transport, which counts them): the
+// shipment's size, then the shipment: the piece lengths, then the pieces.
 Status send_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows_here,
                    int64_t cols_here, size_t element_bytes, const PanelEncoder& encode_a,
-                   BlockCodec& a_codec, const PanelEncoder& encode_b, BlockCodec& b_codec,
-                   PanelTraffic& traffic) {
+                   const Wire& a_wire, const PanelEncoder& encode_b, const Wire& b_wire,
+                   SummaTally& tally) {
+  using comm::detail::isend_message;
   const size_t layers = static_cast<size_t>(g.layers());
-  std::vector<std::vector<std::byte>> blobs(layers);
+  std::vector<Buffer> blobs(layers);
   std::vector<uint64_t> sizes(layers, 0);
   std::vector<MPI_Request> requests;
-  std::vector<std::byte> piece;
+  Buffer piece;
   Status failed;
   for (int l = 1; l < g.layers(); ++l) {
     std::vector<uint64_t> lengths;
-    std::vector<std::byte> body;
+    Buffer body;
+    uint64_t raw = 0;
     for_each_owned_piece(
         g, panels, l, rows_here, cols_here, [&](const Panel& p, size_t, bool is_a) {
-          const Status st = is_a ? encode_a(p, a_codec, piece) : encode_b(p, b_codec, piece);
+          const Status st = is_a ? encode_a(p, a_wire, piece) : encode_b(p, b_wire, piece);
           if (!st.ok() && failed.ok()) failed = st;
           if (!st.ok()) piece.clear();  // the receiver then fails to decode, never hangs
           lengths.push_back(piece.size());
           body.insert(body.end(), piece.begin(), piece.end());
-          traffic.raw_bytes +=
-              uint64_t(is_a ? rows_here * p.width : p.width * cols_here) * element_bytes;
+          raw += uint64_t(is_a ? rows_here * p.width : p.width * cols_here) * element_bytes;
         });
-    std::vector<std::byte>& blob = blobs[size_t(l)];
+    Buffer& blob = blobs[size_t(l)];
     blob.resize(lengths.size() * sizeof(uint64_t));
     if (!lengths.empty()) std::memcpy(blob.data(), lengths.data(), blob.size());
     blob.insert(blob.end(), body.begin(), body.end());
     sizes[size_t(l)] = blob.size();
-    traffic.bytes_sent += blob.size() + sizeof(uint64_t);
-    traffic.memory_bytes += blob.capacity();
+    tally.memory_bytes += blob.capacity();
     requests.emplace_back();
-    MPI_Isend(&sizes[size_t(l)], 1, MPI_UINT64_T, l, kSizeTag, g.fiber_comm(), &requests.back());
-    if (!blob.empty()) {
-      requests.emplace_back();
-      // max_layer_shipment bounded this below INT_MAX before any transfer.
-      MPI_Isend(blob.data(), int(blob.size()), MPI_BYTE, l, kBytesTag, g.fiber_comm(),
-                &requests.back());
-    }
+    COMMPRESS_RETURN_IF_ERROR(isend_message(
+        std::as_bytes(std::span<const uint64_t>(&sizes[size_t(l)], 1)), 0, l, kSizeTag,
+        g.fiber_comm(), &requests.back(), tally.traffic));
+    if (blob.empty()) continue;  // the layer learns from the size that nothing follows
+    requests.emplace_back();
+    // max_layer_shipment bounded this below INT_MAX before any transfer.
+    COMMPRESS_RETURN_IF_ERROR(isend_message(blob, raw, l, kBytesTag, g.fiber_comm(),
+                                            &requests.back(), tally.traffic));
   }
-  MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  COMMPRESS_RETURN_IF_ERROR(comm::detail::wait_all(requests));
   return failed;
 }
 
 // Layers l > 0: the message from layer 0, indexed by this layer's panels. Trusts no length
 // from the wire: the header and every piece must lie inside the message.
 Status receive_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows_here,
-                      int64_t cols_here, HeldPieces& held, PanelTraffic& traffic) {
+                      int64_t cols_here, HeldPieces& held, SummaTally& tally) {
+  using comm::detail::exchange;
+  Buffer word;
+  COMMPRESS_RETURN_IF_ERROR(exchange({}, 0, MPI_PROC_NULL, word, sizeof(uint64_t), 0, kSizeTag,
+                                     g.fiber_comm(), tally.traffic));
   uint64_t size = 0;
-  MPI_Recv(&size, 1, MPI_UINT64_T, 0, kSizeTag, g.fiber_comm(), MPI_STATUS_IGNORE);
-  std::vector<std::byte>& blob = held.blob;
-  blob.resize(size_t(size));
+  if (word.size() != sizeof(size))
+    return {ErrorCode::corrupt_frame, "summa25d: a shipment size of " +
+                                          std::to_string(word.size()) + " bytes"};
+  std::memcpy(&size, word.data(), sizeof(size));
+  Buffer& blob = held.blob;
+  blob.clear();
   if (size)
-    MPI_Recv(blob.data(), int(size), MPI_BYTE, 0, kBytesTag, g.fiber_comm(), MPI_STATUS_IGNORE);
-  traffic.memory_bytes += blob.capacity();
+    COMMPRESS_RETURN_IF_ERROR(exchange({}, 0, MPI_PROC_NULL, blob, size_t(size), 0, kBytesTag,
+                                       g.fiber_comm(), tally.traffic));
+  tally.memory_bytes += blob.capacity();
   const size_t mine = panels_of_layer(panels, g.layer());
   held.at[0].assign(mine, {});
   held.at[1].assign(mine, {});
@@ -152,17 +162,17 @@ Status receive_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows
 
 Status ship_layer_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows_here,
                          int64_t cols_here, size_t element_bytes, const PanelEncoder& encode_a,
-                         BlockCodec& a_codec, const PanelEncoder& encode_b, BlockCodec& b_codec,
-                         HeldPieces& held, PanelTraffic& traffic) {
+                         const Wire& a_wire, const PanelEncoder& encode_b, const Wire& b_wire,
+                         HeldPieces& held, SummaTally& tally) {
   if (g.layer() == 0)
-    return send_pieces(g, panels, rows_here, cols_here, element_bytes, encode_a, a_codec, encode_b,
-                       b_codec, traffic);
-  return receive_pieces(g, panels, rows_here, cols_here, held, traffic);
+    return send_pieces(g, panels, rows_here, cols_here, element_bytes, encode_a, a_wire, encode_b,
+                       b_wire, tally);
+  return receive_pieces(g, panels, rows_here, cols_here, held, tally);
 }
 
 template <class T>
 Status reduce_over_layers(const Grid& g, T* c, int64_t ldc, int64_t rows, int64_t cols,
-                          PanelTraffic& traffic) {
+                          SummaTally& tally) {
   const int64_t n = rows * cols;
   if (n == 0) return {};
   const MPI_Datatype type = sizeof(T) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
@@ -173,13 +183,10 @@ Status reduce_over_layers(const Grid& g, T* c, int64_t ldc, int64_t rows, int64_
     for (int64_t j = 0; j < cols; ++j)
       std::memcpy(&packed[size_t(j * rows)], c + j * ldc, size_t(rows) * sizeof(T));
     buf = packed.data();
-    traffic.memory_bytes += packed.size() * sizeof(T);
+    tally.memory_bytes += packed.size() * sizeof(T);
   }
   // Every rank but the root sends its block once in MPI's reduction tree.
-  if (g.layer() != 0) {
-    traffic.raw_bytes += uint64_t(n) * sizeof(T);
-    traffic.bytes_sent += uint64_t(n) * sizeof(T);
-  }
+  if (g.layer() != 0) tally.traffic.add(uint64_t(n) * sizeof(T), uint64_t(n) * sizeof(T));
   if (MPI_Reduce(g.layer() == 0 ? MPI_IN_PLACE : buf, buf, int(n), type, MPI_SUM, 0,
                  g.fiber_comm()) != MPI_SUCCESS)
     return {ErrorCode::internal, "summa25d: MPI_Reduce of C over the layers failed"};
@@ -195,9 +202,9 @@ Status run_summa25d(const GemmCall<T>& call, GemmReport& report) {
 }
 
 template Status reduce_over_layers<float>(const Grid&, float*, int64_t, int64_t, int64_t,
-                                          PanelTraffic&);
+                                          SummaTally&);
 template Status reduce_over_layers<double>(const Grid&, double*, int64_t, int64_t, int64_t,
-                                           PanelTraffic&);
+                                           SummaTally&);
 template Status run_summa25d<float>(const GemmCall<float>&, GemmReport&);
 template Status run_summa25d<double>(const GemmCall<double>&, GemmReport&);
 

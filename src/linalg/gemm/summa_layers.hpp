@@ -17,12 +17,12 @@
 namespace commpress::linalg::detail {
 
 // Encodes the piece of one panel owned by this layer-0 rank.
-using PanelEncoder = std::function<Status(const Panel&, BlockCodec&, std::vector<std::byte>&)>;
+using PanelEncoder = std::function<Status(const Panel&, const Wire&, Buffer&)>;
 
 // Encoded pieces of op(A) (operand 0) and op(B) (operand 1) held for the panels of one layer,
 // indexed like that layer's panel list.
 struct HeldPieces {
-  std::vector<std::byte> blob;
+  Buffer blob;
   struct Span {
     size_t offset = 0, length = 0;
     bool held = false;
@@ -35,8 +35,7 @@ struct HeldPieces {
 // Per-layer upper bound on what ship_layer_pieces sends from one rank: identical on every rank
 // (global sizes only), so callers refuse oversized transfers unanimously.
 uint64_t max_layer_shipment(std::span<const Panel> panels, int layers, int64_t piece_rows_a,
-                            int64_t piece_cols_b, const BlockCodec& a_codec,
-                            const BlockCodec& b_codec, codec::Dtype dtype);
+                            int64_t piece_cols_b, const Wire& a_wire, const Wire& b_wire);
 
 // Collective over the grid's fiber_comm. rows_here / cols_here: this rank's block of C (the
 // piece heights of op(A) and widths of op(B)); element_bytes: sizeof the element type. On
@@ -44,12 +43,12 @@ uint64_t max_layer_shipment(std::span<const Panel> panels, int layers, int64_t p
 // A failure is returned after the transfer completes (peers are never left waiting).
 Status ship_layer_pieces(const Grid& g, std::span<const Panel> panels, int64_t rows_here,
                          int64_t cols_here, size_t element_bytes, const PanelEncoder& encode_a,
-                         BlockCodec& a_codec, const PanelEncoder& encode_b, BlockCodec& b_codec,
-                         HeldPieces& held, PanelTraffic& traffic);
+                         const Wire& a_wire, const PanelEncoder& encode_b, const Wire& b_wire,
+                         HeldPieces& held, SummaTally& tally);
 
 // Collective over fiber_comm: sums every layer's rows x cols block into layer 0's c.
 template <class T>
 Status reduce_over_layers(const Grid& g, T* c, int64_t ldc, int64_t rows, int64_t cols,
-                          PanelTraffic& traffic);
+                          SummaTally& tally);
 
 }  // namespace commpress::linalg::detail

@@ -43,7 +43,7 @@ Status check_operand_size(Trans t, int64_t op_rows, int64_t op_cols, const Grid&
 
 template <class T>
 Status operand_block(Trans t, const DistMatrix<T>& x, int64_t op_rows, int64_t op_cols,
-                     const Grid& g, OperandBlock<T>& out, PanelTraffic& traffic) {
+                     const Grid& g, OperandBlock<T>& out, SummaTally& tally) {
   if (t == Trans::N) {
     out.data = x.data;
     out.ld = x.ld;
@@ -100,15 +100,14 @@ Status operand_block(Trans t, const DistMatrix<T>& x, int64_t op_rows, int64_t o
     }
   out.data = out.storage.data();
   const uint64_t own = uint64_t(send_n[size_t(g.row() * pc + g.col())]) * sizeof(T);
-  traffic.raw_bytes += uint64_t(sent) * sizeof(T) - own;
-  traffic.bytes_sent += uint64_t(sent) * sizeof(T) - own;
-  traffic.memory_bytes += (send.size() + recv.size() + out.storage.size()) * sizeof(T);
+  tally.traffic.add(uint64_t(sent) * sizeof(T) - own, uint64_t(sent) * sizeof(T) - own);
+  tally.memory_bytes += (send.size() + recv.size() + out.storage.size()) * sizeof(T);
   return {};
 }
 
 template Status operand_block<float>(Trans, const DistMatrix<float>&, int64_t, int64_t, const Grid&,
-                                     OperandBlock<float>&, PanelTraffic&);
+                                     OperandBlock<float>&, SummaTally&);
 template Status operand_block<double>(Trans, const DistMatrix<double>&, int64_t, int64_t,
-                                      const Grid&, OperandBlock<double>&, PanelTraffic&);
+                                      const Grid&, OperandBlock<double>&, SummaTally&);
 
 }  // namespace commpress::linalg::detail

@@ -31,6 +31,6 @@ Status check_operand_size(Trans t, int64_t op_rows, int64_t op_cols, const Grid&
 // the exchange's bytes (raw, exact) and the copy's memory into traffic.
 template <class T>
 Status operand_block(Trans t, const DistMatrix<T>& x, int64_t op_rows, int64_t op_cols,
-                     const Grid& g, OperandBlock<T>& out, PanelTraffic& traffic);
+                     const Grid& g, OperandBlock<T>& out, SummaTally& tally);
 
 }  // namespace commpress::linalg::detail

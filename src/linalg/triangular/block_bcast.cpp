@@ -15,30 +15,32 @@ MPI_Datatype mpi_type_of<float>() {
 
 template <class T>
 void BlockBcast<T>::start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm,
-                          BlockCodec* codec) {
+                          const Wire* frames) {
   data_ = data;
   count_ = count;
   root_ = root;
   comm_ = comm;
-  codec_ = codec != nullptr && !codec->raw() ? codec : nullptr;
+  frames_ = frames != nullptr && frames->compressed() ? frames : nullptr;
   payload_posted_ = false;
   encode_status_ = {};
   MPI_Comm_rank(comm, &rank_);
   header_[0] = 0;
   header_[1] = status;
-  if (rank_ == root_ && codec_ != nullptr) {
-    encode_status_ = codec_->encode(data, count, count, 1, frame_);
+  if (rank_ == root_ && frames_ != nullptr) {
+    auto len = frames_->encode(data, size_t(count), frame_);
+    encode_status_ = len.status();
+    frame_.resize(len.ok() ? *len : 0);
     // A frame that could not be made travels as an empty one and fails every receiver.
-    header_[0] = encode_status_.ok() ? int64_t(frame_.size()) : -1;
+    header_[0] = len.ok() ? int64_t(*len) : -1;
   }
   MPI_Ibcast(header_, 2, MPI_INT64_T, root, comm, &header_request_);
-  if (codec_ == nullptr || rank_ == root_) post_payload();
+  if (frames_ == nullptr || rank_ == root_) post_payload();
 }
 
 template <class T>
 void BlockBcast<T>::post_payload() {
   payload_posted_ = true;
-  if (codec_ == nullptr) {
+  if (frames_ == nullptr) {
     bytes_ = count_ * int64_t(sizeof(T));
     MPI_Ibcast(data_, int(count_), mpi_type_of<T>(), root_, comm_, &payload_request_);
     return;
@@ -65,11 +67,10 @@ Status BlockBcast<T>::wait() {
   MPI_Wait(&header_request_, MPI_STATUS_IGNORE);
   if (!payload_posted_) post_payload();
   MPI_Wait(&payload_request_, MPI_STATUS_IGNORE);
-  if (codec_ != nullptr && rank_ != root_) {
+  if (frames_ != nullptr && rank_ != root_) {
     if (header_[0] < 0)
       return Status{ErrorCode::internal, "the broadcast's root could not encode its block"};
-    COMMPRESS_RETURN_IF_ERROR(codec_->decode(std::span<const std::byte>(frame_), data_, count_,
-                                             count_, 1));
+    COMMPRESS_RETURN_IF_ERROR(frames_->decode(frame_, data_, size_t(count_)));
   }
   return encode_status_;
 }

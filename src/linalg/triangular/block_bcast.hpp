@@ -1,4 +1,5 @@
-// A nonblocking broadcast of one contiguous block, raw or as one frame of a codec. Compressed,
+// A nonblocking broadcast of one contiguous block, raw or as one frame of the call's Wire
+// (comm/transport/wire.hpp: the codec and bound every frame of the call honours). Compressed,
 // it is two broadcasts on the communicator, a header (frame size, and a status value that
 // must not go through a lossy codec) then the frame; a receiver posts the second once the
 // first has arrived, from test() or wait(), before the caller's next collective on the same
@@ -12,9 +13,12 @@
 #include <vector>
 
 #include "commpress/status.hpp"
-#include "linalg/gemm/block_codec.hpp"
+#include "comm/transport/buffer.hpp"
+#include "comm/transport/wire.hpp"
 
 namespace commpress::linalg::detail {
+
+using comm::detail::Wire;
 
 template <class T>
 class BlockBcast {
@@ -23,9 +27,9 @@ class BlockBcast {
   BlockBcast(const BlockBcast&) = delete;
   BlockBcast& operator=(const BlockBcast&) = delete;
 
-  // data: count elements (the root's input, everyone's output, alive until wait()); codec
-  // null: raw. status: the root's value, everyone's after wait().
-  void start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm, BlockCodec* codec);
+  // data: count elements (the root's input, everyone's output, alive until wait()); frames
+  // null or uncompressed: raw. status: the root's value, everyone's after wait().
+  void start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm, const Wire* frames);
   void test();
   // A frame that fails to decode is an error on that rank (only corruption can cause one: the
   // bytes are what the root's encode produced); the status arrives regardless.
@@ -40,9 +44,9 @@ class BlockBcast {
   int64_t count_ = 0;
   int root_ = 0, rank_ = 0;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  BlockCodec* codec_ = nullptr;
+  const Wire* frames_ = nullptr;
   int64_t header_[2] = {0, 0};  // frame bytes, status
-  std::vector<std::byte> frame_;
+  comm::detail::Buffer frame_;
   MPI_Request header_request_ = MPI_REQUEST_NULL, payload_request_ = MPI_REQUEST_NULL;
   bool payload_posted_ = false;
   Status encode_status_;

@@ -58,7 +58,7 @@ int factor_layered(const BlockCyclic<T>& a, const LineGrid& g, const Layers& lay
       fat.unpack(buffer);
       for (int64_t k = k0; k < k1; ++k) {
         WholePanel<T> p;
-        factor_panel(a, g, k, p, wire.codec);
+        factor_panel(a, g, k, p, wire.frames);
         wait_panel(p);
         if (p.status() != 0) {
           info = int(k * a.rows.nb) + p.status();
@@ -77,7 +77,7 @@ int factor_layered(const BlockCyclic<T>& a, const LineGrid& g, const Layers& lay
     const int64_t k = k0 + me;
     if (k < k1 && k1 < blocks) {
       WholePanel<T> p;
-      p.start(a, g, PanelKind::Column, k, k, blocks, wire.codec);
+      p.start(a, g, PanelKind::Column, k, k, blocks, wire.frames);
       wait_panel(p);
       TrailingUpdate<T> update(a, g, p, k);
       for (int64_t j = k1; j < blocks; ++j) update.apply(j);

@@ -18,7 +18,7 @@ namespace commpress::linalg::detail {
 
 template <class T>
 void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
-                  BlockCodec* codec) {
+                  const Wire* frames) {
   int status = 0;
   const int64_t blocks = a.rows.blocks();
   if (g.col == a.cols.owner(k)) {
@@ -39,7 +39,7 @@ void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePa
           local_trsm(Side::Right, Uplo::Lower, true, Diag::NonUnit, a.rows.block_size(i), bk,
                      diag.data(), bk, a.at(a.rows.local_start(i), lc), a.lld);
   }
-  panel.start(a, g, PanelKind::Column, k, k, blocks, codec, status);
+  panel.start(a, g, PanelKind::Column, k, k, blocks, frames, status);
 }
 
 template <class T>
@@ -94,7 +94,7 @@ int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& w
     wire.note(p.wait());
     wire.bytes += p.bytes();
   };
-  factor_panel(a, g, 0, panels[0], wire.codec);
+  factor_panel(a, g, 0, panels[0], wire.frames);
   wait_panel(panels[0]);
   for (int64_t k = 0; k < blocks; ++k) {
     WholePanel<T>& p = panels[k % 2];
@@ -104,7 +104,7 @@ int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& w
     WholePanel<T>& next = panels[(k + 1) % 2];
     if (!last) {
       update.apply(k + 1);
-      factor_panel(a, g, k + 1, next, wire.codec);
+      factor_panel(a, g, k + 1, next, wire.frames);
     }
     for (int64_t j = k + 2; j < blocks; ++j) {
       update.apply(j);
@@ -129,9 +129,9 @@ int cholesky_right_looking(Uplo uplo, const BlockCyclic<T>& a, const LineGrid& g
 }
 
 template void factor_panel<float>(const BlockCyclic<float>&, const LineGrid&, int64_t,
-                                  WholePanel<float>&, BlockCodec*);
+                                  WholePanel<float>&, const Wire*);
 template void factor_panel<double>(const BlockCyclic<double>&, const LineGrid&, int64_t,
-                                   WholePanel<double>&, BlockCodec*);
+                                   WholePanel<double>&, const Wire*);
 template class TrailingUpdate<float>;
 template class TrailingUpdate<double>;
 template void cholesky_residual_bound<float>(const BlockCyclic<float>&, const LineGrid&,

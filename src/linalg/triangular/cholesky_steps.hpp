@@ -16,7 +16,7 @@ namespace commpress::linalg::detail {
 // status. Collective over the grid: the other ranks only take part in the broadcast.
 template <class T>
 void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
-                  BlockCodec* codec);
+                  const Wire* frames);
 
 // A(i, j) -= L(i, k) L(j, k)^T for the lower part of the block columns j > k this rank holds,
 // with panel k (arrived): apply(j) updates block column j. Local.

@@ -6,7 +6,7 @@ namespace commpress::linalg::detail {
 
 template <class T>
 void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
-                     int64_t lo, int64_t hi, BlockCodec* codec, int status) {
+                     int64_t lo, int64_t hi, const Wire* frames, int status) {
   const bool column = kind == PanelKind::Column;
   const CyclicAxis& along = column ? a.rows : a.cols;   // the axis i runs over
   const CyclicAxis& across = column ? a.cols : a.rows;  // the axis k sits on
@@ -51,7 +51,7 @@ void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind 
     }
   }
   // Stage 2: across the lines, rooted at the owning one.
-  spread_.start(buffer_.data(), size, status, owner_line, spread, codec);
+  spread_.start(buffer_.data(), size, status, owner_line, spread, frames);
 }
 
 template <class T>

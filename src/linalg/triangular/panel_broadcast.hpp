@@ -27,11 +27,11 @@ class WholePanel {
   WholePanel(const WholePanel&) = delete;
   WholePanel& operator=(const WholePanel&) = delete;
 
-  // Collective over the grid (every rank calls with the same k, lo, hi, kind and codec).
+  // Collective over the grid (every rank calls with the same k, lo, hi, kind and frames).
   // Returns once this rank's part of stage 1 is done and stage 2 is started; `status` is the
-  // value the owning line sends along (every rank of it must pass the same). codec null: raw.
+  // value the owning line sends along (every rank of it must pass the same). frames null: raw.
   void start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k, int64_t lo,
-             int64_t hi, BlockCodec* codec, int status = 0);
+             int64_t hi, const Wire* frames, int status = 0);
   void test() { spread_.test(); }  // lets MPI progress the broadcast
   // Local: fails only when a compressed panel does not decode (the panel is then garbage,
   // and the caller goes on to keep the grid's collectives in step).

@@ -7,16 +7,14 @@
 
 namespace commpress::linalg::detail {
 
-Status CallWire::prepare() {
+Status CallWire::prepare(codec::Dtype dtype) {
   auto o = triangular_options();
   if (!o.ok()) return o.status();
   options_ = *o;
-  auto c = BlockCodec::create(options_.codec, options_.abs_bound > 0
-                                                  ? codec::ErrorBound::absolute(options_.abs_bound)
-                                                  : codec::ErrorBound::lossless());
-  if (!c.ok()) return c.status();
-  codec_.emplace(std::move(*c));
-  wire_.codec = &*codec_;
+  auto w = Wire::resolved(options_.codec, dtype, options_.abs_bound);
+  if (!w.ok()) return w.status();
+  frames_.emplace(std::move(*w));
+  wire_.frames = &*frames_;
   wire_.abs_bound = options_.abs_bound;
   return {};
 }

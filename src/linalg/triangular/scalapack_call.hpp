@@ -59,7 +59,7 @@ class CallWire {
  public:
   CallWire() { record_result_bound(0); }
   // Local: this rank's options and codec (their failure is this rank's status).
-  Status prepare();
+  Status prepare(codec::Dtype dtype);  // dtype: the elements' that travel
   // The values every rank must share: the codec and its bound.
   void add_fields(CallFields& f, int position) const;
   TriangularWire& wire() { return wire_; }
@@ -80,7 +80,7 @@ class CallWire {
 
  private:
   TriangularOptions options_;
-  std::optional<BlockCodec> codec_;
+  std::optional<Wire> frames_;
   TriangularWire wire_;
 };
 

@@ -43,7 +43,7 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
              "parameter 2 (N): N = " + std::to_string(*n) + " must be at least 0"};
   if (local.ok()) local = check_submatrix("A", *n, *n, *ia, *ja, da, 6, da[1], *grid);
   CallWire call;
-  if (local.ok()) local = call.prepare();
+  if (local.ok()) local = call.prepare(codec::dtype_of<T>());
   // Every rank agrees on the same list (a rank whose pointers are null has already failed,
   // and a failure outranks any disagreement).
   CallFields f;

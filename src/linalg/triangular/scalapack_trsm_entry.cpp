@@ -78,7 +78,7 @@ Status ptrsm(const char* side, const char* uplo, const char* transa, const char*
     if (local.ok()) local = check_submatrix("B", *m, *n, *ib, *jb, db, 15, da[1], *grid);
   }
   CallWire call;
-  if (local.ok()) local = call.prepare();
+  if (local.ok()) local = call.prepare(codec::dtype_of<T>());
   CallFields f;
   f.add("SIDE", l.side, 1);
   f.add("UPLO", l.uplo, 2);

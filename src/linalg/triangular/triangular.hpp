@@ -10,16 +10,18 @@
 
 #include <cstdint>
 
+#include "comm/transport/wire.hpp"
 #include "commpress/status.hpp"
-#include "linalg/gemm/block_codec.hpp"
 #include "linalg/layout/block_cyclic.hpp"
 #include "linalg/triangular/triangular_blas.hpp"
 
 namespace commpress::linalg::detail {
 
+using comm::detail::Wire;
+
 // How one call's panels and solved blocks travel, and what came of it on this rank.
 struct TriangularWire {
-  BlockCodec* codec = nullptr;  // null or raw: uncompressed
+  const Wire* frames = nullptr;  // null or uncompressed: raw blocks
   double abs_bound = 0;         // a lossy codec's bound on every element that travels (else 0)
   int64_t bytes = 0;            // sent and received in the broadcasts across lines
   Status error;                 // the first local failure (a frame that did not decode)
@@ -33,7 +35,7 @@ struct TriangularWire {
 
 // B = alpha * op(A)^-1 B (Left) or alpha * B op(A)^-1 (Right); A is read in its `uplo`
 // triangle only (and not at all when alpha == 0), its diagonal taken as ones for Diag::Unit.
-// A's panels and the solved block rows of X travel through wire.codec. With a lossy codec
+// A's panels and the solved block rows of X travel through wire.frames. With a lossy codec
 // (bound e) the solution X satisfies op(A) X = alpha B + R with
 //   max |R| <= e (||op(A)||_inf + ||X||_1 + k e)      (k: the order of A),
 // on top of the rounding an uncompressed solve has: the ranks owning a block keep its exact
@@ -46,7 +48,7 @@ void trsm_right_looking(Side side, Uplo uplo, bool trans, Diag diag, T alpha,
 // A = L L^T (Lower, L in the lower triangle) or U^T U (Upper, U in the upper triangle); the
 // other triangle is neither read nor written. Returns 0, or LAPACK's info on every rank: the
 // 1-based column j whose leading minor is not positive definite (the factorization stops
-// there, as LAPACK's does). The panels travel through wire.codec; with a lossy codec (bound e)
+// there, as LAPACK's does). The panels travel through wire.frames; with a lossy codec (bound e)
 // the factor satisfies L L^T = A + E with
 //   max |E| <= 2 e ||L||_inf + n e^2
 // on top of rounding (each trailing update may use the panel within e; its owners factor

@@ -43,9 +43,9 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
   auto step_block = [&](int64_t s) { return forward ? s : blocks - 1 - s; };
   auto start_panel = [&](WholePanel<T>& p, int64_t k) {
     if (forward)
-      p.start(a, g, kind, k, k, blocks, wire.codec);
+      p.start(a, g, kind, k, k, blocks, wire.frames);
     else
-      p.start(a, g, kind, k, 0, k + 1, wire.codec);
+      p.start(a, g, kind, k, 0, k + 1, wire.frames);
   };
   auto wait_panel = [&](WholePanel<T>& p) {
     wire.note(p.wait());
@@ -61,7 +61,7 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
       local_trsm(Side::Left, diag_uplo, false, diag, bk, nq, p.block(k), p.rows(), row, b.lld);
       for (int64_t j = 0; j < nq; ++j) std::copy(row + j * b.lld, row + j * b.lld + bk, &x.data[size_t(j * bk)]);
     }
-    x.bcast.start(x.data.data(), bk * nq, 0, owner, x_comm, wire.codec);
+    x.bcast.start(x.data.data(), bk * nq, 0, owner, x_comm, wire.frames);
   };
   auto update = [&](int64_t i, const WholePanel<T>& p, const SolvedRow<T>& x) {
     if (b.rows.owner(i) != g.row) return;
