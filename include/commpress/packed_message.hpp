@@ -30,6 +30,13 @@ struct PackedMessage {
   std::span<const std::byte> bytes() const { return {data.get(), size}; }
 };
 
+// Collective over comm: makes Auto's point-to-point decisions use a measured profile, the
+// probed profile of comm (zero-configuration Auto, measured now if comm has none yet; nothing
+// is measured where COMMPRESS_PROFILE gives one). A send cannot run that collective
+// measurement itself, so a program that packs messages calls this once before it sends
+// (the PMPI library does, at MPI_Init, when point-to-point is intercepted).
+void prepare_packed_messages(MPI_Comm comm, const Options& opts);
+
 // Compresses count elements of dtype under opts (a REL bound is resolved on this array's
 // own value range, as comm::send does). Errors: the arguments (bad dtype, null buffer, an
 // invalid codec or bound); nothing has been sent then.

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "commpress/nonblocking.hpp"
+#include "commpress/packed_message.hpp"
 #include "pmpi/bypass.hpp"
 #include "pmpi/call_log.hpp"
 #include "pmpi/comm_policy.hpp"
@@ -31,6 +32,14 @@ void start_session_or_exit(bool c_program) {
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   if (st.ok()) {
     start_p2p_peers(c_program);
+    const Policy& world = environment_policy_in_force();
+    if (world.intercepts(kP2p)) {
+      // A send decides by the profile in force and cannot measure one itself.
+      commpress::comm::Options opts;
+      opts.codec = world.codec;
+      opts.bound = world.bound;
+      commpress::comm::prepare_packed_messages(MPI_COMM_WORLD, opts);
+    }
     if (rank == 0 && debug_enabled())
       std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s%s\n", size,
                    environment_policy_in_force().text().c_str(),

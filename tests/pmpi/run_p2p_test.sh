@@ -41,6 +41,13 @@ echo "== lossy (rel:1e-4): within the bound"
 grep -v '^commpress_mpi' "$OUT/lossy"
 expect "$OUT/lossy" "^commpress_mpi\[0/$NP\]: MPI_Isend 65536 x MPI_DOUBLE to rank $((1 % NP)): direct codec szp, 524288 -> [0-9]+ bytes \([0-9.]+x\), bound [0-9.e+-]+ \(rel:0.0001\)" "a lossy MPI_Isend through szp"
 
+echo "== no profile file: the world's profile is measured at MPI_Init, before any send"
+"$MPIRUN" "${FLAGS[@]}" -np "$NP" -x LD_PRELOAD="$LIB" -x COMMPRESS_MIN_BYTES=65536 \
+  -x COMMPRESS_DEBUG=1 -x COMMPRESS_PROBE_CACHE=off -x COMMPRESS_BOUND=rel:1e-4 \
+  -x COMMPRESS_OPS=p2p "$PROG" rel 1e-4 > "$OUT/probed" 2>&1 || fail "lossy without a profile"
+expect "$OUT/probed" "^commpress: probe: " "the probe at MPI_Init"
+expect "$OUT/probed" "^p2p checks passed" "the program's checks (probed)"
+
 echo "== p2p left out of COMMPRESS_OPS: nothing point-to-point intercepted"
 "$MPIRUN" "${FLAGS[@]}" -np "$NP" "${PRELOAD[@]}" -x COMMPRESS_BOUND=rel:1e-4 \
   "$PROG" exact > "$OUT/no-p2p" 2>&1 || fail "without p2p in the policy"
