@@ -87,7 +87,8 @@ template <class T>
 void every_data_every_dims() {
   for (const Dims& dims : every_dims())
     for (auto s : commpress::testing::all_shapes())
-      for (cc::ErrorBound b : {cc::ErrorBound::relative(1e-2), cc::ErrorBound::relative(1e-5)}) {
+      for (cc::ErrorBound b : {cc::ErrorBound::relative(1e-2), cc::ErrorBound::relative(1e-5),
+                               cc::ErrorBound::absolute(1e-39)}) {  // a subnormal f32 step
         auto x = commpress::testing::make_data<T>(s, count_of(dims), 11);
         auto frame = round_trip(x, dims, b,
                                 dims_name(dims) + " " + commpress::testing::shape_name(s) + " " +
@@ -193,20 +194,29 @@ TEST_P(SzpShaped, ForgedPrefixesAndChunksAreRefused) {
             ErrorCode::corrupt_frame);
 }
 
+// An szp-eh frame of data of this kind and shape, checked to round-trip and be shaped.
+std::vector<std::byte> huffman_frame(commpress::testing::Shape kind, const Dims& dims,
+                                     double rel, void (*alter)(std::vector<float>&)) {
+  current = cc::find_codec("szp-eh");
+  EXPECT_NE(current, nullptr);
+  auto x = commpress::testing::make_data<float>(kind, count_of(dims), 3);
+  if (alter) alter(x);
+  auto frame = round_trip(x, dims, cc::ErrorBound::relative(rel), "good");
+  EXPECT_TRUE(shaped(frame));
+  return frame;
+}
+
 // Damage a checksum cannot catch (the frame rebuilt around it): every truncation of a
 // Huffman-coded shaped payload is refused, and a byte changed anywhere is refused or decodes,
 // never crashes, reads outside the payload (ASan builds) or reports an internal error.
 TEST(SzpShapedHuffman, DamagedPayloadsAreRefusedOrDecodedSafely) {
-  current = cc::find_codec("szp-eh");
-  ASSERT_NE(current, nullptr);
   const Dims dims = {9, 10, 75};
-  auto x = commpress::testing::make_data<float>(commpress::testing::Shape::nonfinite,
-                                                count_of(dims), 3);
-  x[5] = std::numeric_limits<float>::denorm_min();
-  auto frame = round_trip(x, dims, cc::ErrorBound::relative(1e-3), "good");
-  ASSERT_TRUE(shaped(frame));
+  const auto frame = huffman_frame(commpress::testing::Shape::nonfinite, dims, 1e-3,
+                                   [](std::vector<float>& x) {
+                                     x[5] = std::numeric_limits<float>::denorm_min();
+                                   });
   const auto good = commpress::testing::open_frame(frame);
-  std::vector<float> y(x.size());
+  std::vector<float> y(count_of(dims));
   for (size_t len = 0; len < good.payload.size(); ++len) {
     auto f = good;
     f.payload.resize(len);
@@ -226,13 +236,8 @@ TEST(SzpShapedHuffman, DamagedPayloadsAreRefusedOrDecodedSafely) {
 // A forged shape of far more values than the payload's piece headers can stand for is
 // refused by inspect(), before anyone allocates the count.
 TEST(SzpShapedHuffman, ForgedCountsAreRefusedBeforeDecoding) {
-  current = cc::find_codec("szp-eh");
-  ASSERT_NE(current, nullptr);
   const Dims dims = {40, 50, 60};
-  auto x = commpress::testing::make_data<float>(commpress::testing::Shape::smooth3d,
-                                                count_of(dims), 3);
-  auto frame = round_trip(x, dims, cc::ErrorBound::relative(1e-2), "good");
-  ASSERT_TRUE(shaped(frame));
+  const auto frame = huffman_frame(commpress::testing::Shape::smooth3d, dims, 1e-2, nullptr);
   for (uint64_t d0 : {uint64_t{1} << 20, uint64_t{1} << 30, uint64_t{1} << 40}) {
     auto f = commpress::testing::open_frame(frame);
     f.info.count = d0 * dims[1] * dims[2];

@@ -29,8 +29,8 @@ constexpr uint64_t min_huffman_slab_size(uint64_t values) {
 }
 
 // The slab height the encoder writes: about 2^24 values, so a field up to 256^3 is predicted
-// as one box (slab edges predict worse: each slab starts its levels anew), larger ones in
-// slabs coded in parallel.
+// as one box (slab edges predict worse: each slab starts its levels anew;
+// docs/measured-choices.md), larger ones in slabs coded in parallel.
 size_t huffman_encoder_slab(size_t nz, size_t plane);
 
 // Encodes the planes [z0, z1) of box b (x: the whole array) with the absolute bound eb > 0;
