@@ -1,9 +1,11 @@
 // Canonical Huffman codes (canonical_huffman.hpp): lengths by the two-queue construction over
 // counts in ascending order, halved counts where a length would pass kMaxLength, and a
-// decoder that resolves codes of up to 11 bits with one table look-up.
+// decoder that resolves codes of up to 11 bits with one table look-up and runs of a one-bit
+// code at once.
 #include "codec/lossy/szp/canonical_huffman.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <string>
 
@@ -177,12 +179,37 @@ Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) 
   uint64_t buf = 0;  // the next `bits` bits of the stream, most significant first
   int bits = 0;
   size_t pos = 0;    // bytes taken into buf, the zero bytes read past the end included
-  for (size_t i = 0; i < n; ++i) {
-    while (bits <= 56) {
-      const uint64_t b = pos < size ? std::to_integer<uint8_t>(data[pos]) : 0;
-      buf |= b << (56 - bits);
-      bits += 8;
-      ++pos;
+  // A symbol with the one-bit code 0 (the zero code at loose bounds) is decoded a run at a
+  // time: as many as buf has leading zero bits.
+  const bool runs = count_[1] == 1;
+  const uint16_t run_symbol = runs ? sorted_[0] : 0;
+  for (size_t i = 0; i < n;) {
+    if (bits <= 56) {
+      if (pos + 8 <= size) {  // eight bytes at once; the bits past the whole bytes are the
+                              // stream's own, so the next refill ORs the same bits again
+        uint64_t w;
+        std::memcpy(&w, data + pos, 8);
+        buf |= __builtin_bswap64(w) >> bits;
+        const int take = (63 - bits) >> 3;
+        pos += size_t(take);
+        bits += 8 * take;
+      } else {
+        while (bits <= 56) {
+          const uint64_t b = pos < size ? std::to_integer<uint8_t>(data[pos]) : 0;
+          buf |= b << (56 - bits);
+          bits += 8;
+          ++pos;
+        }
+      }
+    }
+    if (runs && (buf >> 63) == 0) {
+      size_t r = std::min<size_t>(buf ? size_t(__builtin_clzll(buf)) : 64, size_t(bits));
+      r = std::min(r, n - i);
+      std::fill_n(syms + i, r, run_symbol);
+      i += r;
+      buf = r < 64 ? buf << r : 0;
+      bits -= int(r);
+      continue;
     }
     const uint32_t e = lut_[buf >> (64 - kLutBits)];
     int len = int(e & 0xFF);
@@ -198,7 +225,7 @@ Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) 
       if (len > max_length_)
         return {ErrorCode::corrupt_frame, "szp-e Huffman stream holds a code of no symbol"};
     }
-    syms[i] = uint16_t(sym);
+    syms[i++] = uint16_t(sym);
     buf <<= len;
     bits -= len;
   }

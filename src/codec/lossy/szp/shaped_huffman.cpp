@@ -1,11 +1,15 @@
 // Huffman-coded slabs of shaped szp-e payloads (shaped_huffman.hpp).
 #include "codec/lossy/szp/shaped_huffman.hpp"
 
+#include <zstd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
+#include "codec/lossless/zstd_contexts.hpp"
 #include "codec/lossy/szp/canonical_huffman.hpp"
 #include "codec/lossy/szp/linear_quantizer.hpp"
 #include "codec/lossy/szp/slab_prediction.hpp"
@@ -180,6 +184,71 @@ Result<size_t> huffman_slab_size(std::span<const std::byte> rest, size_t values)
   return size_t(l->size);
 }
 
+namespace {
+
+// The pieces' codes one piece at a time, from the stored stream or through zstd, so that a
+// decoder holds one piece whatever the slab's size (a frame may claim a huge one).
+class PieceCodes {
+ public:
+  PieceCodes(std::span<const std::byte> stored, bool zstd, std::vector<std::byte>& buffer)
+      : stored_(stored), zstd_(zstd), buffer_(buffer) {}
+
+  // Checks a zstd stream's frame (one, declaring `content` bytes) and starts reading it.
+  Status open(uint64_t content) {
+    if (!zstd_) return {};
+    const unsigned long long declared = ZSTD_getFrameContentSize(stored_.data(), stored_.size());
+    const size_t frame = ZSTD_findFrameCompressedSize(stored_.data(), stored_.size());
+    if (declared != content || ZSTD_isError(frame) || frame != stored_.size())
+      return bad("stream is not one zstd frame of its pieces' size");
+    dctx_ = dctx();
+    if (!dctx_) return {ErrorCode::capacity, "ZSTD_createDCtx failed (out of memory)"};
+    ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
+    in_ = {stored_.data(), stored_.size(), 0};
+    return {};
+  }
+
+  // The next `bytes` bytes of codes.
+  Result<std::span<const std::byte>> next(size_t bytes) {
+    if (!zstd_) {
+      auto piece = stored_.subspan(at_, bytes);
+      at_ += bytes;
+      return piece;
+    }
+    if (buffer_.size() < bytes) buffer_.resize(bytes);
+    ZSTD_outBuffer out{buffer_.data(), bytes, 0};
+    while (out.pos < out.size) {
+      const size_t before_in = in_.pos, before_out = out.pos;
+      const size_t r = ZSTD_decompressStream(dctx_, &out, &in_);
+      if (ZSTD_isError(r)) return bad(std::string("stream: ") + ZSTD_getErrorName(r));
+      if (out.pos < out.size && in_.pos == before_in && out.pos == before_out)
+        return bad("stream ends before its pieces do");
+    }
+    return std::span<const std::byte>(buffer_.data(), bytes);
+  }
+
+ private:
+  // A context of its own: its window is capped (what szp-eh's encoder writes fits), which a
+  // context shared with the zstd codecs must not be.
+  static ZSTD_DCtx* dctx() {
+    thread_local std::unique_ptr<ZSTD_DCtx, codec::detail::ZstdDCtxFree> ctx = [] {
+      std::unique_ptr<ZSTD_DCtx, codec::detail::ZstdDCtxFree> c(ZSTD_createDCtx());
+      if (c) ZSTD_DCtx_setParameter(c.get(), ZSTD_d_windowLogMax, kWindowLogMax);
+      return c;
+    }();
+    return ctx.get();
+  }
+  static constexpr int kWindowLogMax = 23;
+
+  std::span<const std::byte> stored_;
+  bool zstd_;
+  std::vector<std::byte>& buffer_;
+  ZSTD_DCtx* dctx_ = nullptr;
+  ZSTD_inBuffer in_{};
+  size_t at_ = 0;
+};
+
+}  // namespace
+
 template <class T>
 Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_t z0, size_t z1,
                            double eb, T* out) {
@@ -192,32 +261,36 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
   SlabScratch& s = slab_scratch();
   const size_t pieces = (len + kPieceSymbols - 1) / kPieceSymbols;
   const size_t head = l->table + kStreamHeaderSize + pieces * kPieceHeaderSize;
-  auto stream = get_stream(bytes.subspan(head, l->stored), l->coding & kZstd, l->codes, l->codes,
-                           s.stored, "Huffman");
-  if (!stream.ok()) return stream.status();
-  s.syms.resize(len);
+  PieceCodes codes(bytes.subspan(head, l->stored), l->coding & kZstd, s.stored);
+  COMMPRESS_RETURN_IF_ERROR(codes.open(l->codes));
   const std::byte* ph = bytes.data() + l->table + kStreamHeaderSize;
-  size_t at = 0;
-  for (size_t p = 0; p < pieces; ++p) {
-    const size_t first = p * kPieceSymbols, n = std::min(kPieceSymbols, len - first);
+  s.syms.resize(std::min(len, kPieceSymbols));
+  // Piece p's symbols, checked against its header's count of stored values before any is used.
+  auto load_piece = [&](size_t p) -> Status {
+    const size_t n = std::min(kPieceSymbols, len - p * kPieceSymbols);
     const size_t nbytes = core::load_le<uint32_t>(ph + p * kPieceHeaderSize);
     const size_t own = core::load_le<uint32_t>(ph + p * kPieceHeaderSize + 4);
-    COMMPRESS_RETURN_IF_ERROR(table.decode(stream->subspan(at, nbytes), n, s.syms.data() + first));
-    at += nbytes;
-    const size_t zeros = size_t(std::count(s.syms.begin() + ptrdiff_t(first),
-                                           s.syms.begin() + ptrdiff_t(first + n), uint16_t(0)));
-    if (zeros != own) return bad("a piece's stored values do not match its symbols");
-  }
+    auto piece = codes.next(nbytes);
+    if (!piece.ok()) return piece.status();
+    COMMPRESS_RETURN_IF_ERROR(table.decode(*piece, n, s.syms.data()));
+    if (size_t(std::count(s.syms.begin(), s.syms.begin() + ptrdiff_t(n), uint16_t(0))) != own)
+      return bad("a piece's stored values do not match its symbols");
+    return {};
+  };
   const std::byte* kept = bytes.data() + head + l->stored;
   const LevelSteps<T> steps(LinearQuantizer<T>(eb).step());
   T* v = out + base;
   size_t i = 0, k = 0;
+  Status status;
   visit<T>(Predictor::interpolation, slab, [&](size_t j, auto predict, size_t stride) {
-    const uint16_t sym = s.syms[i++];
+    const size_t at = i++ % kPieceSymbols;
+    if (at == 0 && status.ok()) status = load_piece((i - 1) / kPieceSymbols);
+    if (!status.ok()) return;  // the rest of the slab is skipped
+    const uint16_t sym = s.syms[at];
     v[j] = sym == 0 ? core::load_le<T>(kept + sizeof(T) * k++)
                     : predict(v) + T(code_of(sym)) * steps.step[LevelSteps<T>::level(stride)];
   });
-  return {};
+  return status;
 }
 
 template Status encode_huffman_slab<float>(const float*, const Box&, size_t, size_t, double,
