@@ -122,7 +122,7 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   out[stream_header] = std::byte(coding);
   core::store_le<uint64_t>(out.data() + stream_header + 1, uint64_t(*stored));
   pos += *stored;
-  std::memcpy(out.data() + pos, kept.data(), kept.size() * sizeof(T));
+  if (!kept.empty()) std::memcpy(out.data() + pos, kept.data(), kept.size() * sizeof(T));
   pos += kept.size() * sizeof(T);
   out.resize(pos);
   return {};
