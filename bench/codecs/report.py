@@ -20,7 +20,9 @@ SOURCE_ORDER = {"reference": 0, "commpress": 1, "peer": 2}
 
 
 def row_key(r):
-    return (r["source"], r["codec"], r["dataset"], r["mode"], r["rel"], r["threads"])
+    # Numbers as numbers: bench_codecs writes a bound of 0 as "0", this script as "0.0".
+    return (r["source"], r["codec"], r["dataset"], r["mode"], float(r["rel"] or 0),
+            int(r["threads"] or 0))
 
 
 def read_rows(paths):
@@ -274,7 +276,7 @@ WHY_MISSED = {
         "does, canonical Huffman and zstd, with the whole 256^3 field as one box; on the 1-D "
         "data sets both are `szp-e` itself. The speed targets are out of reach of the "
         "interpolation as written (one value at a time along the levels, as SZ3 does: "
-        "`szp-eh:nd` compresses at about SZ3's speed and decompresses at about 0.6-0.9x it): "
+        "`szp-eh:nd` compresses at about SZ3's speed and decompresses at 0.5-0.8x its speed): "
         "the ratio rows miss on speed where their ratio is met."),
     "combine": (
         "*Homomorphic speedups*: the round trip they are compared with is szp's own, which "
@@ -471,7 +473,7 @@ def main():
     homomorphic, h_issues = homomorphic_table(a.homomorphic)
     # Kept beside the tables so the report can be re-rendered (--meta) without re-measuring.
     kept = os.path.join(a.out_dir, "codecs-homomorphic.csv")
-    if a.homomorphic and os.path.exists(a.homomorphic) and os.path.abspath(a.homomorphic) != kept:
+    if a.homomorphic and os.path.exists(a.homomorphic) and os.path.abspath(a.homomorphic) != os.path.abspath(kept):
         shutil.copyfile(a.homomorphic, kept)
     issues = problems(rows) + h_issues
 
