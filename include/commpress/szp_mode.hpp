@@ -9,11 +9,11 @@
 namespace commpress::codec {
 
 // The szp mode for an array under a lossy bound (docs/szp-modes.md):
-// szp (fast, summable), szp-e along the flat array, or szp-e over the shape (when the shape
+// szp (fast, summable), szp-e along the flat array, or szp-eh over the shape (when the shape
 // has two dimensions other than 1), from the sizes of a few small samples compressed with
 // each at the array's absolute bound. The sampled ratios are returned for the caller to report.
 struct SzpModeChoice {
-  const Codec* codec = nullptr;  // "szp" or "szp-e"
+  const Codec* codec = nullptr;  // "szp", "szp-e" or (shaped) "szp-eh"
   bool shaped = false;           // compress with the shape
   double szp_ratio = 0, szp_e_ratio = 0, shaped_ratio = 0;  // 0 where not sampled
 };

@@ -115,7 +115,14 @@ nb::dict inspect(nb::handle frame) {
     info = cc::inspect(in.bytes());
   }
   if (!info.ok()) raise_status(info.status());
+  // The name the frame was written with where its id and parameter tell it (szp-e and szp-eh,
+  // zstd's levels share an id), else the id's first name.
   auto codec = cc::codec_for_id(info->codec);
+  for (const cc::Codec* c : cc::list_codecs())
+    if (c->id() == info->codec && c->param() == info->param) {
+      codec = c;
+      break;
+    }
   nb::dict d;
   d["version"] = info->version;
   d["codec_id"] = static_cast<int>(info->codec);

@@ -1,6 +1,7 @@
 // Which szp mode suits an array (docs/szp-modes.md): szp, szp-e along
-// the flat array, or szp-e over the caller's shape, judged by compressing small samples of the
-// array with each at the array's own absolute bound.
+// the flat array, or szp-eh over the caller's shape (szp-e's shaped form with Huffman-coded
+// codes), judged by compressing small samples of the array with each at the array's own
+// absolute bound.
 #include <algorithm>
 #include <vector>
 
@@ -51,7 +52,9 @@ Result<SzpModeChoice> choose_szp_mode(const void* data, std::span<const uint64_t
     return Status{ErrorCode::unsupported, "szp modes take f32 or f64 only"};
   const Codec* szp = find_codec("szp");
   const Codec* szp_e = find_codec("szp-e");
-  if (!szp || !szp_e) return Status{ErrorCode::internal, "szp or szp-e is not registered"};
+  const Codec* szp_eh = find_codec("szp-eh");
+  if (!szp || !szp_e || !szp_eh)
+    return Status{ErrorCode::internal, "szp, szp-e or szp-eh is not registered"};
   SzpModeChoice choice{szp, false, 0, 0, 0};
   auto eb = resolve_abs_bound(data, n, d, bound);
   if (!eb.ok()) return eb.status();
@@ -68,13 +71,13 @@ Result<SzpModeChoice> choose_szp_mode(const void* data, std::span<const uint64_t
   size_t dims = 0;
   for (uint64_t s : shape) dims += s != 1;
   if (dims >= 2) {
-    auto nd = sampled_bytes(*szp_e, x, n, d, shape, *eb);
+    auto nd = sampled_bytes(*szp_eh, x, n, d, shape, *eb);
     if (!nd.ok()) return nd.status();
     choice.shaped_ratio = raw / double(std::max<size_t>(*nd, 1));
     const double best_flat = std::max(choice.szp_ratio, choice.szp_e_ratio);
     if (choice.shaped_ratio >= kShapedGain * best_flat &&
         choice.shaped_ratio >= kEntropyGain * choice.szp_ratio) {
-      choice.codec = szp_e;
+      choice.codec = szp_eh;
       choice.shaped = true;
     }
   }

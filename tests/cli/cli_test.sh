@@ -156,19 +156,23 @@ grep -q "cannot hold 268435456 f64 elements" "$WORK/err.txt" \
   || fail "the 2^28-element claim was not refused for its size: $(cat "$WORK/err.txt")"
 expect_error "frame claiming 2^28 elements (inspect)" codec inspect "$WORK/bomb.frame"
 
-# --shape: szp-e records it (its shaped payload starts with the tag 0x20 after the 56-byte
-# header) and keeps the bound; a shape that is not the element count is refused.
+# --shape: szp-e and szp-eh record it (their shaped payloads start with the tag 0x20 and
+# 0x21 after the 56-byte header) and keep the bound; a shape that is not the element count is
+# refused.
 shaped_frame_tag() { od -An -tx1 -j56 -N1 "$1" | tr -d ' '; }
-if "$BIN" codec compress --codec szp-e --rel 1e-3 --dtype f32 --shape 40 25 "$WORK/in.f32" \
-     "$WORK/shaped.frame" >/dev/null; then
-  [ "$(shaped_frame_tag "$WORK/shaped.frame")" = 20 ] || fail "szp-e --shape wrote no shaped payload"
-  "$BIN" codec decompress "$WORK/shaped.frame" "$WORK/shaped.out" || fail "shaped frame did not decode"
-  "$BIN" codec compare "$WORK/in.f32" "$WORK/shaped.out" --dtype f32 --frame "$WORK/shaped.frame" \
-    >"$WORK/cmp.txt" || fail "compare of the shaped frame failed"
-  [ "$(value_of within_bound "$WORK/cmp.txt")" = yes ] || fail "shaped frame not within its bound"
-else
-  fail "szp-e --shape 40 25 failed"
-fi
+for codec_tag in szp-e:20 szp-eh:21; do
+  c=${codec_tag%:*} tag=${codec_tag#*:}
+  if "$BIN" codec compress --codec "$c" --rel 1e-3 --dtype f32 --shape 40 25 "$WORK/in.f32" \
+       "$WORK/shaped.frame" >/dev/null; then
+    [ "$(shaped_frame_tag "$WORK/shaped.frame")" = "$tag" ] || fail "$c --shape wrote no shaped payload"
+    "$BIN" codec decompress "$WORK/shaped.frame" "$WORK/shaped.out" || fail "$c shaped frame did not decode"
+    "$BIN" codec compare "$WORK/in.f32" "$WORK/shaped.out" --dtype f32 --frame "$WORK/shaped.frame" \
+      >"$WORK/cmp.txt" || fail "compare of the $c shaped frame failed"
+    [ "$(value_of within_bound "$WORK/cmp.txt")" = yes ] || fail "$c shaped frame not within its bound"
+  else
+    fail "$c --shape 40 25 failed"
+  fi
+done
 expect_error "shape not the element count" codec compress --codec szp-e --rel 1e-3 --dtype f32 --shape 40 26 "$WORK/in.f32" "$WORK/x"
 # --codec auto names its choice and writes that codec's frame.
 "$BIN" codec compress --codec auto --rel 1e-3 --dtype f32 "$WORK/in.f32" "$WORK/auto.frame" \

@@ -40,9 +40,12 @@ inline std::string decoded_name(std::string_view codec_name, codec::Dtype d) {
 }
 
 // Codecs whose frames record a shape get a second pair of files, "<codec>+shape.<dtype>",
-// for the input taken as this 2-D array (szp-e's shaped payload, docs/format/szp-e.md).
+// for the input taken as this 2-D array (szp-e's and szp-eh's shaped payloads,
+// docs/format/szp-e.md).
 inline constexpr uint64_t kShape[] = {8, 25};
-inline bool takes_shape(std::string_view codec_name) { return codec_name == "szp-e"; }
+inline bool takes_shape(std::string_view codec_name) {
+  return codec_name == "szp-e" || codec_name == "szp-eh";
+}
 inline std::string shaped_name(std::string_view codec_name) {
   return std::string(codec_name) + "+shape";
 }

@@ -194,13 +194,15 @@ def test_bare_frames_from_other_layers_decode_as_1d():
     assert_within(a, back, buf)
 
 
-def test_szp_e_predicts_across_the_arrays_shape():
-    # A field smooth along all three axes: szp-e given the 3-D array interpolates across them
-    # (its shaped payload), far denser than the same values as a flat array, within the bound.
+@pytest.mark.parametrize("codec", ["szp-e", "szp-eh"])
+def test_szp_e_predicts_across_the_arrays_shape(codec):
+    # A field smooth along all three axes: szp-e (and szp-eh, its codes Huffman-coded) given
+    # the 3-D array interpolates across them (a shaped payload), far denser than the same
+    # values as a flat array, within the bound.
     z, y, x = np.meshgrid(np.arange(24), np.arange(40), np.arange(56), indexing="ij")
     a = (np.sin(0.11 * x) * np.cos(0.07 * y) + 0.5 * np.sin(0.05 * z + 0.03 * x)).astype(np.float32)
-    shaped = commpress.compress(a, "szp-e", rel=1e-2)
-    flat = commpress.compress(a.reshape(-1), "szp-e", rel=1e-2)
+    shaped = commpress.compress(a, codec, rel=1e-2)
+    flat = commpress.compress(a.reshape(-1), codec, rel=1e-2)
     assert 3 * len(shaped) < len(flat)
     assert_within(a, commpress.decompress(shaped), shaped)
     # Codecs that do not predict across dimensions write the same frame either way.

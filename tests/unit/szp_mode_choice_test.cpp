@@ -36,7 +36,7 @@ void check_choice(const std::vector<float>& x, const Dims& shape, const cc::Erro
   EXPECT_EQ(choice->shaped, want_shaped) << what;
   const size_t fast = frame_size(*cc::find_codec("szp"), x, {}, b);
   const size_t dense = frame_size(*cc::find_codec("szp-e"), x, {}, b);
-  const size_t nd = shape.empty() ? dense : frame_size(*cc::find_codec("szp-e"), x, shape, b);
+  const size_t nd = shape.empty() ? dense : frame_size(*cc::find_codec("szp-eh"), x, shape, b);
   const size_t chosen = choice->codec->name() == "szp" ? fast : choice->shaped ? nd : dense;
   const size_t best = std::min({fast, dense, nd});
   EXPECT_LE(double(chosen), 1.5 * double(best)) << what;
@@ -66,7 +66,7 @@ TEST(SzpModeChoice, NoiseKeepsSzp) {
 TEST(SzpModeChoice, SmoothFieldWithItsShapeTakesTheShapedForm) {
   const Dims d = {48, 64, 80};
   auto x = smooth(d);
-  check_choice(x, d, cc::ErrorBound::relative(1e-3), "szp-e", true, "smooth 3-D");
+  check_choice(x, d, cc::ErrorBound::relative(1e-3), "szp-eh", true, "smooth 3-D");
   // Without the shape only the flat modes compete.
   auto flat = cc::choose_szp_mode(x.data(), {}, x.size(), cc::Dtype::f32,
                                   cc::ErrorBound::relative(1e-3));

@@ -1,16 +1,18 @@
-// szp-e given a shape (docs/format/szp-e.md, "Shaped payload"): the bound on every data
-// shape and dimension combination (odd sizes, dimensions of 1, more than three, slabs that
-// end inside a chunk), the ratio the N-D prediction exists for, flat coding where a shape
-// cannot help, and forged prefixes refused.
+// szp-e and szp-eh given a shape (docs/format/szp-e.md, "Shaped payload" and "Huffman-coded
+// shaped payload"): the bound on every data shape and dimension combination (odd sizes,
+// dimensions of 1, more than three, slabs that end inside a chunk), the ratio the N-D
+// prediction exists for, flat coding where a shape cannot help, and forged prefixes refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "codec/lossy/szp/entropy_chunk.hpp"
 #include "codec/lossy/szp/shaped_prefix.hpp"
 #include "commpress/codec.hpp"
+#include "core/byte_io.hpp"
 #include "support/bound_check.hpp"
 #include "support/datasets.hpp"
 #include "support/reframe.hpp"
@@ -23,11 +25,17 @@ using Dims = std::vector<uint64_t>;
 
 namespace {
 
-const cc::Codec& codec() {
-  const cc::Codec* c = cc::find_codec("szp-e");
-  EXPECT_NE(c, nullptr);
-  return *c;
-}
+// The codec under test: szp-e (shaped payloads of szp blocks) or szp-eh (Huffman-coded).
+const cc::Codec* current = nullptr;
+const cc::Codec& codec() { return *current; }
+
+class SzpShaped : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    current = cc::find_codec(GetParam());
+    ASSERT_NE(current, nullptr);
+  }
+};
 
 uint64_t count_of(const Dims& d) {
   uint64_t n = 1;
@@ -41,9 +49,11 @@ std::string dims_name(const Dims& d) {
   return s;
 }
 
+// The frame holds the shaped payload the codec under test writes.
 bool shaped(const std::vector<std::byte>& frame) {
+  const uint8_t tag = codec().name() == "szp-eh" ? szp::kShapedHuffmanTag : szp::kShapedTag;
   return frame.size() > cc::kFrameHeaderSize &&
-         std::to_integer<uint8_t>(frame[cc::kFrameHeaderSize]) == szp::kShapedTag;
+         std::to_integer<uint8_t>(frame[cc::kFrameHeaderSize]) == tag;
 }
 
 template <class T>
@@ -77,7 +87,8 @@ template <class T>
 void every_data_every_dims() {
   for (const Dims& dims : every_dims())
     for (auto s : commpress::testing::all_shapes())
-      for (cc::ErrorBound b : {cc::ErrorBound::relative(1e-2), cc::ErrorBound::relative(1e-5)}) {
+      for (cc::ErrorBound b : {cc::ErrorBound::relative(1e-2), cc::ErrorBound::relative(1e-5),
+                               cc::ErrorBound::absolute(1e-39)}) {  // a subnormal f32 step
         auto x = commpress::testing::make_data<T>(s, count_of(dims), 11);
         auto frame = round_trip(x, dims, b,
                                 dims_name(dims) + " " + commpress::testing::shape_name(s) + " " +
@@ -90,12 +101,12 @@ void every_data_every_dims() {
       }
 }
 
-TEST(SzpShaped, EveryDataEveryDimsF32) { every_data_every_dims<float>(); }
-TEST(SzpShaped, EveryDataEveryDimsF64) { every_data_every_dims<double>(); }
+TEST_P(SzpShaped, EveryDataEveryDimsF32) { every_data_every_dims<float>(); }
+TEST_P(SzpShaped, EveryDataEveryDimsF64) { every_data_every_dims<double>(); }
 
 // A smooth 3-D field: predicting across all three axes leaves residuals of 0 where the flat
 // chain meets the slope along x at every value.
-TEST(SzpShaped, SmoothFieldFarDenserThanFlat) {
+TEST_P(SzpShaped, SmoothFieldFarDenserThanFlat) {
   const Dims dims = {40, 64, 96};
   std::vector<float> x(count_of(dims));
   for (size_t z = 0, i = 0; z < dims[0]; ++z)
@@ -112,7 +123,7 @@ TEST(SzpShaped, SmoothFieldFarDenserThanFlat) {
   }
 }
 
-TEST(SzpShaped, FlatWhereTheShapeCannotHelp) {
+TEST_P(SzpShaped, FlatWhereTheShapeCannotHelp) {
   std::vector<float> x = commpress::testing::make_data<float>(
       commpress::testing::Shape::random_walk, 1000, 3);
   for (const Dims& dims : {Dims{1000}, Dims{1, 1000, 1}}) {
@@ -131,7 +142,7 @@ TEST(SzpShaped, FlatWhereTheShapeCannotHelp) {
             ErrorCode::overflow);
 }
 
-TEST(SzpShaped, OtherCodecsIgnoreTheShape) {
+TEST_P(SzpShaped, OtherCodecsIgnoreTheShape) {
   std::vector<float> x = commpress::testing::make_data<float>(
       commpress::testing::Shape::smooth3d, 6 * 7 * 8, 5);
   const cc::Codec* szp_codec = cc::find_codec("szp");
@@ -144,7 +155,7 @@ TEST(SzpShaped, OtherCodecsIgnoreTheShape) {
   EXPECT_EQ(out, *flat);
 }
 
-TEST(SzpShaped, ForgedPrefixesAndChunksAreRefused) {
+TEST_P(SzpShaped, ForgedPrefixesAndChunksAreRefused) {
   const Dims dims = {6, 7, 9};
   std::vector<float> x = commpress::testing::make_data<float>(
       commpress::testing::Shape::smooth3d, count_of(dims), 5);
@@ -167,7 +178,10 @@ TEST(SzpShaped, ForgedPrefixesAndChunksAreRefused) {
   refused([](F& f) { f.payload[3] = std::byte{0}; }, "dimension 0");
   refused([&](F& f) { f.payload[prefix - 8] = std::byte{0}; }, "slab of 0 planes");
   refused([&](F& f) { f.payload[prefix - 8] = std::byte{7}; }, "slab past the array");
-  refused([&](F& f) { f.payload[prefix] = std::byte{0x01}; }, "flat mode in a shaped payload");
+  if (codec().name() == "szp-e")
+    refused([&](F& f) { f.payload[prefix] = std::byte{0x01}; }, "flat mode in a shaped payload");
+  else
+    refused([&](F& f) { f.payload[prefix] = std::byte{0x00}; }, "Huffman table of no symbol");
   refused([](F& f) { f.payload.resize(5); }, "truncated prefix");
   refused([](F& f) { f.payload.pop_back(); }, "truncated chunk");
   refused([](F& f) { f.info.abs_bound = 0; f.info.requested_bound = 0;
@@ -179,5 +193,63 @@ TEST(SzpShaped, ForgedPrefixesAndChunksAreRefused) {
   EXPECT_EQ(codec().decompress(commpress::testing::reframe(f), std::span<float>(z)).code(),
             ErrorCode::corrupt_frame);
 }
+
+// An szp-eh frame of data of this kind and shape, checked to round-trip and be shaped.
+std::vector<std::byte> huffman_frame(commpress::testing::Shape kind, const Dims& dims,
+                                     double rel, void (*alter)(std::vector<float>&)) {
+  current = cc::find_codec("szp-eh");
+  EXPECT_NE(current, nullptr);
+  auto x = commpress::testing::make_data<float>(kind, count_of(dims), 3);
+  if (alter) alter(x);
+  auto frame = round_trip(x, dims, cc::ErrorBound::relative(rel), "good");
+  EXPECT_TRUE(shaped(frame));
+  return frame;
+}
+
+// Damage a checksum cannot catch (the frame rebuilt around it): every truncation of a
+// Huffman-coded shaped payload is refused, and a byte changed anywhere is refused or decodes,
+// never crashes, reads outside the payload (ASan builds) or reports an internal error.
+TEST(SzpShapedHuffman, DamagedPayloadsAreRefusedOrDecodedSafely) {
+  const Dims dims = {9, 10, 75};
+  const auto frame = huffman_frame(commpress::testing::Shape::nonfinite, dims, 1e-3,
+                                   [](std::vector<float>& x) {
+                                     x[5] = std::numeric_limits<float>::denorm_min();
+                                   });
+  const auto good = commpress::testing::open_frame(frame);
+  std::vector<float> y(count_of(dims));
+  for (size_t len = 0; len < good.payload.size(); ++len) {
+    auto f = good;
+    f.payload.resize(len);
+    Status st = codec().decompress(commpress::testing::reframe(f), std::span<float>(y));
+    ASSERT_EQ(st.code(), ErrorCode::corrupt_frame) << "cut to " << len << ": " << st.to_string();
+  }
+  for (size_t at = 0; at < good.payload.size(); ++at)
+    for (uint8_t mask : {uint8_t{0x01}, uint8_t{0x80}, uint8_t{0xFF}}) {
+      auto f = good;
+      f.payload[at] ^= std::byte(mask);
+      Status st = codec().decompress(commpress::testing::reframe(f), std::span<float>(y));
+      ASSERT_TRUE(st.ok() || st.code() == ErrorCode::corrupt_frame)
+          << "byte " << at << " ^ " << int(mask) << ": " << st.to_string();
+    }
+}
+
+// A forged shape of far more values than the payload's piece headers can stand for is
+// refused by inspect(), before anyone allocates the count.
+TEST(SzpShapedHuffman, ForgedCountsAreRefusedBeforeDecoding) {
+  const Dims dims = {40, 50, 60};
+  const auto frame = huffman_frame(commpress::testing::Shape::smooth3d, dims, 1e-2, nullptr);
+  for (uint64_t d0 : {uint64_t{1} << 20, uint64_t{1} << 30, uint64_t{1} << 40}) {
+    auto f = commpress::testing::open_frame(frame);
+    f.info.count = d0 * dims[1] * dims[2];
+    commpress::core::store_le<uint64_t>(f.payload.data() + 3, d0);
+    commpress::core::store_le<uint64_t>(f.payload.data() + 3 + 3 * 8, d0);  // one slab
+    auto info = cc::inspect(commpress::testing::reframe(f));
+    ASSERT_FALSE(info.ok()) << d0;
+    EXPECT_EQ(info.status().code(), ErrorCode::corrupt_frame) << info.status().to_string();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, SzpShaped, ::testing::Values("szp-e", "szp-eh"),
+                         [](const auto& info) { return info.param == "szp-e" ? "szp_e" : "szp_eh"; });
 
 }  // namespace

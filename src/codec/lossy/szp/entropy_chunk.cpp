@@ -2,20 +2,17 @@
 // pass both streams through zstd where that pays. Layout: docs/format/szp-e.md.
 #include "codec/lossy/szp/entropy_chunk.hpp"
 
-#include <zstd.h>
-#include <zstd_errors.h>
-
 #include <cmath>
 #include <cstring>
 #include <iterator>
 #include <string>
 #include <vector>
 
-#include "codec/lossless/zstd_contexts.hpp"
 #include "codec/lossy/szp/chained_kernels_avx512.hpp"
 #include "codec/lossy/szp/chained_lorenzo.hpp"
 #include "codec/lossy/szp/hysteresis_quantizer.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
+#include "codec/lossy/szp/zstd_stream.hpp"
 #include "core/byte_io.hpp"
 
 namespace commpress::codec::szp {
@@ -30,16 +27,6 @@ constexpr uint8_t kShapedCodes = 0x03;
 // Coding byte: which streams are zstd frames.
 constexpr uint8_t kRunsZstd = 0x01;
 constexpr uint8_t kBodiesZstd = 0x02;
-// zstd's level for a stream: 1 where the chunk's streams are a sizeable part of its raw
-// values (tight bounds: zstd's time then counts against the codec's speed), 6 where they are
-// under 1/16 of them (loose bounds: a slower level costs little per raw byte and buys ~10%
-// more ratio there, bench/results/codecs.md).
-constexpr int kZstdFastLevel = 1;
-constexpr int kZstdDenseLevel = 6;
-constexpr size_t kDenseRatio = 16;
-// Streams shorter than this are stored as they are: a zstd frame's own header and block
-// header would eat what little it could save.
-constexpr size_t kZstdMinInput = 32;
 // Values the encoder looks at to choose a chunk's mode.
 constexpr size_t kSampleValues = 4096;
 
@@ -88,54 +75,6 @@ struct ChunkScratch {
 ChunkScratch& thread_scratch() {
   thread_local ChunkScratch s;
   return s;
-}
-
-// Writes src to dst as a zstd frame when that is smaller, else as it is; returns the size
-// and sets `flag` in `coding` when zstd was used. raw_bytes: the chunk's values' size.
-Result<size_t> put_stream(const void* src, size_t len, size_t raw_bytes, std::byte* dst,
-                          uint8_t flag, uint8_t& coding) {
-  if (len >= kZstdMinInput) {
-    ZSTD_CCtx* cctx = codec::detail::thread_zstd_cctx();
-    if (!cctx) return Status{ErrorCode::capacity, "ZSTD_createCCtx failed (out of memory)"};
-    // A capacity one byte short of the input: zstd fails when it cannot save anything.
-    const int level = len * kDenseRatio < raw_bytes ? kZstdDenseLevel : kZstdFastLevel;
-    size_t z = ZSTD_compressCCtx(cctx, dst, len - 1, src, len, level);
-    if (!ZSTD_isError(z)) {
-      coding |= flag;
-      return z;
-    }
-    if (ZSTD_getErrorCode(z) != ZSTD_error_dstSize_tooSmall)
-      return Status{ErrorCode::internal, std::string("zstd: ") + ZSTD_getErrorName(z)};
-  }
-  std::memcpy(dst, src, len);
-  return len;
-}
-
-// A stream as the decoder reads it: the stored bytes, or their zstd content in scratch.
-// `most` bounds the content a zstd frame may declare; `exact` (when not SIZE_MAX) requires it.
-Result<std::span<const std::byte>> get_stream(std::span<const std::byte> stored, bool zstd,
-                                              size_t most, size_t exact,
-                                              std::vector<std::byte>& scratch,
-                                              const char* what) {
-  if (!zstd) return stored;
-  const unsigned long long content = ZSTD_getFrameContentSize(stored.data(), stored.size());
-  if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN ||
-      content > most || (exact != SIZE_MAX && content != exact))
-    return Status{ErrorCode::corrupt_frame,
-                  std::string("szp-e ") + what + " stream is not a zstd frame of the right size"};
-  const size_t frame_len = ZSTD_findFrameCompressedSize(stored.data(), stored.size());
-  if (ZSTD_isError(frame_len) || frame_len != stored.size())
-    return Status{ErrorCode::corrupt_frame,
-                  std::string("szp-e ") + what + " stream is not exactly one zstd frame"};
-  if (scratch.size() < content) scratch.resize(content);
-  ZSTD_DCtx* dctx = codec::detail::thread_zstd_dctx();
-  if (!dctx) return Status{ErrorCode::capacity, "ZSTD_createDCtx failed (out of memory)"};
-  const size_t r = ZSTD_decompressDCtx(dctx, scratch.data(), content, stored.data(), stored.size());
-  if (ZSTD_isError(r) || r != content)
-    return Status{ErrorCode::corrupt_frame, std::string("szp-e ") + what + " stream: " +
-                                                (ZSTD_isError(r) ? ZSTD_getErrorName(r)
-                                                                 : "short zstd content")};
-  return std::span<const std::byte>(scratch.data(), content);
 }
 
 // The chunk's tail, once its block headers (s.headers) and bodies (s.bodies[0..body_bytes))

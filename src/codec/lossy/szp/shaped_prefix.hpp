@@ -11,21 +11,25 @@
 #include <span>
 #include <string>
 
+#include "codec/lossy/szp/shaped_huffman.hpp"
 #include "codec/lossy/szp/slab_prediction.hpp"
 #include "commpress/status.hpp"
 #include "core/byte_io.hpp"
 
 namespace commpress::codec::szp {
 
-// First payload byte of a shaped payload; a flat payload starts with a chunk's mode byte
-// (0x01, 0x02, 0x11 or 0x12), so the two never meet.
+// First payload byte of a shaped payload, whose codes are in szp blocks (kShapedTag) or
+// Huffman-coded (kShapedHuffmanTag, shaped_huffman.hpp); a flat payload starts with a chunk's
+// mode byte (0x01, 0x02, 0x11 or 0x12), so they never meet.
 inline constexpr uint8_t kShapedTag = 0x20;
+inline constexpr uint8_t kShapedHuffmanTag = 0x21;
 // The largest plane (all dimensions but the slowest) a shaped payload holds: a decoder keeps
 // one row of it as scratch, and a plane this size already makes z-prediction rare.
 inline constexpr uint64_t kMaxPlaneValues = uint64_t{1} << 26;
 inline constexpr size_t kMaxShapedPrefix = 3 + 3 * 8 + 8;
 
 struct ShapedPrefix {
+  uint8_t tag = kShapedTag;
   int ndim = 0;
   Predictor predictor = Predictor::interpolation;
   uint64_t dims[3] = {};
@@ -35,8 +39,9 @@ struct ShapedPrefix {
 
 // The encoder's box for a caller's shape: dimensions of 1 are dropped, more than three are
 // merged into the slowest; nullopt when fewer than two remain or a plane is too large (the
-// array is then coded flat).
-inline std::optional<ShapedPrefix> shaped_prefix_for(std::span<const uint64_t> shape) {
+// array is then coded flat). The tag picks the layout and with it the slab height.
+inline std::optional<ShapedPrefix> shaped_prefix_for(std::span<const uint64_t> shape,
+                                                     uint8_t tag = kShapedTag) {
   uint64_t kept[64];
   int m = 0;
   for (uint64_t s : shape)
@@ -46,6 +51,7 @@ inline std::optional<ShapedPrefix> shaped_prefix_for(std::span<const uint64_t> s
     }
   if (m < 2) return std::nullopt;
   ShapedPrefix p;
+  p.tag = tag;
   p.ndim = m == 2 ? 2 : 3;
   uint64_t slow = 1;
   for (int i = 0; i + (p.ndim - 1) < m; ++i) slow *= kept[i];
@@ -55,12 +61,13 @@ inline std::optional<ShapedPrefix> shaped_prefix_for(std::span<const uint64_t> s
   if (plane > kMaxPlaneValues) return std::nullopt;
   p.box = {size_t(p.dims[0]), p.ndim == 2 ? 1 : size_t(p.dims[1]), size_t(p.dims[p.ndim - 1]),
            1};
-  p.box.slab = encoder_slab(p.box.nz, p.box.plane());
+  p.box.slab = tag == kShapedHuffmanTag ? huffman_encoder_slab(p.box.nz, p.box.plane())
+                                        : encoder_slab(p.box.nz, p.box.plane());
   return p;
 }
 
 inline size_t write_shaped_prefix(const ShapedPrefix& p, std::byte* out) {
-  out[0] = std::byte(kShapedTag);
+  out[0] = std::byte(p.tag);
   out[1] = std::byte(uint8_t(p.ndim));
   out[2] = std::byte(uint8_t(p.predictor));
   for (int i = 0; i < p.ndim; ++i) core::store_le<uint64_t>(out + 3 + 8 * i, p.dims[i]);
@@ -68,13 +75,14 @@ inline size_t write_shaped_prefix(const ShapedPrefix& p, std::byte* out) {
   return p.size();
 }
 
-// Reads and checks a shaped prefix against the frame's count (payload starts with the tag).
+// Reads and checks a shaped prefix against the frame's count (payload starts with a tag).
 inline Result<ShapedPrefix> read_shaped_prefix(std::span<const std::byte> payload, uint64_t n) {
   auto bad = [](const std::string& why) {
     return Status{ErrorCode::corrupt_frame, "szp-e shaped payload: " + why};
   };
   if (payload.size() < 3) return bad("ends inside its prefix");
   ShapedPrefix p;
+  p.tag = std::to_integer<uint8_t>(payload[0]);
   p.ndim = std::to_integer<int>(payload[1]);
   if (p.ndim != 2 && p.ndim != 3) return bad(std::to_string(p.ndim) + " dimensions");
   const int predictor = std::to_integer<int>(payload[2]);

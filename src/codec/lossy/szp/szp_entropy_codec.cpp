@@ -5,6 +5,9 @@
 // are coded in parallel and the bytes never depend on the thread count. Given a shape of two
 // or more dimensions, the chunks instead hold the codes of an N-D interpolation prediction
 // over it (a shaped payload; slabs of planes are predicted, and decoded, in parallel).
+// "szp-eh" is the same codec (one id, one decoder for both) whose shaped payloads code those
+// codes with Huffman and zstd instead of szp blocks (shaped_huffman.hpp): it is kept apart
+// from "szp-e" so that szp-e's frames stay byte for byte what they were.
 // Payload layout: docs/format/szp-e.md.
 #include <omp.h>
 
@@ -17,6 +20,7 @@
 #include "codec/format/count_fits.hpp"
 #include "codec/lossy/szp/block_driver.hpp"
 #include "codec/lossy/szp/entropy_chunk.hpp"
+#include "codec/lossy/szp/shaped_huffman.hpp"
 #include "codec/lossy/szp/shaped_prefix.hpp"
 #include "commpress/codec.hpp"
 
@@ -34,11 +38,15 @@ int team_for(size_t chunks) {
 
 class SzpEntropyCodec final : public Codec {
  public:
+  explicit SzpEntropyCodec(bool huffman_shaped) : huffman_shaped_(huffman_shaped) {}
   CodecId id() const override { return CodecId::szp_e; }
-  std::string_view name() const override { return "szp-e"; }
+  std::string_view name() const override { return huffman_shaped_ ? "szp-eh" : "szp-e"; }
   std::string_view description() const override {
-    return "szp blocks with chained prediction, runs of zero blocks and a zstd stage";
+    return huffman_shaped_
+               ? "szp-e whose shaped frames Huffman-code the interpolation's codes"
+               : "szp blocks with chained prediction, runs of zero blocks and a zstd stage";
   }
+  uint32_t param() const override { return huffman_shaped_ ? 1 : 0; }
   bool lossy() const override { return true; }
   bool supports(Dtype d) const override { return d == Dtype::f32 || d == Dtype::f64; }
 
@@ -57,9 +65,20 @@ class SzpEntropyCodec final : public Codec {
   Result<size_t> encode_shaped(const void* data, std::span<const uint64_t> shape, size_t n,
                                Dtype d, double abs_bound, std::span<std::byte> out,
                                Workspace& ws) const override {
-    auto prefix = szp::shaped_prefix_for(shape);
+    auto prefix = szp::shaped_prefix_for(
+        shape, huffman_shaped_ ? szp::kShapedHuffmanTag : szp::kShapedTag);
     // Exact frames are all zero and raw blocks, whatever the prediction: coded flat.
     if (!prefix || !(abs_bound > 0)) return encode(data, n, d, abs_bound, out, ws);
+    if (huffman_shaped_) {
+      auto r = d == Dtype::f64 ? encode_huffman_as(static_cast<const double*>(data), *prefix,
+                                                   abs_bound, out)
+                               : encode_huffman_as(static_cast<const float*>(data), *prefix,
+                                                   abs_bound, out);
+      // Past the flat payload's worst case (values the bound refuses, each with a long
+      // code): the flat payload, which max_payload covers.
+      if (r.ok() || r.status().code() != ErrorCode::capacity) return r;
+      return encode(data, n, d, abs_bound, out, ws);
+    }
     if (d == Dtype::f64)
       return encode_shaped_as(static_cast<const double*>(data), n, *prefix, abs_bound, out, ws);
     return encode_shaped_as(static_cast<const float*>(data), n, *prefix, abs_bound, out, ws);
@@ -73,6 +92,13 @@ class SzpEntropyCodec final : public Codec {
       auto p = szp::read_shaped_prefix(payload, info.count);
       if (!p.ok()) return p.status();
       prefix = p->size();
+      if (p->tag == szp::kShapedHuffmanTag) {
+        const szp::Box& b = p->box;
+        const uint64_t full = b.nz / b.slab, rest = b.nz % b.slab;
+        const uint64_t least = prefix + full * szp::min_huffman_slab_size(b.slab * b.plane()) +
+                               (rest ? szp::min_huffman_slab_size(rest * b.plane()) : 0);
+        return detail::require_payload(payload.size(), least, info, name());
+      }
     }
     return detail::require_payload(
         payload.size(), prefix + chunk_count(info.count) * szp::kChunkHeaderSize, info, name());
@@ -97,7 +123,9 @@ class SzpEntropyCodec final : public Codec {
   }
 
   static bool is_shaped(std::span<const std::byte> payload) {
-    return !payload.empty() && std::to_integer<uint8_t>(payload[0]) == szp::kShapedTag;
+    if (payload.empty()) return false;
+    const uint8_t tag = std::to_integer<uint8_t>(payload[0]);
+    return tag == szp::kShapedTag || tag == szp::kShapedHuffmanTag;
   }
 
   template <class T>
@@ -136,6 +164,36 @@ class SzpEntropyCodec final : public Codec {
     });
     if (!body.ok()) return body.status();
     return head + *body;
+  }
+
+  // Slab by slab (in parallel) into their own buffers, then behind the prefix in order;
+  // capacity when they do not fit in out.
+  template <class T>
+  static Result<size_t> encode_huffman_as(const T* x, const szp::ShapedPrefix& prefix,
+                                          double eb, std::span<std::byte> out) {
+    const szp::Box& box = prefix.box;
+    const size_t slabs = box.slabs();
+    std::vector<std::vector<std::byte>> bytes(slabs);
+    Status status;
+#pragma omp parallel for schedule(static) num_threads(team_for(slabs))
+    for (size_t sl = 0; sl < slabs; ++sl) {
+      Status st = szp::encode_huffman_slab(x, box, sl * box.slab,
+                                           std::min(box.nz, (sl + 1) * box.slab), eb, bytes[sl]);
+      if (!st.ok()) {
+#pragma omp critical(szp_eh_encode_status)
+        if (status.ok()) status = st;
+      }
+    }
+    if (!status.ok()) return status;
+    size_t total = prefix.size();
+    for (const auto& b : bytes) total += b.size();
+    if (total > out.size()) return Status{ErrorCode::capacity, "szp-eh shaped payload too large"};
+    size_t pos = szp::write_shaped_prefix(prefix, out.data());
+    for (const auto& b : bytes) {
+      std::memcpy(out.data() + pos, b.data(), b.size());
+      pos += b.size();
+    }
+    return pos;
   }
 
   // Codes chunk c with encode(c, dst) for every chunk, in parallel, into out in chunk order.
@@ -266,6 +324,8 @@ class SzpEntropyCodec final : public Codec {
     if (!(info.abs_bound > 0))
       return {ErrorCode::corrupt_frame, "szp-e shaped payload in a frame of bound 0"};
     const auto body = payload.subspan(prefix->size());
+    if (prefix->tag == szp::kShapedHuffmanTag)
+      return decode_huffman_as(body, prefix->box, info.abs_bound, out, ws);
     uint64_t* starts = szp::workspace_array<uint64_t>(ws, 1, chunks + 1);
     Int* qr = szp::workspace_array<Int>(ws, 2, 2 * n);  // codes, then raw values
     T* xs = reinterpret_cast<T*>(qr + n);
@@ -287,10 +347,52 @@ class SzpEntropyCodec final : public Codec {
                        std::min(box.nz, (sl + 1) * box.slab), raw, step, out);
     return {};
   }
+
+  // The slabs' extents (each checked to lie in the payload, together filling it), then the
+  // slabs decoded in parallel.
+  template <class T>
+  static Status decode_huffman_as(std::span<const std::byte> body, const szp::Box& box,
+                                  double eb, T* out, Workspace& ws) {
+    const size_t slabs = box.slabs();
+    uint64_t* starts = szp::workspace_array<uint64_t>(ws, 1, slabs + 1);
+    if (!starts) return {ErrorCode::capacity, "out of memory for szp-eh decoder scratch"};
+    uint64_t pos = 0;
+    for (size_t sl = 0; sl < slabs; ++sl) {
+      starts[sl] = pos;
+      const size_t planes = std::min(box.nz, (sl + 1) * box.slab) - sl * box.slab;
+      auto size = szp::huffman_slab_size<T>(body.subspan(pos), planes * box.plane());
+      if (!size.ok()) return size.status();
+      pos += *size;
+    }
+    starts[slabs] = pos;
+    if (pos != body.size())
+      return {ErrorCode::corrupt_frame, "szp-e Huffman slabs end " +
+                                            std::to_string(body.size() - pos) +
+                                            " bytes before the payload does"};
+    Status status;
+    size_t failed = slabs;
+#pragma omp parallel for schedule(static) num_threads(team_for(slabs))
+    for (size_t sl = 0; sl < slabs; ++sl) {
+      Status st = szp::decode_huffman_slab(body.subspan(starts[sl], starts[sl + 1] - starts[sl]),
+                                           box, sl * box.slab,
+                                           std::min(box.nz, (sl + 1) * box.slab), eb, out);
+      if (!st.ok()) {
+#pragma omp critical(szp_eh_decode_status)
+        if (sl < failed) {
+          failed = sl;
+          status = st;
+        }
+      }
+    }
+    return status;
+  }
+
+  bool huffman_shaped_;
 };
 
 }  // namespace
 
-COMMPRESS_REGISTER_CODEC(szp_e, std::make_unique<SzpEntropyCodec>());
+COMMPRESS_REGISTER_CODEC(szp_e, std::make_unique<SzpEntropyCodec>(false));
+COMMPRESS_REGISTER_CODEC(szp_eh, std::make_unique<SzpEntropyCodec>(true));
 
 }  // namespace commpress::codec

@@ -1,0 +1,240 @@
+// Canonical Huffman codes (canonical_huffman.hpp): lengths by the two-queue construction over
+// counts in ascending order, halved counts where a length would pass kMaxLength, and a
+// decoder that resolves codes of up to 11 bits with one table look-up and runs of a one-bit
+// code at once.
+#include "codec/lossy/szp/canonical_huffman.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+namespace commpress::codec::szp::huffman {
+
+namespace {
+
+// Huffman code lengths of the weights w (ascending, at least two): node k >= m merges the
+// two lightest of the remaining leaves and merged nodes, which are made in ascending order.
+void huffman_lengths(const std::vector<uint64_t>& w, std::vector<int>& depth) {
+  const size_t m = w.size(), nodes = 2 * m - 1;
+  std::vector<uint64_t> weight(nodes);
+  std::vector<size_t> parent(nodes);
+  std::copy(w.begin(), w.end(), weight.begin());
+  size_t leaf = 0, merged = m;
+  auto lightest = [&](size_t made) {
+    if (leaf < m && (merged >= made || weight[leaf] <= weight[merged])) return leaf++;
+    return merged++;
+  };
+  for (size_t k = m; k < nodes; ++k) {
+    const size_t a = lightest(k), b = lightest(k);
+    weight[k] = weight[a] + weight[b];
+    parent[a] = parent[b] = k;
+  }
+  std::vector<int> d(nodes, 0);
+  for (size_t k = nodes - 1; k-- > 0;) d[k] = d[parent[k]] + 1;  // parents come after children
+  depth.assign(d.begin(), d.begin() + ptrdiff_t(m));
+}
+
+void put_leb128(std::byte*& p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = std::byte(uint8_t(v | 0x80));
+    v >>= 7;
+  }
+  *p++ = std::byte(uint8_t(v));
+}
+
+bool get_leb128(std::span<const std::byte> in, size_t& pos, uint64_t& v) {
+  v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (pos >= in.size()) return false;
+    const uint8_t b = std::to_integer<uint8_t>(in[pos++]);
+    v |= uint64_t(b & 0x7F) << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
+
+Status bad_table(const std::string& why) {
+  return {ErrorCode::corrupt_frame, "szp-e Huffman table: " + why};
+}
+
+}  // namespace
+
+Encoder::Encoder(const uint64_t* count) : length_(kAlphabet, 0), code_(kAlphabet, 0) {
+  std::vector<uint32_t> used;
+  for (size_t s = 0; s < kAlphabet; ++s)
+    if (count[s]) used.push_back(uint32_t(s));
+  if (used.size() == 1) {
+    length_[used[0]] = 1;
+  } else if (!used.empty()) {
+    std::sort(used.begin(), used.end(), [&](uint32_t a, uint32_t b) {
+      return count[a] != count[b] ? count[a] < count[b] : a < b;
+    });
+    std::vector<uint64_t> w(used.size());
+    for (size_t i = 0; i < used.size(); ++i) w[i] = count[used[i]];
+    std::vector<int> depth;
+    for (;;) {
+      huffman_lengths(w, depth);
+      if (*std::max_element(depth.begin(), depth.end()) <= kMaxLength) break;
+      for (uint64_t& x : w) x = (x + 1) / 2;  // flatter counts, shorter longest code
+    }
+    for (size_t i = 0; i < used.size(); ++i) length_[used[i]] = uint8_t(depth[i]);
+  }
+  // Canonical codes: by length, then by symbol.
+  std::vector<uint32_t> order;
+  for (size_t s = 0; s < kAlphabet; ++s)
+    if (length_[s]) order.push_back(uint32_t(s));
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return length_[a] < length_[b]; });
+  uint32_t code = 0;
+  int prev = 0;
+  for (uint32_t s : order) {
+    code <<= (length_[s] - prev);
+    prev = length_[s];
+    code_[s] = code++;
+  }
+}
+
+size_t Encoder::write_table(std::byte* dst) const {
+  std::byte* p = dst;
+  uint64_t used = 0;
+  for (uint8_t l : length_) used += l != 0;
+  put_leb128(p, used);
+  int64_t prev = -1;
+  for (size_t s = 0; s < kAlphabet; ++s)
+    if (length_[s]) {
+      put_leb128(p, uint64_t(int64_t(s) - prev - 1));
+      *p++ = std::byte(length_[s]);
+      prev = int64_t(s);
+    }
+  return size_t(p - dst);
+}
+
+size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
+  uint64_t acc = 0;  // the low `bits` bits are pending, the bits above them already written
+  int bits = 0;
+  size_t out = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int len = length_[syms[i]];
+    acc = (acc << len) | code_[syms[i]];
+    bits += len;
+    while (bits >= 8) {
+      bits -= 8;
+      dst[out++] = std::byte(uint8_t(acc >> bits));
+    }
+  }
+  if (bits > 0) dst[out++] = std::byte(uint8_t(acc << (8 - bits)));
+  return out;
+}
+
+Result<size_t> Decoder::read_table(std::span<const std::byte> in) {
+  size_t pos = 0;
+  uint64_t used = 0;
+  if (!get_leb128(in, pos, used) || used == 0 || used > kAlphabet)
+    return bad_table("symbol count out of range or missing");
+  std::vector<std::pair<uint16_t, uint8_t>> entries(used);
+  int64_t sym = -1;
+  std::fill(std::begin(count_), std::end(count_), 0u);
+  for (auto& e : entries) {
+    uint64_t gap = 0;
+    if (!get_leb128(in, pos, gap) || gap >= kAlphabet || sym + 1 + int64_t(gap) >= int64_t(kAlphabet))
+      return bad_table("symbol past the alphabet");
+    sym += int64_t(gap) + 1;
+    if (pos >= in.size()) return bad_table("ends inside its lengths");
+    const uint8_t len = std::to_integer<uint8_t>(in[pos++]);
+    if (len == 0 || len > kMaxLength) return bad_table("code length " + std::to_string(len));
+    e = {uint16_t(sym), len};
+    ++count_[len];
+  }
+  // Kraft: the lengths must leave room for a prefix code.
+  uint64_t kraft = 0;
+  for (int l = 1; l <= kMaxLength; ++l) kraft += uint64_t(count_[l]) << (kMaxLength - l);
+  if (kraft > (uint64_t{1} << kMaxLength)) return bad_table("lengths of no prefix code");
+  max_length_ = 0;
+  uint32_t code = 0, index = 0;
+  for (int l = 1; l <= kMaxLength; ++l) {
+    first_code_[l] = code;
+    first_index_[l] = index;
+    code = (code + count_[l]) << 1;
+    index += count_[l];
+    if (count_[l]) max_length_ = l;
+  }
+  sorted_.resize(used);
+  uint32_t next[kMaxLength + 1];
+  std::copy(std::begin(first_index_), std::end(first_index_), next);
+  for (const auto& e : entries) sorted_[next[e.second]++] = e.first;  // symbols ascending
+  lut_.assign(size_t{1} << kLutBits, 0);
+  for (int l = 1; l <= std::min(kLutBits, max_length_); ++l)
+    for (uint32_t i = 0; i < count_[l]; ++i) {
+      const uint32_t c = first_code_[l] + i, span = 1u << (kLutBits - l);
+      const uint32_t entry = (uint32_t(sorted_[first_index_[l] + i]) << 8) | uint32_t(l);
+      std::fill_n(lut_.begin() + ptrdiff_t(c * span), span, entry);
+    }
+  return pos;
+}
+
+Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const {
+  const std::byte* data = in.data();
+  const size_t size = in.size();
+  uint64_t buf = 0;  // the next `bits` bits of the stream, most significant first
+  int bits = 0;
+  size_t pos = 0;    // bytes taken into buf, the zero bytes read past the end included
+  // A symbol with the one-bit code 0 (the zero code at loose bounds) is decoded a run at a
+  // time: as many as buf has leading zero bits.
+  const bool runs = count_[1] == 1;
+  const uint16_t run_symbol = runs ? sorted_[0] : 0;
+  for (size_t i = 0; i < n;) {
+    if (bits <= 56) {
+      if (pos + 8 <= size) {  // eight bytes at once; the bits past the whole bytes are the
+                              // stream's own, so the next refill ORs the same bits again
+        uint64_t w;
+        std::memcpy(&w, data + pos, 8);
+        buf |= __builtin_bswap64(w) >> bits;
+        const int take = (63 - bits) >> 3;
+        pos += size_t(take);
+        bits += 8 * take;
+      } else {
+        while (bits <= 56) {
+          const uint64_t b = pos < size ? std::to_integer<uint8_t>(data[pos]) : 0;
+          buf |= b << (56 - bits);
+          bits += 8;
+          ++pos;
+        }
+      }
+    }
+    if (runs && (buf >> 63) == 0) {
+      size_t r = std::min<size_t>(buf ? size_t(__builtin_clzll(buf)) : 64, size_t(bits));
+      r = std::min(r, n - i);
+      std::fill_n(syms + i, r, run_symbol);
+      i += r;
+      buf = r < 64 ? buf << r : 0;
+      bits -= int(r);
+      continue;
+    }
+    const uint32_t e = lut_[buf >> (64 - kLutBits)];
+    int len = int(e & 0xFF);
+    uint32_t sym = e >> 8;
+    if (len == 0) {
+      for (len = kLutBits + 1; len <= max_length_; ++len) {
+        const uint32_t c = uint32_t(buf >> (64 - len)) - first_code_[len];
+        if (c < count_[len]) {
+          sym = sorted_[first_index_[len] + c];
+          break;
+        }
+      }
+      if (len > max_length_)
+        return {ErrorCode::corrupt_frame, "szp-e Huffman stream holds a code of no symbol"};
+    }
+    syms[i++] = uint16_t(sym);
+    buf <<= len;
+    bits -= len;
+  }
+  const uint64_t consumed = uint64_t(pos) * 8 - uint64_t(bits);
+  if ((consumed + 7) / 8 != size)
+    return {ErrorCode::corrupt_frame, "szp-e Huffman stream of " + std::to_string(size) +
+                                          " bytes does not end with its " + std::to_string(n) +
+                                          " codes"};
+  return {};
+}
+
+}  // namespace commpress::codec::szp::huffman

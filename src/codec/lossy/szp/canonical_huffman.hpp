@@ -1,0 +1,61 @@
+// Canonical Huffman codes over an alphabet of 2^16 symbols, with code lengths limited to
+// kMaxLength bits (docs/format/szp-e.md, "Huffman table" and "Pieces"): the entropy stage of
+// szp-e's Huffman-coded shaped payloads, as SZ3 codes its quantization codes. The table holds
+// only the used symbols' lengths; codes follow from them (canonical order: by length, then
+// by symbol), written most significant bit first and padded with 0 bits to a whole byte.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "commpress/status.hpp"
+
+namespace commpress::codec::szp::huffman {
+
+inline constexpr size_t kAlphabet = size_t{1} << 16;
+inline constexpr int kMaxLength = 24;
+// The largest table: the symbol count and, per symbol, a gap and a length.
+inline constexpr size_t kMaxTableSize = 3 + kAlphabet * (3 + 1);
+
+constexpr size_t max_encoded_size(size_t symbols) { return (symbols * kMaxLength + 7) / 8; }
+
+// The encoder's side: a length (0 = unused) and a code per symbol.
+class Encoder {
+ public:
+  // The code of the counts (kAlphabet of them, at least one not 0): Huffman's, with the
+  // counts halved until no length exceeds kMaxLength.
+  explicit Encoder(const uint64_t* count);
+  // Writes the table to dst (room for kMaxTableSize bytes); returns its size.
+  size_t write_table(std::byte* dst) const;
+  // Writes the codes of syms[0..n) to dst (room for max_encoded_size(n)); returns the bytes.
+  size_t encode(const uint16_t* syms, size_t n, std::byte* dst) const;
+
+ private:
+  std::vector<uint8_t> length_;
+  std::vector<uint32_t> code_;
+};
+
+// The decoder's side, built from a table.
+class Decoder {
+ public:
+  // Reads a table from the front of in; returns the bytes it took. A table that names a
+  // symbol twice or past the alphabet, a length of 0 or over kMaxLength, or lengths no prefix
+  // code can have is corrupt_frame.
+  Result<size_t> read_table(std::span<const std::byte> in);
+  // Decodes exactly n symbols from in, which they must fill to its last byte.
+  Status decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const;
+
+ private:
+  static constexpr int kLutBits = 11;
+  // Codes of up to kLutBits bits: (symbol << 8) | length, by their first kLutBits bits;
+  // 0 where the code is longer (or there is none).
+  std::vector<uint32_t> lut_;
+  uint32_t first_code_[kMaxLength + 1] = {}, first_index_[kMaxLength + 1] = {},
+           count_[kMaxLength + 1] = {};
+  std::vector<uint16_t> sorted_;  // symbols in canonical order
+  int max_length_ = 0;
+};
+
+}  // namespace commpress::codec::szp::huffman
