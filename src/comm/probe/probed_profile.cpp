@@ -78,6 +78,11 @@ Result<Layout> layout(MPI_Comm comm, int size) {
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &threads, 1, MPI_INT, MPI_MAX, comm));
   for (const auto& [host, ranks] : per_host) out.key += host + ":" + std::to_string(ranks) + ",";
   out.key += " threads " + std::to_string(threads) + ", commpress " COMMPRESS_VERSION_STRING;
+  // The same hosts can be joined by other transports (shared memory, or TCP forced through
+  // MCA parameters, as scripts/netsim does): what selects them is part of the layout.
+  for (const char* var : {"OMPI_MCA_pml", "OMPI_MCA_btl", "OMPI_MCA_mtl",
+                          "OMPI_MCA_btl_tcp_if_include", "UCX_TLS", "FI_PROVIDER"})
+    if (const char* v = std::getenv(var)) out.key += std::string(", ") + var + "=" + v;
   return out;
 }
 
