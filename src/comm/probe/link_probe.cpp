@@ -43,11 +43,15 @@ Result<model::Link> probe_link(MPI_Comm comm, int a, int b) {
   COMMPRESS_MPI(MPI_Bcast(seconds.data(), int(seconds.size()), MPI_DOUBLE, a, comm));
   std::vector<model::Sample> pts;
   for (size_t i = 0; i < std::size(kSizes); ++i) pts.push_back({double(kSizes[i]), seconds[i]});
+  return fit_probed_link(pts);
+}
+
+model::Link fit_probed_link(std::span<const model::Sample> points) {
   // Two lines, split between 16 KiB and 256 KiB (where MPI libraries switch to rendezvous):
   // one relative-error line through all five sizes lets the latency-bound small ones set the
   // slope, and a shaped link whose token bucket lets small messages through at line rate then
   // looked nine times faster than it is.
-  return model::fit_link(pts, kRendezvousSplit);
+  return model::fit_link(points, kRendezvousSplit);
 }
 
 }  // namespace commpress::comm::probe

@@ -5,14 +5,21 @@
 
 #include <mpi.h>
 
+#include <span>
+
 #include "commpress/model.hpp"
 #include "commpress/status.hpp"
 
 namespace commpress::comm::probe {
 
 // Collective over comm: ranks a and b (a != b) ping-pong messages of 8 B .. 1 MiB, a few
-// round trips each (within a small time budget per size, at least 2); the others wait. Every rank returns the
-// same Link (a's measurements, fitted on both sides of the knee the fit finds).
+// round trips each (within a small time budget per size, at least 2); the others wait. Every
+// rank returns the same Link (a's measurements, fit_probed_link).
 Result<model::Link> probe_link(MPI_Comm comm, int a, int b);
+
+// The line probe_link fits to its measured (bytes, seconds) points: the sizes below 64 KiB
+// and those above on lines of their own, so latency-bound small messages cannot set the cost
+// per byte of large ones.
+model::Link fit_probed_link(std::span<const model::Sample> points);
 
 }  // namespace commpress::comm::probe
