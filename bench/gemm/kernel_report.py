@@ -31,7 +31,7 @@ def header(a):
         "start, and the `OPENBLAS_CORETYPE` the launcher sets once `commpress blas --coretype` "
         "detects the fallback.",
         "- C = A B, dense uniform [-1, 1) f64; 2 ranks on a 1x2 grid, one OpenBLAS thread each "
-        "(Auto: its own choice with the built-in default machine profile); *dgemm*: one rank "
+        "(Auto: its own choice, with no profile file: the zero-configuration probe); *dgemm*: one rank "
         "with both cores' threads (`bench gemm --algorithm blas`). Median of the timed rounds "
         "after one warm-up (slowest rank, `MPI_Wtime`); every result checked against a "
         "reference product.", ""]
