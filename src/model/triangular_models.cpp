@@ -135,31 +135,43 @@ TriangularCost cholesky_25d_cost(const TriangularScenario& s) {
   if (layers == 1) return cholesky_2d_cost(s);
   TriangularCost c;
   if (s.n <= 0) return c;
-  const int pr = s.grid.rows, pc = s.grid.cols;
-  const double e = s.elem_size, nb = double(s.nb), n = double(s.n), q = double(pr * pc);
+  const int pr = s.grid.rows, qc = s.grid.cols;
+  const double e = s.elem_size, nb = double(s.nb), n = double(s.n), q = double(pr * qc);
   const int64_t steps = (s.n + s.nb - 1) / s.nb;
-  for (int64_t k0 = 0; k0 < steps; k0 += layers) {
+  // Fat panels of one layer's qc block columns; nothing of one overlaps the next.
+  for (int64_t k0 = 0; k0 < steps; k0 += qc) {
+    const int64_t width = std::min<int64_t>(qc, steps - k0);
     const double R0 = std::max(0.0, n - k0 * nb);
-    // The fat columns' local share, summed over the layers and sent back.
-    const double fat = R0 * std::min<double>(layers, double(steps - k0)) * nb * e / q;
-    c.comm += detail::reduce_time(s.link, 0, fat, layers) + bcast_time(s.link, fat, layers);
-    c.bytes += 2 * fat;
-    for (int64_t k = k0; k < std::min<int64_t>(steps, k0 + layers); ++k) {
-      const double R = std::max(0.0, n - (k + 1) * nb);
-      const double panel = (R + nb) * nb * e;
-      c.comp += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
-                codec_work(s.codec, panel, pc);
-      c.comm += bcast_time(s.link, nb * nb * e, pr) + allgather_time(s.link, panel, pr) +
-                block_bcast(s.link, s.codec, panel, pc);
-      c.bytes += panel;
+    const double fat = R0 * double(width) * nb * e / q;  // one rank's share of the fat columns
+    if (k0 > 0) {
+      c.comm += detail::reduce_time(s.link, 0, fat, layers);
+      c.bytes += fat;
     }
-    // Each layer: one panel spread over its grid, one block column's trailing update.
-    const double R1 = std::max(0.0, n - (k0 + layers) * nb);
-    const double panel = (R1 + nb) * nb * e;
-    c.comm += allgather_time(s.link, panel, pr) + block_bcast(s.link, s.codec, panel, pc);
-    c.comp += blocks_of(R1, nb, pr) * nb * blocks_of(R1, nb, pc) * nb * nb / s.flops;
-    c.bytes += panel;
-    c.memory = std::max(c.memory, 2 * panel + fat);
+    double panels = 0;
+    for (int64_t t = 0; t < width; ++t) {
+      const double R = std::max(0.0, n - (k0 + t + 1) * nb);
+      const double panel = (R + nb) * nb * e;
+      panels += panel;
+      c.comp += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops;
+      c.comm += bcast_time(s.link, nb * nb * e, pr) + allgather_time(s.link, panel, pr);
+      const bool other_layer = t % layers != 0;
+      if (t + 1 < width || !other_layer) {  // spread over the owning layer
+        c.comm += block_bcast(s.link, s.codec, panel, qc);
+        c.comp += codec_work(s.codec, panel, qc);
+        c.bytes += panel;
+      }
+      if (other_layer) {
+        // The owning column sends each of the qc ranks of its row on that layer their rows.
+        const double part = panel * std::min(1.0, 1.0 / pr + 1.0 / qc);
+        c.comm += qc * s.link.time(part);
+        c.bytes += part;
+      }
+    }
+    // Each layer's share of the fat panel's trailing update.
+    const double R1 = std::max(0.0, n - double(k0 + width) * nb);
+    const double share = std::ceil(double(width) / layers);
+    c.comp += share * blocks_of(R1, nb, pr) * nb * blocks_of(R1, nb, qc) * nb * nb / s.flops;
+    c.memory = std::max(c.memory, panels + fat);
   }
   c.memory += n * n * e / q;  // the layer's copy
   c.seconds = c.comm + c.comp;
@@ -170,9 +182,12 @@ namespace {
 
 // The fastest of the 2D algorithm on the caller's grid and the layered one for each c
 // dividing p whose memory fits the cap.
+// column_layers: the layers are c whole process columns of the caller's grid (c divides its
+// columns), else p / c processes of the most square shape.
 template <class Cost2D, class Cost25D>
 TrsmPlanChoice choose_layers(const TriangularScenario& base, int forced_layers,
-                             double memory_cap, bool split_rhs, Cost2D two_d, Cost25D layered) {
+                             double memory_cap, bool split_rhs, bool column_layers, Cost2D two_d,
+                             Cost25D layered) {
   const int p = base.grid.rows * base.grid.cols * std::max(1, base.grid.layers);
   TrsmPlanChoice best;
   bool found = false;
@@ -180,9 +195,12 @@ TrsmPlanChoice choose_layers(const TriangularScenario& base, int forced_layers,
     if (p % c != 0) continue;
     if (forced_layers > 0 && c != forced_layers) continue;
     if (split_rhs && c > 1 && c > base.nrhs) continue;
+    if (column_layers && c > 1 && base.grid.cols % c != 0) continue;
     TriangularScenario s = base;
     if (c == 1) {
       s.grid = {base.grid.rows, base.grid.cols * std::max(1, base.grid.layers), 1};
+    } else if (column_layers) {
+      s.grid = {base.grid.rows, base.grid.cols / c, c};
     } else {
       const int q = p / c;
       int rows = 1;
@@ -204,12 +222,13 @@ TrsmPlanChoice choose_layers(const TriangularScenario& base, int forced_layers,
 
 TrsmPlanChoice plan_cholesky(const TriangularScenario& base, int forced_layers,
                              double memory_cap) {
-  return choose_layers(base, forced_layers, memory_cap, false, cholesky_2d_cost,
+  return choose_layers(base, forced_layers, memory_cap, false, true, cholesky_2d_cost,
                        cholesky_25d_cost);
 }
 
 TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers, double memory_cap) {
-  return choose_layers(base, forced_layers, memory_cap, true, trsm_2d_cost, trsm_25d_cost);
+  return choose_layers(base, forced_layers, memory_cap, true, false, trsm_2d_cost,
+                       trsm_25d_cost);
 }
 
 }  // namespace commpress::model

@@ -35,7 +35,7 @@ class BlockBcast {
   // bytes are what the root's encode produced); the status arrives regardless.
   Status wait();
   int64_t status() const { return header_[1]; }
-  // Bytes this rank sent or received (the frame or the raw block), for the report.
+  // Bytes this rank received (the frame or the raw block; 0 on the root), for the report.
   int64_t bytes() const { return bytes_; }
 
  private:

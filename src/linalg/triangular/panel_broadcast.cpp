@@ -5,17 +5,28 @@
 namespace commpress::linalg::detail {
 
 template <class T>
-void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
-                     int64_t lo, int64_t hi, const Wire* frames, int status) {
+void WholePanel<T>::prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo,
+                            int64_t hi) {
   const bool column = kind == PanelKind::Column;
-  const CyclicAxis& along = column ? a.rows : a.cols;   // the axis i runs over
-  const CyclicAxis& across = column ? a.cols : a.rows;  // the axis k sits on
+  const CyclicAxis& along = column ? a.rows : a.cols;
+  const CyclicAxis& across = column ? a.cols : a.rows;
   lo_ = lo;
   nb_ = along.nb;
   rows_ = std::max<int64_t>(0, std::min(hi * along.nb, along.n) - lo * along.nb);
   width_ = across.block_size(k);
+  gathered_ = 0;
+  status_ = 0;
+  buffer_.assign(size_t(std::max<int64_t>(1, rows_ * width_)), T(0));
+}
+
+template <class T>
+void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
+                     int64_t lo, int64_t hi, const Wire* frames, int status, bool spread_across) {
+  const bool column = kind == PanelKind::Column;
+  const CyclicAxis& along = column ? a.rows : a.cols;   // the axis i runs over
+  const CyclicAxis& across = column ? a.cols : a.rows;  // the axis k sits on
+  prepare(a, kind, k, lo, hi);
   const int64_t size = rows_ * width_;
-  buffer_.assign(size_t(std::max<int64_t>(1, size)), T(0));
   const int owner_line = across.owner(k);
   const int me_across = column ? g.col : g.row;
   const int me_along = column ? g.row : g.col;
@@ -39,6 +50,7 @@ void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind 
         for (int64_t p = 0; p < bi; ++p)
           mine[size_t(at++)] = column ? *a.at(i_local + p, k_local + q) : *a.at(k_local + q, i_local + p);
     }
+    gathered_ = (size - counts[size_t(me_along)]) * int64_t(sizeof(T));
     MPI_Allgatherv(mine.data(), counts[size_t(me_along)], mpi_type_of<T>(), all.data(),
                    counts.data(), displs.data(), mpi_type_of<T>(), line);
     std::vector<int64_t> cursor(displs.begin(), displs.end());
@@ -50,12 +62,15 @@ void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind 
           buffer_[size_t(row0 + r + q * rows_)] = all[size_t(cursor[size_t(p)]++)];
     }
   }
+  across_ = spread_across;
+  status_ = status;
   // Stage 2: across the lines, rooted at the owning one.
-  spread_.start(buffer_.data(), size, status, owner_line, spread, frames);
+  if (spread_across) spread_.start(buffer_.data(), size, status, owner_line, spread, frames);
 }
 
 template <class T>
 Status WholePanel<T>::wait() {
+  if (!across_) return {};
   Status st = spread_.wait();
   status_ = int(spread_.status());
   return st;

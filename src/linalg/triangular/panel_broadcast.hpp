@@ -30,9 +30,15 @@ class WholePanel {
   // Collective over the grid (every rank calls with the same k, lo, hi, kind and frames).
   // Returns once this rank's part of stage 1 is done and stage 2 is started; `status` is the
   // value the owning line sends along (every rank of it must pass the same). frames null: raw.
+  // across false: stage 1 only (the panel is whole on the owning line, nowhere else).
   void start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k, int64_t lo,
-             int64_t hi, const Wire* frames, int status = 0);
-  void test() { spread_.test(); }  // lets MPI progress the broadcast
+             int64_t hi, const Wire* frames, int status = 0, bool across = true);
+  // Local: sizes the panel of the same blocks as start() would, zero-filled, for a caller that
+  // fills it by other means (data(), block()); no transfer, status 0.
+  void prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo, int64_t hi);
+  void test() {
+    if (across_) spread_.test();
+  }  // lets MPI progress the broadcast
   // Local: fails only when a compressed panel does not decode (the panel is then garbage,
   // and the caller goes on to keep the grid's collectives in step).
   Status wait();
@@ -43,12 +49,15 @@ class WholePanel {
   int64_t rows() const { return rows_; }
   int64_t width() const { return width_; }
   int status() const { return status_; }
-  int64_t bytes() const { return spread_.bytes(); }
+  // Bytes that arrived at this rank: its line's blocks in stage 1, the panel in stage 2.
+  int64_t bytes() const { return gathered_ + (across_ ? spread_.bytes() : 0); }
 
  private:
   std::vector<T> buffer_;
   int64_t lo_ = 0, nb_ = 1, rows_ = 0, width_ = 0;
   int status_ = 0;
+  int64_t gathered_ = 0;
+  bool across_ = false;
   BlockBcast<T> spread_;
 };
 
