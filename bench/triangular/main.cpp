@@ -5,7 +5,9 @@
 // GFLOP/s and, for commpress's routines, the bytes the call moved between processes
 // (commpress_triangular_last_bytes, summed over the grid).
 //   mpirun -np P bench_triangular --n 4096 [--nb 64] [--repeats 3] [--ops potrf,trsm]
-//                                 [--layers 1] [--codec none] [--serial]
+//                                 [--layers 1] [--codec none] [--serial] [--scalapack-only]
+// --scalapack-only runs ScaLAPACK's routines alone (for an outside count of their traffic,
+// e.g. Open MPI's pml_monitoring).
 #include <mpi.h>
 
 #include <algorithm>
@@ -37,7 +39,7 @@ namespace {
 struct Args {
   int n = 4096, nb = 64, repeats = 3, layers = 1;
   std::string ops = "potrf,trsm", codec = "none";
-  bool serial = false;
+  bool serial = false, scalapack_only = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -52,6 +54,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--ops") a.ops = v, ++i;
     else if (k == "--codec") a.codec = v, ++i;
     else if (k == "--serial") a.serial = true;
+    else if (k == "--scalapack-only") a.scalapack_only = true;
     else {
       std::fprintf(stderr, "bench_triangular: unknown option %s\n", k.c_str());
       std::exit(2);
@@ -191,7 +194,7 @@ int main(int argc, char** argv) {
     if (potrf)
       print(a, "potrf", "pdpotrf_ (ScaLAPACK)", grid, potrf_flops, t,
             predicted(a, "potrf", false, pr, pc));
-    if (potrf) {
+    if (potrf && !a.scalapack_only) {
       t = time_it(a.repeats, [&] {
         work = base;
         const double t0 = now();
@@ -219,6 +222,11 @@ int main(int argc, char** argv) {
     };
     print(a, "trsm", "pdtrsm_ (ScaLAPACK)", grid, trsm_flops, solve(false),
           predicted(a, "trsm", false, pr, pc));
+    if (a.scalapack_only) {
+      Cblacs_gridexit(ctx);
+      MPI_Finalize();
+      return 0;
+    }
     const Timing ours = solve(true);
     print(a, "trsm", "commpress_pdtrsm", grid, trsm_flops, ours, predicted(a, "trsm", true, pr, pc),
           commpress_triangular_last_bytes());

@@ -16,6 +16,7 @@ void WholePanel<T>::prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, 
   width_ = across.block_size(k);
   gathered_ = 0;
   status_ = 0;
+  own_procs_ = 0;
   buffer_.assign(size_t(std::max<int64_t>(1, rows_ * width_)), T(0));
 }
 
@@ -66,6 +67,36 @@ void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind 
   status_ = status;
   // Stage 2: across the lines, rooted at the owning one.
   if (spread_across) spread_.start(buffer_.data(), size, status, owner_line, spread, frames);
+}
+
+template <class T>
+void WholePanel<T>::start_own_rows(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind,
+                                   int64_t k, int64_t lo, int64_t hi, const Wire* frames) {
+  const bool column = kind == PanelKind::Column;
+  const CyclicAxis& along = column ? a.rows : a.cols;
+  const CyclicAxis& across = column ? a.cols : a.rows;
+  const int me_along = column ? g.row : g.col, me_across = column ? g.col : g.row;
+  lo_ = lo;
+  nb_ = along.nb;
+  width_ = across.block_size(k);
+  own_procs_ = along.procs;
+  own_first_ = along.local_before(lo, me_along);
+  rows_ = along.local_before(hi, me_along) - own_first_;
+  gathered_ = 0;
+  status_ = 0;
+  buffer_.assign(size_t(std::max<int64_t>(1, rows_ * width_)), T(0));
+  const int owner_line = across.owner(k);
+  if (me_across == owner_line && rows_ > 0) {
+    // This rank's blocks of the panel are its local items [own_first_, own_first_ + rows_).
+    const int64_t k_local = across.local_start(k);
+    for (int64_t q = 0; q < width_; ++q)
+      for (int64_t r = 0; r < rows_; ++r)
+        buffer_[size_t(r + q * rows_)] =
+            column ? *a.at(own_first_ + r, k_local + q) : *a.at(k_local + q, own_first_ + r);
+  }
+  across_ = true;
+  spread_.start(buffer_.data(), rows_ * width_, 0, owner_line, column ? g.row_comm : g.col_comm,
+                frames);
 }
 
 template <class T>

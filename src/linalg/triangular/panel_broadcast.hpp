@@ -33,6 +33,13 @@ class WholePanel {
   // across false: stage 1 only (the panel is whole on the owning line, nowhere else).
   void start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k, int64_t lo,
              int64_t hi, const Wire* frames, int status = 0, bool across = true);
+  // Collective over the grid: each rank receives only the blocks i it holds along (its block
+  // rows for Column, its block columns for Row), broadcast across its line by the rank of the
+  // owning line that holds them (no gather): block(i) is then valid for those i alone, rows()
+  // is their item count. A left solve's update with a column panel reads just those, which
+  // then move (procs across - 1) panels in all instead of (all processes - 1).
+  void start_own_rows(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
+                      int64_t lo, int64_t hi, const Wire* frames);
   // Local: sizes the panel of the same blocks as start() would, zero-filled, for a caller that
   // fills it by other means (data(), block()); no transfer, status 0.
   void prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo, int64_t hi);
@@ -44,7 +51,10 @@ class WholePanel {
   Status wait();
 
   // op(A)(i, k), lo <= i < hi, in the whole panel: rows() x width(), leading dimension rows().
-  const T* block(int64_t i) const { return buffer_.data() + (i - lo_) * nb_; }
+  // After start_own_rows: this line's blocks only, packed in their local order.
+  const T* block(int64_t i) const {
+    return buffer_.data() + (own_procs_ > 0 ? (i / own_procs_) * nb_ - own_first_ : (i - lo_) * nb_);
+  }
   T* data() { return buffer_.data(); }
   int64_t rows() const { return rows_; }
   int64_t width() const { return width_; }
@@ -57,6 +67,7 @@ class WholePanel {
   int64_t lo_ = 0, nb_ = 1, rows_ = 0, width_ = 0;
   int status_ = 0;
   int64_t gathered_ = 0;
+  int64_t own_procs_ = 0, own_first_ = 0;  // start_own_rows: the line's procs, first local item
   bool across_ = false;
   BlockBcast<T> spread_;
 };

@@ -41,11 +41,16 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
   MPI_Comm x_comm = MPI_COMM_NULL;
   MPI_Comm_dup(g.col_comm, &x_comm);
   auto step_block = [&](int64_t s) { return forward ? s : blocks - 1 - s; };
+  // Each rank reads A's panel in its own block rows only. A column panel's are on the rank of
+  // its process row that holds block column k, so one broadcast along each row brings them; a
+  // row panel's (op(A) = A^T) are spread over the owning process row, and the whole panel
+  // travels.
   auto start_panel = [&](WholePanel<T>& p, int64_t k) {
-    if (forward)
-      p.start(a, g, kind, k, k, blocks, wire.frames);
+    const int64_t lo = forward ? k : 0, hi = forward ? blocks : k + 1;
+    if (kind == PanelKind::Column)
+      p.start_own_rows(a, g, kind, k, lo, hi, wire.frames);
     else
-      p.start(a, g, kind, k, 0, k + 1, wire.frames);
+      p.start(a, g, kind, k, lo, hi, wire.frames);
   };
   auto wait_panel = [&](WholePanel<T>& p) {
     wire.note(p.wait());
