@@ -320,9 +320,10 @@ TEST(Pdpotrf, TwoAndAHalfDAgainstScaLapack) {
   EXPECT_EQ(commpress_triangular_set_layers(1), 0);
 }
 
-// The traffic counter: one total on every rank, nothing on one rank; on 8 ranks (2 x 4) the
-// 2.5D factorization on 2 layers of 2 x 2 moves at least 30% fewer bytes than the 2D one on
-// the same 2 x 4 grid, with the same factor (docs/triangular.md derives 36% for large N).
+// The traffic counter: one total on every rank, nothing on one rank; on 8 ranks each rank gets
+// only the panel rows it reads (2D on 2 x 4: about (2 + 4 - 2) S for S the triangle's bytes;
+// whole panels would be 7 S) and the 2.5D factorization on 2 layers of 2 x 2 moves at least
+// 10% fewer bytes than that (docs/triangular.md derives 12.5% for large N), same factor.
 TEST(TriangularBytes, CountedAlikeAndLayersMoveLess) {
   BlacsGrid g = world_grid();
   const int n = 512;
@@ -347,7 +348,9 @@ TEST(TriangularBytes, CountedAlikeAndLayersMoveLess) {
   else EXPECT_GE(flat, int64_t(n) * n / 2 * int64_t(sizeof(double)));  // every panel travels
   if (mpi::size() == 8) {
     const ScaMatrix<double> layers = factor(2, layered);
-    EXPECT_LE(double(layered), 0.7 * double(flat)) << layered << " bytes on 2 x 2 x 2 against "
+    const double s = double(n) * n / 2 * sizeof(double);
+    EXPECT_LE(double(flat), 4.5 * s) << flat << " bytes on 2 x 4";
+    EXPECT_LE(double(layered), 0.9 * double(flat)) << layered << " bytes on 2 x 2 x 2 against "
                                                     << flat << " on 2 x 4";
     double worst = 0;
     for (size_t i = 0; i < two_d.local.size(); ++i)

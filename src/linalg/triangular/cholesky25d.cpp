@@ -72,24 +72,25 @@ bool read_by(const BlockCyclic<T>& a, int64_t i, int row, int col) {
   return a.rows.owner(i) == row || a.cols.owner(i) == col;
 }
 
-// Panel k's rows a layer rank at (row, col) reads, from a whole panel into `out` and back.
+// The rows of panel p from block `first` down that a layer rank at (row, col) reads, into
+// `out` and back.
 template <class T>
-void pack_rows(const BlockCyclic<T>& a, const WholePanel<T>& p, int64_t k, int row, int col,
+void pack_rows(const BlockCyclic<T>& a, const WholePanel<T>& p, int64_t first, int row, int col,
                std::vector<T>& out) {
   out.clear();
-  for (int64_t i = k; i < a.rows.blocks(); ++i) {
+  for (int64_t i = first; i < a.rows.blocks(); ++i) {
     if (!read_by(a, i, row, col)) continue;
     for (int64_t q = 0; q < p.width(); ++q)
       out.insert(out.end(), p.block(i) + q * p.rows(), p.block(i) + q * p.rows() + a.rows.block_size(i));
   }
 }
 template <class T>
-int64_t unpack_rows(const BlockCyclic<T>& a, WholePanel<T>& p, int64_t k, int row, int col,
+int64_t unpack_rows(const BlockCyclic<T>& a, WholePanel<T>& p, int64_t first, int row, int col,
                     const std::vector<T>& in) {
   int64_t at = 0;
-  for (int64_t i = k; i < a.rows.blocks(); ++i) {
+  for (int64_t i = first; i < a.rows.blocks(); ++i) {
     if (!read_by(a, i, row, col)) continue;
-    T* block = p.data() + (i - k) * a.rows.nb;
+    T* block = p.data() + (p.block(i) - p.data());
     for (int64_t q = 0; q < p.width(); ++q, at += a.rows.block_size(i))
       std::copy(&in[size_t(at)], &in[size_t(at)] + a.rows.block_size(i), block + q * p.rows());
   }
@@ -152,51 +153,81 @@ int factor_layered(const BlockCyclic<T>& a, const LineGrid& g, const ColumnLayer
     std::vector<std::unique_ptr<WholePanel<T>>> panels;
     for (int64_t k = k0; k < k1; ++k) panels.push_back(std::make_unique<WholePanel<T>>());
     int failed = 0;
+    // A column spreads over the owning layer where it updates the fat panel's later columns
+    // or the layer's trailing matrix; the last one, when another layer applies it, stays in
+    // its process column (see below).
+    auto spread_here = [&](int64_t k) { return k + 1 < k1 || user(k) == owner; };
     if (me == owner) {
       for (int64_t k = k0; k < k1; ++k) {
         WholePanel<T>& p = *panels[size_t(k - k0)];
-        // Spread over the layer where it updates the fat panel's later columns or the layer's
-        // trailing matrix; else it stays on its process column, which sends it on.
-        const bool across = k + 1 < k1 || user(k) == owner;
-        factor_panel(v, lg, k, p, wire, across);
-        wire.note(p.wait());
-        wire.bytes += p.bytes();
-        if (p.status() != 0) {
-          failed = int(k * a.rows.nb) + p.status();
+        int status = factor_panel(v, lg, k, p, wire, spread_here(k));
+        if (spread_here(k)) {
+          wire.note(p.wait());
+          wire.bytes += p.bytes();
+          status = p.status();
+        }
+        if (status != 0) {
+          failed = int(k * a.rows.nb) + status;
           break;
         }
-        if (!across) continue;
+        if (!spread_here(k)) continue;
         TrailingUpdate<T> update(v, lg, p, k);
         for (int64_t j = k + 1; j < k1; ++j) update.apply(j);
       }
     }
     info = agree_info(failed, g);
     if (info != 0) break;
-    // The other layers' columns: from the owning process column, each rank its rows.
+    // The columns other layers apply. One spread over the owning layer: each rank sends its
+    // counterpart on the applying layer the rows it holds (what that rank reads). One that
+    // stayed in its process column: that column's ranks send their blocks of it to their
+    // counterparts, and the applying layer spreads it as the owner would have.
     std::vector<MPI_Request> sends;
     std::vector<std::vector<T>> outgoing;
     for (int64_t k = k0; k < k1; ++k) {
       const int u = user(k);
       if (u == owner) continue;
       WholePanel<T>& p = *panels[size_t(k - k0)];
-      if (me == owner && lg.col == cols.owner(k)) {
-        for (int col = 0; col < q; ++col) {
-          outgoing.emplace_back();
-          pack_rows(v, p, k, lg.row, col, outgoing.back());
-          sends.emplace_back();
-          MPI_Isend(outgoing.back().data(), int(outgoing.back().size()), mpi_type_of<T>(),
-                    u * q + col, int(k % 32768), g.row_comm, &sends.back());
+      const int64_t r0 = v.rows.local_before(k + 1, lg.row), own = mp - r0;
+      const int64_t bk = v.cols.block_size(k);
+      const bool in_column = lg.col == cols.owner(k);
+      if (me == owner && (spread_here(k) || in_column)) {
+        outgoing.emplace_back();
+        if (spread_here(k)) {
+          pack_rows(v, p, k + 1, lg.row, lg.col, outgoing.back());
+        } else {
+          outgoing.back().resize(size_t(std::max<int64_t>(1, own * bk)));
+          for (int64_t q2 = 0; q2 < bk; ++q2)
+            std::copy(v.at(r0, cols.local_start(k) + q2), v.at(r0, cols.local_start(k) + q2) + own,
+                      &outgoing.back()[size_t(q2 * own)]);
         }
-      } else if (me == u) {
+        sends.emplace_back();
+        const int count = spread_here(k) ? int(outgoing.back().size()) : int(own * bk);
+        MPI_Isend(outgoing.back().data(), count, mpi_type_of<T>(), u * q + lg.col,
+                  int(k % 32768), g.row_comm, &sends.back());
+      } else if (me == u && spread_here(k)) {
         p.prepare(v, PanelKind::Column, k, k, blocks);
         int64_t need = 0;
-        for (int64_t i = k; i < blocks; ++i)
+        for (int64_t i = k + 1; i < blocks; ++i)
           if (read_by(v, i, lg.row, lg.col)) need += v.rows.block_size(i) * p.width();
         packed.resize(size_t(std::max<int64_t>(1, need)));
-        MPI_Recv(packed.data(), int(need), mpi_type_of<T>(), owner * q + cols.owner(k),
-                 int(k % 32768), g.row_comm, MPI_STATUS_IGNORE);
-        unpack_rows(v, p, k, lg.row, lg.col, packed);
+        MPI_Recv(packed.data(), int(need), mpi_type_of<T>(), owner * q + lg.col, int(k % 32768),
+                 g.row_comm, MPI_STATUS_IGNORE);
+        unpack_rows(v, p, k + 1, lg.row, lg.col, packed);
         wire.bytes += need * int64_t(sizeof(T));
+      } else if (me == u) {
+        if (in_column) {
+          packed.resize(size_t(std::max<int64_t>(1, own * bk)));
+          MPI_Recv(packed.data(), int(own * bk), mpi_type_of<T>(), owner * q + lg.col,
+                   int(k % 32768), g.row_comm, MPI_STATUS_IGNORE);
+          for (int64_t q2 = 0; q2 < bk; ++q2)
+            std::copy(&packed[size_t(q2 * own)], &packed[size_t(q2 * own)] + own,
+                      v.at(r0, cols.local_start(k) + q2));
+          wire.bytes += own * bk * int64_t(sizeof(T));
+        }
+        // This layer's copy of block column k now holds the factor below the diagonal.
+        p.start_needed(v, lg, k, k, blocks, wire.frames, 0);
+        wire.note(p.wait());
+        wire.bytes += p.bytes();
       }
     }
     // Each layer's share of the trailing update, from its own copy's point of view.

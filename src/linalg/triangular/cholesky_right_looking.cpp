@@ -1,7 +1,9 @@
 // Right-looking blocked Cholesky over the grid (lower: A = L L^T). Step k: the process column
 // holding block column k factors its diagonal block (?potrf on the diagonal's owner, sent down
 // the column with its info), solves the blocks below it (?trsm), and the panel L(k:, k) is
-// made whole on every rank (panel_broadcast) for the trailing update A(i, j) -= L(i,k) L(j,k)^T.
+// brought to every rank as the rows its update reads (WholePanel::start_needed: its block rows
+// along its process row, its block columns within its process column) for the trailing update
+// A(i, j) -= L(i,k) L(j,k)^T.
 // Look-ahead of one: block column k+1 is updated first, then factored and its broadcast
 // started, and only then the rest of the trailing update runs, so panel k+1's communication
 // overlaps step k's flops. The upper factorization is the lower one of the transpose.
@@ -17,8 +19,8 @@
 namespace commpress::linalg::detail {
 
 template <class T>
-void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
-                  TriangularWire& wire, bool across) {
+int factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
+                 TriangularWire& wire, bool spread) {
   int status = 0;
   const int64_t blocks = a.rows.blocks();
   if (g.col == a.cols.owner(k)) {
@@ -40,7 +42,9 @@ void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePa
           local_trsm(Side::Right, Uplo::Lower, true, Diag::NonUnit, a.rows.block_size(i), bk,
                      diag.data(), bk, a.at(a.rows.local_start(i), lc), a.lld);
   }
-  panel.start(a, g, PanelKind::Column, k, k, blocks, wire.frames, status, across);
+  if (spread) panel.start_needed(a, g, k, k, blocks, wire.frames, status);
+  else panel.prepare(a, PanelKind::Column, k, k, blocks);
+  return status;
 }
 
 template <class T>
@@ -161,10 +165,10 @@ int cholesky_right_looking(Uplo uplo, const BlockCyclic<T>& a, const LineGrid& g
   return info;
 }
 
-template void factor_panel<float>(const BlockCyclic<float>&, const LineGrid&, int64_t,
-                                  WholePanel<float>&, TriangularWire&, bool);
-template void factor_panel<double>(const BlockCyclic<double>&, const LineGrid&, int64_t,
-                                   WholePanel<double>&, TriangularWire&, bool);
+template int factor_panel<float>(const BlockCyclic<float>&, const LineGrid&, int64_t,
+                                 WholePanel<float>&, TriangularWire&, bool);
+template int factor_panel<double>(const BlockCyclic<double>&, const LineGrid&, int64_t,
+                                  WholePanel<double>&, TriangularWire&, bool);
 template class TrailingUpdate<float>;
 template class TrailingUpdate<double>;
 template void cholesky_residual_bound<float>(const BlockCyclic<float>&, const LineGrid&,

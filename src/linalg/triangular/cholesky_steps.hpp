@@ -12,16 +12,18 @@
 namespace commpress::linalg::detail {
 
 // Factors block column k on its process column (?potrf on the diagonal's owner, sent down
-// the column with its info; ?trsm below) and starts the panel's broadcast with the info as its
-// status. Collective over the grid: the other ranks only take part in the broadcast. The
+// the column with its info; ?trsm below) and, with `spread`, starts bringing the panel to
+// every rank (WholePanel::start_needed, the info as its status; collective over the grid).
+// Without, nothing else moves: the panel stays in the factoring column's blocks of `a` and
+// `panel` is only sized. Returns the info as the factoring column knows it (0 elsewhere). The
 // diagonal block's bytes are counted in wire.bytes (the panel's when the caller waits on it).
-// across false: the panel is made whole on the factoring process column only (WholePanel).
 template <class T>
-void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
-                  TriangularWire& wire, bool across = true);
+int factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
+                 TriangularWire& wire, bool spread = true);
 
 // A(i, j) -= L(i, k) L(j, k)^T for the lower part of the block columns j > k this rank holds,
-// with panel k (arrived): apply(j) updates block column j. Local.
+// with panel k (arrived; only the rows of this rank's block rows and block columns are read):
+// apply(j) updates block column j. Local.
 template <class T>
 class TrailingUpdate {
  public:

@@ -17,6 +17,7 @@ void WholePanel<T>::prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, 
   gathered_ = 0;
   status_ = 0;
   own_procs_ = 0;
+  needed_.on = false;
   buffer_.assign(size_t(std::max<int64_t>(1, rows_ * width_)), T(0));
 }
 
@@ -100,10 +101,84 @@ void WholePanel<T>::start_own_rows(const BlockCyclic<T>& a, const LineGrid& g, P
 }
 
 template <class T>
+void WholePanel<T>::start_needed(const BlockCyclic<T>& a, const LineGrid& g, int64_t k,
+                                 int64_t lo, int64_t hi, const Wire* frames, int status) {
+  prepare(a, PanelKind::Column, k, lo, hi);
+  needed_.on = true;
+  needed_.rows = a.rows;
+  needed_.cols = a.cols;
+  needed_.row = g.row;
+  needed_.col = g.col;
+  needed_.col_comm = g.col_comm;
+  const int64_t first = a.rows.local_before(lo, g.row);
+  const int64_t count = (a.rows.local_before(hi, g.row) - first) * width_;
+  needed_.own.assign(size_t(std::max<int64_t>(1, count)), T(0));
+  const int owner_col = a.cols.owner(k);
+  if (g.col == owner_col && count > 0) {
+    const int64_t k_local = a.cols.local_start(k), rows = count / width_;
+    for (int64_t q = 0; q < width_; ++q)
+      std::copy(a.at(first, k_local + q), a.at(first, k_local + q) + rows,
+                &needed_.own[size_t(q * rows)]);
+  }
+  across_ = true;
+  status_ = status;
+  spread_.start(needed_.own.data(), count, status, owner_col, g.row_comm, frames);
+}
+
+template <class T>
+void WholePanel<T>::complete_needed() {
+  const CyclicAxis& rows = needed_.rows;
+  const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
+  // This process row's blocks into their places.
+  int64_t at = 0;
+  const int64_t own_rows = int64_t(needed_.own.size()) / std::max<int64_t>(1, width_);
+  for (int64_t i = lo_; i < hi; ++i) {
+    if (rows.owner(i) != needed_.row) continue;
+    const int64_t bi = rows.block_size(i);
+    for (int64_t q = 0; q < width_; ++q)
+      std::copy(&needed_.own[size_t(at + q * own_rows)], &needed_.own[size_t(at + q * own_rows)] + bi,
+                buffer_.data() + (i - lo_) * nb_ + q * rows_);
+    at += bi;
+  }
+  // The blocks of this process column, each from the process row that holds it.
+  const int procs = rows.procs;
+  std::vector<int> counts(size_t(procs), 0), displs(size_t(procs), 0);
+  for (int64_t j = lo_; j < hi; ++j)
+    if (needed_.cols.owner(j) == needed_.col)
+      counts[size_t(rows.owner(j))] += int(rows.block_size(j) * width_);
+  for (int p = 1; p < procs; ++p) displs[size_t(p)] = displs[size_t(p - 1)] + counts[size_t(p - 1)];
+  const int total = displs[size_t(procs - 1)] + counts[size_t(procs - 1)];
+  if (total == 0) return;
+  std::vector<T> mine(size_t(std::max(1, counts[size_t(needed_.row)])));
+  std::vector<T> all(static_cast<size_t>(total));
+  int64_t put = 0;
+  for (int64_t j = lo_; j < hi; ++j) {
+    if (needed_.cols.owner(j) != needed_.col || rows.owner(j) != needed_.row) continue;
+    for (int64_t q = 0; q < width_; ++q)
+      for (int64_t r = 0; r < rows.block_size(j); ++r) mine[size_t(put++)] = block(j)[r + q * rows_];
+  }
+  MPI_Allgatherv(mine.data(), counts[size_t(needed_.row)], mpi_type_of<T>(), all.data(),
+                 counts.data(), displs.data(), mpi_type_of<T>(), needed_.col_comm);
+  gathered_ += int64_t(total - counts[size_t(needed_.row)]) * int64_t(sizeof(T));
+  std::vector<int64_t> cursor(displs.begin(), displs.end());
+  for (int64_t j = lo_; j < hi; ++j) {
+    if (needed_.cols.owner(j) != needed_.col) continue;
+    int64_t& c = cursor[size_t(rows.owner(j))];
+    for (int64_t q = 0; q < width_; ++q)
+      for (int64_t r = 0; r < rows.block_size(j); ++r)
+        buffer_[size_t((j - lo_) * nb_ + r + q * rows_)] = all[size_t(c++)];
+  }
+}
+
+template <class T>
 Status WholePanel<T>::wait() {
   if (!across_) return {};
   Status st = spread_.wait();
   status_ = int(spread_.status());
+  if (needed_.on) {
+    complete_needed();
+    needed_.on = false;
+  }
   return st;
 }
 

@@ -40,6 +40,14 @@ class WholePanel {
   // then move (procs across - 1) panels in all instead of (all processes - 1).
   void start_own_rows(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
                       int64_t lo, int64_t hi, const Wire* frames);
+  // Collective over the grid, Column panels of a symmetric update: each rank receives the
+  // blocks its update reads, laid out as in the whole panel (the others stay zero): those of
+  // its block rows, broadcast along its process row by the owning column's rank (with the
+  // status), then, in wait(), those of its block columns, gathered in its process column from
+  // the ranks that received them (ScaLAPACK's pattern: about (pr + pc - 2) panels move in all
+  // instead of (pr pc - 1) for whole ones).
+  void start_needed(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, int64_t lo,
+                    int64_t hi, const Wire* frames, int status);
   // Local: sizes the panel of the same blocks as start() would, zero-filled, for a caller that
   // fills it by other means (data(), block()); no transfer, status 0.
   void prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo, int64_t hi);
@@ -69,6 +77,15 @@ class WholePanel {
   int64_t gathered_ = 0;
   int64_t own_procs_ = 0, own_first_ = 0;  // start_own_rows: the line's procs, first local item
   bool across_ = false;
+  // start_needed: the grid and layout its wait() completes the panel with.
+  struct Needed {
+    bool on = false;
+    CyclicAxis rows, cols;
+    int row = 0, col = 0;
+    MPI_Comm col_comm = MPI_COMM_NULL;
+    std::vector<T> own;  // this process row's blocks, packed in order
+  } needed_;
+  void complete_needed();
   BlockBcast<T> spread_;
 };
 
