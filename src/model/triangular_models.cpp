@@ -3,11 +3,12 @@
 //
 // Solve, step k of K = n / nb, R rows still to solve below the block: the block row's solve
 // (nb^2 r flops, r = nrhs / pc) and its broadcast down the process columns are on the
-// critical path; the next panel of A (R + nb rows: allgathered along its process column, then
-// broadcast along the rows) travels while the update of R / pr rows (2 nb R r / pr flops)
+// critical path; the next panel of A (R + nb rows, each rank its own block rows: one broadcast
+// along each process row) travels while the update of R / pr rows (2 nb R r / pr flops)
 // runs, so a step costs solve + X broadcast + max(update, panel) with look-ahead and their sum
 // without (ScaLAPACK's order). Cholesky, the same with the panel chain potrf (nb^3 / 3) +
-// diagonal broadcast + panel trsm + allgather + broadcast hidden behind the symmetric trailing
+// diagonal broadcast + panel trsm + the rows each rank reads (a broadcast along the process
+// rows, a gather in the process columns) hidden behind the symmetric trailing
 // update (R^2 nb / (pr pc) flops), plus the look-ahead column's own update.
 #include <algorithm>
 #include <cmath>
@@ -32,6 +33,15 @@ double codec_work(const GemmCodec& z, double x, int P) {
   return P > 1 ? z.compress_time(x) + z.decompress_time(x) : 0.0;
 }
 
+// A Cholesky panel of x bytes brought to a pr x pc grid as the rows each rank reads: its
+// block rows broadcast along the process rows, its block columns gathered in the columns.
+double needed_panel_time(const Link& link, const GemmCodec& z, double x, int pr, int pc) {
+  return block_bcast(link, z, x / pr, pc) + allgather_time(link, x / pc, pr);
+}
+
+// The part of a panel one rank receives that way.
+double needed_share(int pr, int pc) { return std::min(1.0, 1.0 / pr + 1.0 / pc); }
+
 double blocks_of(double rows, double nb, int procs) {
   return std::ceil(std::ceil(rows / nb) / procs);
 }
@@ -49,8 +59,10 @@ TriangularCost trsm_2d_cost(const TriangularScenario& s) {
     const double R = std::max(0.0, n - (k + 1) * nb);
     const double panel = (R + nb) * nb * e;
     const double xrow = nb * r * e;
-    const double net_panel = allgather_time(s.link, panel, pr) + block_bcast(s.link, s.codec, panel, pc);
-    const double cpu_panel = codec_work(s.codec, panel, pc);
+    // Each rank receives A's panel in its own block rows (a column panel; a transposed solve's
+    // row panel travels whole, which this model does not price apart).
+    const double net_panel = block_bcast(s.link, s.codec, panel / pr, pc);
+    const double cpu_panel = codec_work(s.codec, panel / pr, pc);
     const double net_x = block_bcast(s.link, s.codec, xrow, pr);
     const double solve = nb * nb * r / s.flops + codec_work(s.codec, xrow, pr);
     const double update = 2 * blocks_of(R, nb, pr) * nb * nb * r / s.flops;
@@ -68,7 +80,7 @@ TriangularCost trsm_2d_cost(const TriangularScenario& s) {
     } else {
       c.comp += update;
     }
-    c.bytes += panel + xrow;
+    c.bytes += panel / pr + xrow;
     c.memory = std::max(c.memory, 2 * (panel + xrow) + (s.codec.enabled ? panel + xrow : 0));
   }
   c.seconds = c.comm + c.comp;
@@ -106,10 +118,9 @@ TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
     const double panel = (R + nb) * nb * e;
     const double chain_comp = nb * nb * nb / 3 / s.flops +
                               blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
-                              codec_work(s.codec, panel, pc);
+                              codec_work(s.codec, panel / pr, pc);
     const double chain_net = bcast_time(s.link, nb * nb * e, pr) +
-                             allgather_time(s.link, panel, pr) +
-                             block_bcast(s.link, s.codec, panel, pc);
+                             needed_panel_time(s.link, s.codec, panel, pr, pc);
     const double rows = blocks_of(R, nb, pr) * nb, cols = blocks_of(R, nb, pc) * nb;
     const double update = rows * cols * nb / s.flops;  // the lower half of 2 rows cols nb
     const double next_column = 2 * rows * nb * nb / s.flops;
@@ -123,7 +134,7 @@ TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
       c.comp += next_column + busy;
       c.comm += std::max(0.0, chain_comp + chain_net - busy);
     }
-    c.bytes += panel;
+    c.bytes += panel * needed_share(pr, pc);
     c.memory = std::max(c.memory, 2 * panel + rows * nb * e + (s.codec.enabled ? panel : 0));
   }
   c.seconds = c.comm + c.comp;
@@ -153,18 +164,18 @@ TriangularCost cholesky_25d_cost(const TriangularScenario& s) {
       const double panel = (R + nb) * nb * e;
       panels += panel;
       c.comp += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops;
-      c.comm += bcast_time(s.link, nb * nb * e, pr) + allgather_time(s.link, panel, pr);
+      c.comm += bcast_time(s.link, nb * nb * e, pr);
       const bool other_layer = t % layers != 0;
-      if (t + 1 < width || !other_layer) {  // spread over the owning layer
-        c.comm += block_bcast(s.link, s.codec, panel, qc);
-        c.comp += codec_work(s.codec, panel, qc);
-        c.bytes += panel;
-      }
-      if (other_layer) {
-        // The owning column sends each of the qc ranks of its row on that layer their rows.
-        const double part = panel * std::min(1.0, 1.0 / pr + 1.0 / qc);
-        c.comm += qc * s.link.time(part);
-        c.bytes += part;
+      // Spread over the owning layer, or (the last column, applied elsewhere) its column's
+      // blocks sent to their counterparts and spread over the applying layer.
+      if (other_layer && t + 1 == width) c.comm += s.link.time(panel / pr);
+      c.comm += needed_panel_time(s.link, s.codec, panel, pr, qc);
+      c.comp += codec_work(s.codec, panel / pr, qc);
+      c.bytes += panel * needed_share(pr, qc);
+      if (other_layer && t + 1 < width) {
+        // Spread here, and each rank sends its counterpart there the rows it holds.
+        c.comm += s.link.time(panel * needed_share(pr, qc));
+        c.bytes += panel * needed_share(pr, qc);
       }
     }
     // Each layer's share of the fat panel's trailing update.
