@@ -360,6 +360,37 @@ TEST(TriangularBytes, CountedAlikeAndLayersMoveLess) {
   EXPECT_EQ(commpress_triangular_set_layers(1), 0);
 }
 
+// 2.5D Cholesky's layers are whole process columns of the lower factor's grid (rows of the
+// upper one's): on 8 ranks (2 x 4) 4 layers of 2 x 1 factor the lower triangle as the 2D run
+// does, and the upper one (2 process rows) fails on every rank with A untouched.
+TEST(Pdpotrf, LayersDivideTheFactorsProcessColumns) {
+  if (mpi::size() != 8) GTEST_SKIP() << "8 ranks (2 x 4) only";
+  BlacsGrid g = world_grid();
+  const int n = 70;
+  const Layout l{8, 8, 0, 0, 1, 1};
+  ScaMatrix<double> a = make<double>(n, n, l, g, 40);
+  make_spd(a, l, n, g, -1);
+  ScaMatrix<double> flat = a, layered = a, upper = a;
+  int info = -9;
+  ASSERT_EQ(commpress_triangular_set_layers(1), 0);
+  commpress_pdpotrf("L", &n, flat.local.data(), &l.i, &l.j, flat.desc.data(), &info);
+  EXPECT_EQ(info, 0);
+  ASSERT_EQ(commpress_triangular_set_layers(4), 0);
+  commpress_pdpotrf("L", &n, layered.local.data(), &l.i, &l.j, layered.desc.data(), &info);
+  EXPECT_EQ(info, 0);
+  double worst = 0;
+  for (size_t i = 0; i < flat.local.size(); ++i)
+    worst = std::max(worst, std::fabs(flat.local[i] - layered.local[i]));
+  EXPECT_LT(worst, 1e-12 * n);
+  commpress_pdpotrf("U", &n, upper.local.data(), &l.i, &l.j, upper.desc.data(), &info);
+  EXPECT_LT(info, 0);
+  char message[256] = {};
+  commpress_gemm_last_error(message, sizeof message);
+  EXPECT_NE(std::string(message).find("layers"), std::string::npos) << message;
+  EXPECT_TRUE(upper.local == a.local) << "A was written";
+  EXPECT_EQ(commpress_triangular_set_layers(1), 0);
+}
+
 // max |sub(A) - F F^T| (F = L, lower) or |sub(A) - F^T F| (upper) through pdgemm_/pdlange_.
 double residual_max(const ScaMatrix<double>& factor, const ScaMatrix<double>& a, const Layout& l,
                     int n, char uplo, const BlacsGrid& g) {

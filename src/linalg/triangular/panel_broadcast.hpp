@@ -1,9 +1,13 @@
-// One block column (or block row) of a block-cyclic matrix made whole on every rank of the
-// grid, in two stages: the ranks of the line that owns it gather it (allgather along that
-// line, blocking: only they take part), then it travels across the other lines as one
-// nonblocking broadcast, which the caller overlaps with its trailing update (the look-ahead of
-// the right-looking triangular algorithms). A status value rides along in the same message
-// (Cholesky's info), so every rank learns it when the panel arrives.
+// One block column (or block row) of a block-cyclic matrix brought to every rank of the grid
+// for a trailing update (block(i) finds block i; start_own_rows() packs a line's blocks, the
+// others keep the whole panel's layout). start(): made whole, in two stages (the
+// ranks of the owning line gather it, blocking, then it travels across the other lines as one
+// nonblocking broadcast). start_own_rows() and start_needed(): only the blocks each rank's
+// update reads, with no gather before the nonblocking broadcast along each line
+// (docs/triangular.md, "Bytes moved"). The caller overlaps the broadcast with its
+// trailing update (the look-ahead of the right-looking triangular algorithms). A status value
+// rides along in the same message (Cholesky's info), so every rank learns it when the panel
+// arrives.
 #pragma once
 
 #include <mpi.h>
