@@ -52,14 +52,16 @@ void BlockBcast<T>::post_payload() {
 }
 
 template <class T>
-void BlockBcast<T>::test() {
+bool BlockBcast<T>::test() {
   int done = 0;
   if (!payload_posted_) {
     MPI_Test(&header_request_, &done, MPI_STATUS_IGNORE);
-    if (done) post_payload();
-    return;
+    if (!done) return false;
+    post_payload();
   }
-  if (payload_request_ != MPI_REQUEST_NULL) MPI_Test(&payload_request_, &done, MPI_STATUS_IGNORE);
+  if (payload_request_ == MPI_REQUEST_NULL) return true;
+  MPI_Test(&payload_request_, &done, MPI_STATUS_IGNORE);
+  return done != 0;
 }
 
 template <class T>

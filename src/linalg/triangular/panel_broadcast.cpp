@@ -18,6 +18,7 @@ void WholePanel<T>::prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, 
   status_ = 0;
   own_procs_ = 0;
   needed_.on = false;
+  needed_.gathering = false;
   buffer_.assign(size_t(std::max<int64_t>(1, rows_ * width_)), T(0));
 }
 
@@ -126,59 +127,87 @@ void WholePanel<T>::start_needed(const BlockCyclic<T>& a, const LineGrid& g, int
 }
 
 template <class T>
-void WholePanel<T>::complete_needed() {
-  const CyclicAxis& rows = needed_.rows;
+void WholePanel<T>::start_gather() {
+  Needed& d = needed_;
+  d.arrived = spread_.wait();
+  status_ = int(spread_.status());
+  const CyclicAxis& rows = d.rows;
   const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
   // This process row's blocks into their places.
   int64_t at = 0;
-  const int64_t own_rows = int64_t(needed_.own.size()) / std::max<int64_t>(1, width_);
+  const int64_t own_rows = int64_t(d.own.size()) / std::max<int64_t>(1, width_);
   for (int64_t i = lo_; i < hi; ++i) {
-    if (rows.owner(i) != needed_.row) continue;
+    if (rows.owner(i) != d.row) continue;
     const int64_t bi = rows.block_size(i);
     for (int64_t q = 0; q < width_; ++q)
-      std::copy(&needed_.own[size_t(at + q * own_rows)], &needed_.own[size_t(at + q * own_rows)] + bi,
+      std::copy(&d.own[size_t(at + q * own_rows)], &d.own[size_t(at + q * own_rows)] + bi,
                 buffer_.data() + (i - lo_) * nb_ + q * rows_);
     at += bi;
   }
   // The blocks of this process column, each from the process row that holds it.
   const int procs = rows.procs;
-  std::vector<int> counts(size_t(procs), 0), displs(size_t(procs), 0);
+  d.counts.assign(size_t(procs), 0);
+  d.displs.assign(size_t(procs), 0);
   for (int64_t j = lo_; j < hi; ++j)
-    if (needed_.cols.owner(j) == needed_.col)
-      counts[size_t(rows.owner(j))] += int(rows.block_size(j) * width_);
-  for (int p = 1; p < procs; ++p) displs[size_t(p)] = displs[size_t(p - 1)] + counts[size_t(p - 1)];
-  const int total = displs[size_t(procs - 1)] + counts[size_t(procs - 1)];
-  if (total == 0) return;
-  std::vector<T> mine(size_t(std::max(1, counts[size_t(needed_.row)])));
-  std::vector<T> all(static_cast<size_t>(total));
+    if (d.cols.owner(j) == d.col) d.counts[size_t(rows.owner(j))] += int(rows.block_size(j) * width_);
+  for (int p = 1; p < procs; ++p) d.displs[size_t(p)] = d.displs[size_t(p - 1)] + d.counts[size_t(p - 1)];
+  const int total = d.displs[size_t(procs - 1)] + d.counts[size_t(procs - 1)];
+  d.mine.assign(size_t(std::max(1, d.counts[size_t(d.row)])), T(0));
+  d.all.assign(size_t(std::max(1, total)), T(0));
   int64_t put = 0;
   for (int64_t j = lo_; j < hi; ++j) {
-    if (needed_.cols.owner(j) != needed_.col || rows.owner(j) != needed_.row) continue;
+    if (d.cols.owner(j) != d.col || rows.owner(j) != d.row) continue;
     for (int64_t q = 0; q < width_; ++q)
-      for (int64_t r = 0; r < rows.block_size(j); ++r) mine[size_t(put++)] = block(j)[r + q * rows_];
+      for (int64_t r = 0; r < rows.block_size(j); ++r) d.mine[size_t(put++)] = block(j)[r + q * rows_];
   }
-  MPI_Allgatherv(mine.data(), counts[size_t(needed_.row)], mpi_type_of<T>(), all.data(),
-                 counts.data(), displs.data(), mpi_type_of<T>(), needed_.col_comm);
-  gathered_ += int64_t(total - counts[size_t(needed_.row)]) * int64_t(sizeof(T));
-  std::vector<int64_t> cursor(displs.begin(), displs.end());
+  MPI_Iallgatherv(d.mine.data(), d.counts[size_t(d.row)], mpi_type_of<T>(), d.all.data(),
+                  d.counts.data(), d.displs.data(), mpi_type_of<T>(), d.col_comm, &d.request);
+  gathered_ += int64_t(total - d.counts[size_t(d.row)]) * int64_t(sizeof(T));
+  d.gathering = true;
+}
+
+template <class T>
+void WholePanel<T>::finish_gather() {
+  Needed& d = needed_;
+  MPI_Wait(&d.request, MPI_STATUS_IGNORE);
+  const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
+  std::vector<int64_t> cursor(d.displs.begin(), d.displs.end());
   for (int64_t j = lo_; j < hi; ++j) {
-    if (needed_.cols.owner(j) != needed_.col) continue;
-    int64_t& c = cursor[size_t(rows.owner(j))];
+    if (d.cols.owner(j) != d.col) continue;
+    int64_t& c = cursor[size_t(d.rows.owner(j))];
     for (int64_t q = 0; q < width_; ++q)
-      for (int64_t r = 0; r < rows.block_size(j); ++r)
-        buffer_[size_t((j - lo_) * nb_ + r + q * rows_)] = all[size_t(c++)];
+      for (int64_t r = 0; r < d.rows.block_size(j); ++r)
+        buffer_[size_t((j - lo_) * nb_ + r + q * rows_)] = d.all[size_t(c++)];
   }
+  d.gathering = false;
+  d.on = false;
+}
+
+template <class T>
+void WholePanel<T>::test() {
+  if (!across_) return;
+  if (!needed_.on) {
+    spread_.test();
+    return;
+  }
+  if (!needed_.gathering) {
+    if (spread_.test()) start_gather();
+    return;
+  }
+  int done = 0;
+  MPI_Test(&needed_.request, &done, MPI_STATUS_IGNORE);
 }
 
 template <class T>
 Status WholePanel<T>::wait() {
   if (!across_) return {};
+  if (needed_.on) {
+    if (!needed_.gathering) start_gather();
+    finish_gather();
+    return needed_.arrived;
+  }
   Status st = spread_.wait();
   status_ = int(spread_.status());
-  if (needed_.on) {
-    complete_needed();
-    needed_.on = false;
-  }
   return st;
 }
 

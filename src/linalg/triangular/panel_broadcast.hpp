@@ -55,9 +55,9 @@ class WholePanel {
   // Local: sizes the panel of the same blocks as start() would, zero-filled, for a caller that
   // fills it by other means (data(), block()); no transfer, status 0.
   void prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo, int64_t hi);
-  void test() {
-    if (across_) spread_.test();
-  }  // lets MPI progress the broadcast
+  // Lets MPI progress the broadcast (and start_needed's gather, started as soon as the
+  // broadcast has arrived).
+  void test();
   // Local: fails only when a compressed panel does not decode (the panel is then garbage,
   // and the caller goes on to keep the grid's collectives in step).
   Status wait();
@@ -81,15 +81,21 @@ class WholePanel {
   int64_t gathered_ = 0;
   int64_t own_procs_ = 0, own_first_ = 0;  // start_own_rows: the line's procs, first local item
   bool across_ = false;
-  // start_needed: the grid and layout its wait() completes the panel with.
+  // start_needed: the grid and layout the panel is completed with, and the gather in the
+  // process column (nonblocking, started once the row's blocks have arrived).
   struct Needed {
-    bool on = false;
+    bool on = false, gathering = false;
     CyclicAxis rows, cols;
     int row = 0, col = 0;
     MPI_Comm col_comm = MPI_COMM_NULL;
     std::vector<T> own;  // this process row's blocks, packed in order
+    std::vector<T> mine, all;
+    std::vector<int> counts, displs;
+    MPI_Request request = MPI_REQUEST_NULL;
+    Status arrived;  // the broadcast's outcome
   } needed_;
-  void complete_needed();
+  void start_gather();   // the row's blocks into place, then the column's gather started
+  void finish_gather();  // the column's blocks into place
   BlockBcast<T> spread_;
 };
 
