@@ -7,9 +7,10 @@
 // columns that lie on one layer, which owns them: their columns are summed over the layers onto
 // it, it factors them with the 2D steps (its panel broadcasts span p / c processes), and of the
 // fat panel's block columns, the t-th updates the trailing matrix on layer (owner + t) mod c:
-// the owner's own ones travel as 2D panels within it, the others go straight from the owning
-// process column to the ranks of the layer that applies them, each rank receiving only the
-// rows its update reads. The factor ends where the caller's blocks are.
+// the ones the owner needs spread over it as 2D panels (each rank gets the rows it reads), and
+// a rank sends its counterpart on the applying layer what it received; the last one, applied
+// elsewhere, goes from its process column to their counterparts and spreads there. The factor
+// ends where the caller's blocks are.
 #pragma once
 
 #include "linalg/triangular/triangular.hpp"
