@@ -4,8 +4,7 @@
 //             per 8 block rows (512 x 2048 x 64), as it does now;
 //   Cholesky: one gemm per block column (4096 x 64 x 64), as it did, against one per 4
 //             (4096 x 256 x 64), as it does now.
-//   g++ -O2 -I/usr/include/x86_64-linux-gnu/openblas-pthread update_shapes.cpp -lopenblas
-//   OPENBLAS_NUM_THREADS=1 ./a.out
+//   OPENBLAS_NUM_THREADS=1 build/bench/bench_update_shapes
 #include <cblas.h>
 
 #include <algorithm>
