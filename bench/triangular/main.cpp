@@ -1,10 +1,13 @@
 // bench_triangular: commpress_pdpotrf / commpress_pdtrsm next to ScaLAPACK's pdpotrf_ /
 // pdtrsm_ on the same block-cyclic matrices in the same launch, and (one rank, --serial)
 // LAPACK's dpotrf on the whole matrix with the node's BLAS threads. Prints one JSON line per
-// measurement: op, routine, n, nb, grid, layers, codec, best and median seconds of the repeats
-// and GFLOP/s.
+// measurement: op, routine, n, nb, grid, layers, codec, best and median seconds of the repeats,
+// GFLOP/s and, for commpress's routines, the bytes the call moved between processes
+// (commpress_triangular_last_bytes, summed over the grid).
 //   mpirun -np P bench_triangular --n 4096 [--nb 64] [--repeats 3] [--ops potrf,trsm]
-//                                 [--layers 1] [--codec none] [--serial]
+//                                 [--layers 1] [--codec none] [--serial] [--scalapack-only]
+// --scalapack-only runs ScaLAPACK's routines alone (for an outside count of their traffic,
+// e.g. Open MPI's pml_monitoring).
 #include <mpi.h>
 
 #include <algorithm>
@@ -36,7 +39,7 @@ namespace {
 struct Args {
   int n = 4096, nb = 64, repeats = 3, layers = 1;
   std::string ops = "potrf,trsm", codec = "none";
-  bool serial = false;
+  bool serial = false, scalapack_only = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -51,6 +54,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--ops") a.ops = v, ++i;
     else if (k == "--codec") a.codec = v, ++i;
     else if (k == "--serial") a.serial = true;
+    else if (k == "--scalapack-only") a.scalapack_only = true;
     else {
       std::fprintf(stderr, "bench_triangular: unknown option %s\n", k.c_str());
       std::exit(2);
@@ -97,7 +101,8 @@ double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
   s.flops = commpress::model::gemm_flop_rate(prof, commpress::codec::Dtype::f64);
   s.overlap = ours;
   if (ours && a.layers > 1) {
-    s.grid = commpress::model::plan_trsm(s, a.layers).grid;
+    s.grid = std::string(op) == "trsm" ? commpress::model::plan_trsm(s, a.layers).grid
+                                       : commpress::model::plan_cholesky(s, a.layers).grid;
     return std::string(op) == "trsm" ? commpress::model::trsm_25d_cost(s).seconds
                                      : commpress::model::cholesky_25d_cost(s).seconds;
   }
@@ -106,14 +111,16 @@ double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
 }
 
 void print(const Args& a, const char* op, const char* routine, const std::string& grid,
-           double flops, const Timing& t, double model_s) {
+           double flops, const Timing& t, double model_s, long long bytes = -1) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return;
   std::printf("{\"op\":\"%s\",\"routine\":\"%s\",\"n\":%d,\"nb\":%d,\"grid\":\"%s\",\"layers\":%d,"
-              "\"codec\":\"%s\",\"best_s\":%.6f,\"median_s\":%.6f,\"gflops\":%.3f,\"model_s\":%.6f}\n",
+              "\"codec\":\"%s\",\"best_s\":%.6f,\"median_s\":%.6f,\"gflops\":%.3f,\"model_s\":%.6f",
               op, routine, a.n, a.nb, grid.c_str(), a.layers, a.codec.c_str(), t.best, t.median,
               flops / t.best / 1e9, model_s);
+  if (bytes >= 0) std::printf(",\"bytes\":%lld", bytes);
+  std::printf("}\n");
   std::fflush(stdout);
 }
 
@@ -187,7 +194,7 @@ int main(int argc, char** argv) {
     if (potrf)
       print(a, "potrf", "pdpotrf_ (ScaLAPACK)", grid, potrf_flops, t,
             predicted(a, "potrf", false, pr, pc));
-    if (potrf) {
+    if (potrf && !a.scalapack_only) {
       t = time_it(a.repeats, [&] {
         work = base;
         const double t0 = now();
@@ -195,7 +202,7 @@ int main(int argc, char** argv) {
         return now() - t0;
       });
       print(a, "potrf", "commpress_pdpotrf", grid, potrf_flops, t,
-            predicted(a, "potrf", true, pr, pc));
+            predicted(a, "potrf", true, pr, pc), commpress_triangular_last_bytes());
     }
   }
   if (trsm) {
@@ -215,8 +222,14 @@ int main(int argc, char** argv) {
     };
     print(a, "trsm", "pdtrsm_ (ScaLAPACK)", grid, trsm_flops, solve(false),
           predicted(a, "trsm", false, pr, pc));
-    print(a, "trsm", "commpress_pdtrsm", grid, trsm_flops, solve(true),
-          predicted(a, "trsm", true, pr, pc));
+    if (a.scalapack_only) {
+      Cblacs_gridexit(ctx);
+      MPI_Finalize();
+      return 0;
+    }
+    const Timing ours = solve(true);
+    print(a, "trsm", "commpress_pdtrsm", grid, trsm_flops, ours, predicted(a, "trsm", true, pr, pc),
+          commpress_triangular_last_bytes());
   }
   Cblacs_gridexit(ctx);
   MPI_Finalize();

@@ -87,6 +87,11 @@ void commpress_pspotrf(const char* uplo, const int* n, float* a, const int* ia, 
  * (options unchanged). Every process of a grid must use the same options. */
 int commpress_triangular_set_options(const char* codec, double abs_bound);
 double commpress_triangular_last_bound(void);
+/* The bytes the last p?trsm / p?potrf on this thread moved between processes, summed over its
+ * grid: every panel, solved block, diagonal block, layer sum and layer copy, counted once where
+ * it arrives (a reduction's contributions where they leave), as they travelled (compressed
+ * frames at their compressed size). The same number on every process of the grid. */
+long long commpress_triangular_last_bytes(void);
 /* The grid of p?trsm and p?potrf: 1 (default) the 2D algorithms on the caller's grid; c > 1
  * the 2.5D ones on c layers of p/c processes (c must divide p): the solve gives each layer a
  * copy of A and 1/c of B, Cholesky a copy of A and 1/c of the trailing updates; 0 lets the

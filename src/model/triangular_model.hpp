@@ -39,9 +39,11 @@ TriangularCost trsm_2d_cost(const TriangularScenario& s);
 TriangularCost trsm_25d_cost(const TriangularScenario& s);
 // Right-looking Cholesky with look-ahead (s.nrhs unused).
 TriangularCost cholesky_2d_cost(const TriangularScenario& s);
-// 2.5D Cholesky on s.grid.layers layers of s.grid's shape: per fat panel of c block columns a
-// sum of its columns over the layers, layer 0's factorization of it (the 2D steps, no
-// look-ahead), its broadcast to the layers, and one block column's trailing update per layer.
+// 2.5D Cholesky on s.grid.layers layers of s.grid's shape (whole process columns of the
+// caller's grid): per fat panel of s.grid.cols block columns a sum of its columns over the
+// layers onto the owning one, its factorization there (the 2D steps, no look-ahead), each
+// other layer's columns sent to it (each rank its rows), and each layer's share of the
+// trailing update.
 TriangularCost cholesky_25d_cost(const TriangularScenario& s);
 
 // The solve's plan over p processes on the caller's pr x pc grid: layers 1 (2D on that grid)
@@ -55,7 +57,8 @@ struct TrsmPlanChoice {
 };
 TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers = 0,
                          double memory_cap = 0);
-// The same choice for Cholesky (2D Cholesky on the caller's grid or cholesky_25d_cost).
+// The same choice for Cholesky (2D Cholesky on the caller's grid or cholesky_25d_cost on c
+// layers of pc / c of its process columns, c dividing pc).
 TrsmPlanChoice plan_cholesky(const TriangularScenario& base, int forced_layers = 0,
                              double memory_cap = 0);
 

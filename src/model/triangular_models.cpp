@@ -3,11 +3,12 @@
 //
 // Solve, step k of K = n / nb, R rows still to solve below the block: the block row's solve
 // (nb^2 r flops, r = nrhs / pc) and its broadcast down the process columns are on the
-// critical path; the next panel of A (R + nb rows: allgathered along its process column, then
-// broadcast along the rows) travels while the update of R / pr rows (2 nb R r / pr flops)
+// critical path; the next panel of A (R + nb rows, each rank its own block rows: one broadcast
+// along each process row) travels while the update of R / pr rows (2 nb R r / pr flops)
 // runs, so a step costs solve + X broadcast + max(update, panel) with look-ahead and their sum
 // without (ScaLAPACK's order). Cholesky, the same with the panel chain potrf (nb^3 / 3) +
-// diagonal broadcast + panel trsm + allgather + broadcast hidden behind the symmetric trailing
+// diagonal broadcast + panel trsm + the rows each rank reads (a broadcast along the process
+// rows, a gather in the process columns) hidden behind the symmetric trailing
 // update (R^2 nb / (pr pc) flops), plus the look-ahead column's own update.
 #include <algorithm>
 #include <cmath>
@@ -32,6 +33,15 @@ double codec_work(const GemmCodec& z, double x, int P) {
   return P > 1 ? z.compress_time(x) + z.decompress_time(x) : 0.0;
 }
 
+// A Cholesky panel of x bytes brought to a pr x pc grid as the rows each rank reads: its
+// block rows broadcast along the process rows, its block columns gathered in the columns.
+double needed_panel_time(const Link& link, const GemmCodec& z, double x, int pr, int pc) {
+  return block_bcast(link, z, x / pr, pc) + allgather_time(link, x / pc, pr);
+}
+
+// The part of a panel one rank receives that way.
+double needed_share(int pr, int pc) { return std::min(1.0, 1.0 / pr + 1.0 / pc); }
+
 double blocks_of(double rows, double nb, int procs) {
   return std::ceil(std::ceil(rows / nb) / procs);
 }
@@ -49,8 +59,10 @@ TriangularCost trsm_2d_cost(const TriangularScenario& s) {
     const double R = std::max(0.0, n - (k + 1) * nb);
     const double panel = (R + nb) * nb * e;
     const double xrow = nb * r * e;
-    const double net_panel = allgather_time(s.link, panel, pr) + block_bcast(s.link, s.codec, panel, pc);
-    const double cpu_panel = codec_work(s.codec, panel, pc);
+    // Each rank receives A's panel in its own block rows (a column panel; a transposed solve's
+    // row panel travels whole, which this model does not price apart).
+    const double net_panel = block_bcast(s.link, s.codec, panel / pr, pc);
+    const double cpu_panel = codec_work(s.codec, panel / pr, pc);
     const double net_x = block_bcast(s.link, s.codec, xrow, pr);
     const double solve = nb * nb * r / s.flops + codec_work(s.codec, xrow, pr);
     const double update = 2 * blocks_of(R, nb, pr) * nb * nb * r / s.flops;
@@ -68,7 +80,7 @@ TriangularCost trsm_2d_cost(const TriangularScenario& s) {
     } else {
       c.comp += update;
     }
-    c.bytes += panel + xrow;
+    c.bytes += panel / pr + xrow;
     c.memory = std::max(c.memory, 2 * (panel + xrow) + (s.codec.enabled ? panel + xrow : 0));
   }
   c.seconds = c.comm + c.comp;
@@ -106,10 +118,9 @@ TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
     const double panel = (R + nb) * nb * e;
     const double chain_comp = nb * nb * nb / 3 / s.flops +
                               blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
-                              codec_work(s.codec, panel, pc);
+                              codec_work(s.codec, panel / pr, pc);
     const double chain_net = bcast_time(s.link, nb * nb * e, pr) +
-                             allgather_time(s.link, panel, pr) +
-                             block_bcast(s.link, s.codec, panel, pc);
+                             needed_panel_time(s.link, s.codec, panel, pr, pc);
     const double rows = blocks_of(R, nb, pr) * nb, cols = blocks_of(R, nb, pc) * nb;
     const double update = rows * cols * nb / s.flops;  // the lower half of 2 rows cols nb
     const double next_column = 2 * rows * nb * nb / s.flops;
@@ -123,7 +134,7 @@ TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
       c.comp += next_column + busy;
       c.comm += std::max(0.0, chain_comp + chain_net - busy);
     }
-    c.bytes += panel;
+    c.bytes += panel * needed_share(pr, pc);
     c.memory = std::max(c.memory, 2 * panel + rows * nb * e + (s.codec.enabled ? panel : 0));
   }
   c.seconds = c.comm + c.comp;
@@ -135,31 +146,43 @@ TriangularCost cholesky_25d_cost(const TriangularScenario& s) {
   if (layers == 1) return cholesky_2d_cost(s);
   TriangularCost c;
   if (s.n <= 0) return c;
-  const int pr = s.grid.rows, pc = s.grid.cols;
-  const double e = s.elem_size, nb = double(s.nb), n = double(s.n), q = double(pr * pc);
+  const int pr = s.grid.rows, qc = s.grid.cols;
+  const double e = s.elem_size, nb = double(s.nb), n = double(s.n), q = double(pr * qc);
   const int64_t steps = (s.n + s.nb - 1) / s.nb;
-  for (int64_t k0 = 0; k0 < steps; k0 += layers) {
+  // Fat panels of one layer's qc block columns; nothing of one overlaps the next.
+  for (int64_t k0 = 0; k0 < steps; k0 += qc) {
+    const int64_t width = std::min<int64_t>(qc, steps - k0);
     const double R0 = std::max(0.0, n - k0 * nb);
-    // The fat columns' local share, summed over the layers and sent back.
-    const double fat = R0 * std::min<double>(layers, double(steps - k0)) * nb * e / q;
-    c.comm += detail::reduce_time(s.link, 0, fat, layers) + bcast_time(s.link, fat, layers);
-    c.bytes += 2 * fat;
-    for (int64_t k = k0; k < std::min<int64_t>(steps, k0 + layers); ++k) {
-      const double R = std::max(0.0, n - (k + 1) * nb);
-      const double panel = (R + nb) * nb * e;
-      c.comp += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
-                codec_work(s.codec, panel, pc);
-      c.comm += bcast_time(s.link, nb * nb * e, pr) + allgather_time(s.link, panel, pr) +
-                block_bcast(s.link, s.codec, panel, pc);
-      c.bytes += panel;
+    const double fat = R0 * double(width) * nb * e / q;  // one rank's share of the fat columns
+    if (k0 > 0) {
+      c.comm += detail::reduce_time(s.link, 0, fat, layers);
+      c.bytes += fat;
     }
-    // Each layer: one panel spread over its grid, one block column's trailing update.
-    const double R1 = std::max(0.0, n - (k0 + layers) * nb);
-    const double panel = (R1 + nb) * nb * e;
-    c.comm += allgather_time(s.link, panel, pr) + block_bcast(s.link, s.codec, panel, pc);
-    c.comp += blocks_of(R1, nb, pr) * nb * blocks_of(R1, nb, pc) * nb * nb / s.flops;
-    c.bytes += panel;
-    c.memory = std::max(c.memory, 2 * panel + fat);
+    double panels = 0;
+    for (int64_t t = 0; t < width; ++t) {
+      const double R = std::max(0.0, n - (k0 + t + 1) * nb);
+      const double panel = (R + nb) * nb * e;
+      panels += panel;
+      c.comp += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops;
+      c.comm += bcast_time(s.link, nb * nb * e, pr);
+      const bool other_layer = t % layers != 0;
+      // Spread over the owning layer, or (the last column, applied elsewhere) its column's
+      // blocks sent to their counterparts and spread over the applying layer.
+      if (other_layer && t + 1 == width) c.comm += s.link.time(panel / pr);
+      c.comm += needed_panel_time(s.link, s.codec, panel, pr, qc);
+      c.comp += codec_work(s.codec, panel / pr, qc);
+      c.bytes += panel * needed_share(pr, qc);
+      if (other_layer && t + 1 < width) {
+        // Spread here, and each rank sends its counterpart there the rows it holds.
+        c.comm += s.link.time(panel * needed_share(pr, qc));
+        c.bytes += panel * needed_share(pr, qc);
+      }
+    }
+    // Each layer's share of the fat panel's trailing update.
+    const double R1 = std::max(0.0, n - double(k0 + width) * nb);
+    const double share = std::ceil(double(width) / layers);
+    c.comp += share * blocks_of(R1, nb, pr) * nb * blocks_of(R1, nb, qc) * nb * nb / s.flops;
+    c.memory = std::max(c.memory, panels + fat);
   }
   c.memory += n * n * e / q;  // the layer's copy
   c.seconds = c.comm + c.comp;
@@ -170,9 +193,12 @@ namespace {
 
 // The fastest of the 2D algorithm on the caller's grid and the layered one for each c
 // dividing p whose memory fits the cap.
+// column_layers: the layers are c whole process columns of the caller's grid (c divides its
+// columns), else p / c processes of the most square shape.
 template <class Cost2D, class Cost25D>
 TrsmPlanChoice choose_layers(const TriangularScenario& base, int forced_layers,
-                             double memory_cap, bool split_rhs, Cost2D two_d, Cost25D layered) {
+                             double memory_cap, bool split_rhs, bool column_layers, Cost2D two_d,
+                             Cost25D layered) {
   const int p = base.grid.rows * base.grid.cols * std::max(1, base.grid.layers);
   TrsmPlanChoice best;
   bool found = false;
@@ -180,9 +206,12 @@ TrsmPlanChoice choose_layers(const TriangularScenario& base, int forced_layers,
     if (p % c != 0) continue;
     if (forced_layers > 0 && c != forced_layers) continue;
     if (split_rhs && c > 1 && c > base.nrhs) continue;
+    if (column_layers && c > 1 && base.grid.cols % c != 0) continue;
     TriangularScenario s = base;
     if (c == 1) {
       s.grid = {base.grid.rows, base.grid.cols * std::max(1, base.grid.layers), 1};
+    } else if (column_layers) {
+      s.grid = {base.grid.rows, base.grid.cols / c, c};
     } else {
       const int q = p / c;
       int rows = 1;
@@ -204,12 +233,13 @@ TrsmPlanChoice choose_layers(const TriangularScenario& base, int forced_layers,
 
 TrsmPlanChoice plan_cholesky(const TriangularScenario& base, int forced_layers,
                              double memory_cap) {
-  return choose_layers(base, forced_layers, memory_cap, false, cholesky_2d_cost,
+  return choose_layers(base, forced_layers, memory_cap, false, true, cholesky_2d_cost,
                        cholesky_25d_cost);
 }
 
 TrsmPlanChoice plan_trsm(const TriangularScenario& base, int forced_layers, double memory_cap) {
-  return choose_layers(base, forced_layers, memory_cap, true, trsm_2d_cost, trsm_25d_cost);
+  return choose_layers(base, forced_layers, memory_cap, true, false, trsm_2d_cost,
+                       trsm_25d_cost);
 }
 
 }  // namespace commpress::model

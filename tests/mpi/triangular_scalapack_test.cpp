@@ -320,6 +320,77 @@ TEST(Pdpotrf, TwoAndAHalfDAgainstScaLapack) {
   EXPECT_EQ(commpress_triangular_set_layers(1), 0);
 }
 
+// The traffic counter: one total on every rank, nothing on one rank; on 8 ranks each rank gets
+// only the panel rows it reads (2D on 2 x 4: about (2 + 4 - 2) S for S the triangle's bytes;
+// whole panels would be 7 S) and the 2.5D factorization on 2 layers of 2 x 2 moves at least
+// 10% fewer bytes than that (docs/triangular.md derives 12.5% for large N), same factor.
+TEST(TriangularBytes, CountedAlikeAndLayersMoveLess) {
+  BlacsGrid g = world_grid();
+  const int n = 512;
+  const Layout l{16, 16, 0, 0, 1, 1};
+  auto factor = [&](int layers, long long& bytes) {
+    EXPECT_EQ(commpress_triangular_set_layers(layers), 0);
+    ScaMatrix<double> a = make<double>(n, n, l, g, 40);
+    make_spd(a, l, n, g, -1);
+    int info = -1;
+    commpress_pdpotrf("L", &n, a.local.data(), &l.i, &l.j, a.desc.data(), &info);
+    EXPECT_EQ(info, 0);
+    bytes = commpress_triangular_last_bytes();
+    long long lo = bytes, hi = bytes;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(lo, hi) << layers << " layer(s): the ranks report different totals";
+    return a;
+  };
+  long long flat = 0, layered = 0;
+  const ScaMatrix<double> two_d = factor(1, flat);
+  if (mpi::size() == 1) EXPECT_EQ(flat, 0);
+  else EXPECT_GE(flat, int64_t(n) * n / 2 * int64_t(sizeof(double)));  // every panel travels
+  if (mpi::size() == 8) {
+    const ScaMatrix<double> layers = factor(2, layered);
+    const double s = double(n) * n / 2 * sizeof(double);
+    EXPECT_LE(double(flat), 4.5 * s) << flat << " bytes on 2 x 4";
+    EXPECT_LE(double(layered), 0.9 * double(flat)) << layered << " bytes on 2 x 2 x 2 against "
+                                                    << flat << " on 2 x 4";
+    double worst = 0;
+    for (size_t i = 0; i < two_d.local.size(); ++i)
+      worst = std::max(worst, std::fabs(two_d.local[i] - layers.local[i]));
+    EXPECT_LT(worst, 1e-12 * n);
+  }
+  EXPECT_EQ(commpress_triangular_set_layers(1), 0);
+}
+
+// 2.5D Cholesky's layers are whole process columns of the lower factor's grid (rows of the
+// upper one's): on 8 ranks (2 x 4) 4 layers of 2 x 1 factor the lower triangle as the 2D run
+// does, and the upper one (2 process rows) fails on every rank with A untouched.
+TEST(Pdpotrf, LayersDivideTheFactorsProcessColumns) {
+  if (mpi::size() != 8) GTEST_SKIP() << "8 ranks (2 x 4) only";
+  BlacsGrid g = world_grid();
+  const int n = 70;
+  const Layout l{8, 8, 0, 0, 1, 1};
+  ScaMatrix<double> a = make<double>(n, n, l, g, 40);
+  make_spd(a, l, n, g, -1);
+  ScaMatrix<double> flat = a, layered = a, upper = a;
+  int info = -9;
+  ASSERT_EQ(commpress_triangular_set_layers(1), 0);
+  commpress_pdpotrf("L", &n, flat.local.data(), &l.i, &l.j, flat.desc.data(), &info);
+  EXPECT_EQ(info, 0);
+  ASSERT_EQ(commpress_triangular_set_layers(4), 0);
+  commpress_pdpotrf("L", &n, layered.local.data(), &l.i, &l.j, layered.desc.data(), &info);
+  EXPECT_EQ(info, 0);
+  double worst = 0;
+  for (size_t i = 0; i < flat.local.size(); ++i)
+    worst = std::max(worst, std::fabs(flat.local[i] - layered.local[i]));
+  EXPECT_LT(worst, 1e-12 * n);
+  commpress_pdpotrf("U", &n, upper.local.data(), &l.i, &l.j, upper.desc.data(), &info);
+  EXPECT_LT(info, 0);
+  char message[256] = {};
+  commpress_gemm_last_error(message, sizeof message);
+  EXPECT_NE(std::string(message).find("layers"), std::string::npos) << message;
+  EXPECT_TRUE(upper.local == a.local) << "A was written";
+  EXPECT_EQ(commpress_triangular_set_layers(1), 0);
+}
+
 // max |sub(A) - F F^T| (F = L, lower) or |sub(A) - F^T F| (upper) through pdgemm_/pdlange_.
 double residual_max(const ScaMatrix<double>& factor, const ScaMatrix<double>& a, const Layout& l,
                     int n, char uplo, const BlacsGrid& g) {

@@ -32,9 +32,9 @@ TEST(TriangularModel, LookAheadHidesTransfers) {
             cholesky_2d_cost(slow_link(4096, 0, {2, 2, 1})).seconds);
 }
 
-// The 2.5D solve's layers broadcast over fewer ranks but every rank still receives whole
-// panels, and the copies of A come on top: more memory and, in this form, more bytes (what
-// it saves is the span of each broadcast, the paper's contention argument).
+// The 2.5D solve's layers broadcast over fewer ranks but every rank still receives A's panels
+// in its block rows, and the copies of A come on top: more memory and, in this form, more
+// bytes (what it saves is the span of each broadcast, the paper's contention argument).
 TEST(TriangularModel, LayersCostMemoryAndCopies) {
   const TriangularScenario flat = slow_link(4096, 4096, {2, 4, 1});
   const TriangularScenario layered = slow_link(4096, 4096, {2, 2, 2});

@@ -41,25 +41,27 @@ template <class T>
 void BlockBcast<T>::post_payload() {
   payload_posted_ = true;
   if (frames_ == nullptr) {
-    bytes_ = count_ * int64_t(sizeof(T));
+    bytes_ = rank_ == root_ ? 0 : count_ * int64_t(sizeof(T));
     MPI_Ibcast(data_, int(count_), mpi_type_of<T>(), root_, comm_, &payload_request_);
     return;
   }
   const int64_t size = std::max<int64_t>(0, header_[0]);
   if (rank_ != root_) frame_.resize(size_t(size));
-  bytes_ = size;
+  bytes_ = rank_ == root_ ? 0 : size;
   MPI_Ibcast(frame_.data(), int(size), MPI_BYTE, root_, comm_, &payload_request_);
 }
 
 template <class T>
-void BlockBcast<T>::test() {
+bool BlockBcast<T>::test() {
   int done = 0;
   if (!payload_posted_) {
     MPI_Test(&header_request_, &done, MPI_STATUS_IGNORE);
-    if (done) post_payload();
-    return;
+    if (!done) return false;
+    post_payload();
   }
-  if (payload_request_ != MPI_REQUEST_NULL) MPI_Test(&payload_request_, &done, MPI_STATUS_IGNORE);
+  if (payload_request_ == MPI_REQUEST_NULL) return true;
+  MPI_Test(&payload_request_, &done, MPI_STATUS_IGNORE);
+  return done != 0;
 }
 
 template <class T>

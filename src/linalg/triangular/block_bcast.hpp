@@ -30,12 +30,13 @@ class BlockBcast {
   // data: count elements (the root's input, everyone's output, alive until wait()); frames
   // null or uncompressed: raw. status: the root's value, everyone's after wait().
   void start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm, const Wire* frames);
-  void test();
+  // Lets MPI progress; true once the block has arrived (wait() then returns at once).
+  bool test();
   // A frame that fails to decode is an error on that rank (only corruption can cause one: the
   // bytes are what the root's encode produced); the status arrives regardless.
   Status wait();
   int64_t status() const { return header_[1]; }
-  // Bytes this rank sent or received (the frame or the raw block), for the report.
+  // Bytes this rank received (the frame or the raw block; 0 on the root), for the report.
   int64_t bytes() const { return bytes_; }
 
  private:

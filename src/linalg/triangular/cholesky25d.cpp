@@ -3,17 +3,47 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "linalg/triangular/cholesky_steps.hpp"
-#include "linalg/triangular/layers.hpp"
 
 namespace commpress::linalg::detail {
 
 namespace {
 
+// This rank's layer: the caller's process columns [layer * q, (layer + 1) * q), its own grid
+// of rows x q, and the fiber (the ranks at the same place of every layer, ranked by layer).
+class ColumnLayers {
+ public:
+  ColumnLayers(const LineGrid& g, int count) : count_(count), q_(g.cols / count) {
+    mine_ = g.col / q_;
+    grid_ = {g.row, g.col % q_, g.rows, q_, MPI_COMM_NULL, g.col_comm};
+    MPI_Comm_split(g.row_comm, mine_, g.col, &grid_.row_comm);
+    MPI_Comm_split(g.row_comm, g.col % q_, mine_, &fiber_);
+  }
+  ~ColumnLayers() {
+    MPI_Comm_free(&grid_.row_comm);
+    MPI_Comm_free(&fiber_);
+  }
+  ColumnLayers(const ColumnLayers&) = delete;
+  ColumnLayers& operator=(const ColumnLayers&) = delete;
+
+  int count() const { return count_; }
+  int per_layer() const { return q_; }
+  int mine() const { return mine_; }
+  int of_column(int caller_col) const { return caller_col / q_; }
+  const LineGrid& grid() const { return grid_; }
+  MPI_Comm fiber() const { return fiber_; }
+
+ private:
+  int count_, q_, mine_ = 0;
+  LineGrid grid_;
+  MPI_Comm fiber_ = MPI_COMM_NULL;
+};
+
 // The local rows from block row `first_block` down of the local block columns [k0, k1): packed
-// for a reduction or broadcast over the fiber, and back.
+// for a reduction over the fiber, and back.
 template <class T>
 struct FatColumns {
   const BlockCyclic<T>& a;
@@ -35,90 +65,214 @@ struct FatColumns {
   }
 };
 
+// The blocks i >= k of panel k a rank at (row, col) of a layer reads in its trailing update:
+// its block rows (the update's rows) and its block columns (their transposes).
 template <class T>
-int factor_layered(const BlockCyclic<T>& a, const LineGrid& g, const Layers& lay,
+bool read_by(const BlockCyclic<T>& a, int64_t i, int row, int col) {
+  return a.rows.owner(i) == row || a.cols.owner(i) == col;
+}
+
+// The rows of panel p from block `first` down that a layer rank at (row, col) reads, into
+// `out` and back.
+template <class T>
+void pack_rows(const BlockCyclic<T>& a, const WholePanel<T>& p, int64_t first, int row, int col,
+               std::vector<T>& out) {
+  out.clear();
+  for (int64_t i = first; i < a.rows.blocks(); ++i) {
+    if (!read_by(a, i, row, col)) continue;
+    for (int64_t q = 0; q < p.width(); ++q)
+      out.insert(out.end(), p.block(i) + q * p.rows(), p.block(i) + q * p.rows() + a.rows.block_size(i));
+  }
+}
+template <class T>
+int64_t unpack_rows(const BlockCyclic<T>& a, WholePanel<T>& p, int64_t first, int row, int col,
+                    const std::vector<T>& in) {
+  int64_t at = 0;
+  for (int64_t i = first; i < a.rows.blocks(); ++i) {
+    if (!read_by(a, i, row, col)) continue;
+    T* block = p.data() + (p.block(i) - p.data());
+    for (int64_t q = 0; q < p.width(); ++q, at += a.rows.block_size(i))
+      std::copy(&in[size_t(at)], &in[size_t(at)] + a.rows.block_size(i), block + q * p.rows());
+  }
+  return at;
+}
+
+// INFO from the ranks that know it (the others pass 0) to every rank of the caller's grid.
+int agree_info(int info, const LineGrid& g) {
+  MPI_Allreduce(MPI_IN_PLACE, &info, 1, MPI_INT, MPI_MAX, g.col_comm);
+  MPI_Allreduce(MPI_IN_PLACE, &info, 1, MPI_INT, MPI_MAX, g.row_comm);
+  return info;
+}
+
+// The lower factorization of `a` on the caller's grid g, in place, on the layers.
+template <class T>
+int factor_layered(const BlockCyclic<T>& a, const LineGrid& g, const ColumnLayers& lay,
                    TriangularWire& wire) {
-  const int c = lay.count(), me = lay.mine();
-  const int64_t blocks = a.rows.blocks();
-  std::vector<T> buffer;
-  auto wait_panel = [&](WholePanel<T>& p) {
-    wire.note(p.wait());
-    wire.bytes += p.bytes();
+  const int q = lay.per_layer(), c = lay.count(), me = lay.mine();
+  const LineGrid& lg = lay.grid();
+  const int64_t blocks = a.rows.blocks(), mp = a.rows.local_size(g.row);
+  const int64_t ld = std::max<int64_t>(1, mp);
+  // The layer's copy: block column j sits on layer column (j + src) mod q, so the caller's
+  // blocks keep their place and the rest starts at zero.
+  const CyclicAxis cols{a.cols.n, a.cols.nb, a.cols.src % q, q};
+  std::vector<T> copy(size_t(ld * std::max<int64_t>(1, cols.local_size(lg.col))), T(0));
+  const BlockCyclic<T> v{copy.data(), ld, a.rows, cols};
+  auto own = [&](int64_t j) { return a.cols.owner(j) == g.col; };
+  auto move_own = [&](bool in) {
+    for (int64_t j = 0; j < blocks; ++j) {
+      if (!own(j)) continue;
+      T* mine = a.at(0, a.cols.local_start(j));
+      T* layer = v.at(0, cols.local_start(j));
+      for (int64_t col = 0; col < a.cols.block_size(j); ++col) {
+        T* from = in ? mine + col * a.lld : layer + col * ld;
+        T* to = in ? layer + col * ld : mine + col * a.lld;
+        std::copy(from, from + mp, to);
+      }
+    }
   };
+  move_own(true);
+
+  std::vector<T> buffer, packed;
   int info = 0;
-  for (int64_t k0 = 0; k0 < blocks && info == 0; k0 += c) {
-    const int64_t k1 = std::min<int64_t>(blocks, k0 + c);
-    const FatColumns<T> fat(a, g, k0, k1);
-    // The fat panel's columns, summed over the layers onto layer 0.
-    fat.pack(buffer);
-    const int count = int(fat.rows * fat.cols);
-    MPI_Reduce(me == 0 ? MPI_IN_PLACE : buffer.data(), buffer.data(), count, mpi_type_of<T>(),
-               MPI_SUM, 0, lay.fiber());
-    if (me == 0) {
-      fat.unpack(buffer);
+  for (int64_t k0 = 0; k0 < blocks && info == 0;) {
+    const int owner = lay.of_column(a.cols.owner(k0));
+    int64_t k1 = k0 + 1;
+    while (k1 < blocks && lay.of_column(a.cols.owner(k1)) == owner) ++k1;
+    // The fat panel's columns summed onto its layer (the first has no updates elsewhere yet).
+    if (k0 > 0) {
+      const FatColumns<T> fat(v, lg, k0, k1);
+      fat.pack(buffer);
+      const int count = int(fat.rows * fat.cols);
+      MPI_Reduce(me == owner ? MPI_IN_PLACE : buffer.data(), buffer.data(), count,
+                 mpi_type_of<T>(), MPI_SUM, owner, lay.fiber());
+      if (me == owner) fat.unpack(buffer);
+      else wire.bytes += int64_t(count) * int64_t(sizeof(T));
+    }
+    // Block column k0 + t updates the trailing matrix on layer (owner + t) mod c.
+    auto user = [&](int64_t k) { return int((owner + (k - k0)) % c); };
+    std::vector<std::unique_ptr<WholePanel<T>>> panels;
+    for (int64_t k = k0; k < k1; ++k) panels.push_back(std::make_unique<WholePanel<T>>());
+    int failed = 0;
+    // A column spreads over the owning layer where it updates the fat panel's later columns
+    // or the layer's trailing matrix; the last one, when another layer applies it, stays in
+    // its process column (see below).
+    auto spread_here = [&](int64_t k) { return k + 1 < k1 || user(k) == owner; };
+    if (me == owner) {
       for (int64_t k = k0; k < k1; ++k) {
-        WholePanel<T> p;
-        factor_panel(a, g, k, p, wire.frames);
-        wait_panel(p);
-        if (p.status() != 0) {
-          info = int(k * a.rows.nb) + p.status();
+        WholePanel<T>& p = *panels[size_t(k - k0)];
+        int status = factor_panel(v, lg, k, p, wire, spread_here(k));
+        if (spread_here(k)) {
+          wire.note(p.wait());
+          wire.bytes += p.bytes();
+          status = p.status();
+        }
+        if (status != 0) {
+          failed = int(k * a.rows.nb) + status;
           break;
         }
-        TrailingUpdate<T> update(a, g, p, k);
+        if (!spread_here(k)) continue;
+        TrailingUpdate<T> update(v, lg, p, k);
         for (int64_t j = k + 1; j < k1; ++j) update.apply(j);
       }
-      fat.pack(buffer);
     }
-    MPI_Bcast(&info, 1, MPI_INT, 0, lay.fiber());
+    info = agree_info(failed, g);
     if (info != 0) break;
-    // The factored fat panel to every layer; layer l applies block column k0 + l's update.
-    MPI_Bcast(buffer.data(), count, mpi_type_of<T>(), 0, lay.fiber());
-    if (me != 0) fat.unpack(buffer);
-    const int64_t k = k0 + me;
-    if (k < k1 && k1 < blocks) {
-      WholePanel<T> p;
-      p.start(a, g, PanelKind::Column, k, k, blocks, wire.frames);
-      wait_panel(p);
-      TrailingUpdate<T> update(a, g, p, k);
-      for (int64_t j = k1; j < blocks; ++j) update.apply(j);
+    // The columns other layers apply. One spread over the owning layer: each rank sends its
+    // counterpart on the applying layer the rows it holds (what that rank reads). One that
+    // stayed in its process column: that column's ranks send their blocks of it to their
+    // counterparts, and the applying layer spreads it as the owner would have.
+    std::vector<MPI_Request> sends;
+    std::vector<std::vector<T>> outgoing;
+    for (int64_t k = k0; k < k1; ++k) {
+      const int u = user(k);
+      if (u == owner) continue;
+      WholePanel<T>& p = *panels[size_t(k - k0)];
+      const int64_t r0 = v.rows.local_before(k + 1, lg.row), own = mp - r0;
+      const int64_t bk = v.cols.block_size(k);
+      const bool in_column = lg.col == cols.owner(k);
+      if (me == owner && (spread_here(k) || in_column)) {
+        outgoing.emplace_back();
+        if (spread_here(k)) {
+          pack_rows(v, p, k + 1, lg.row, lg.col, outgoing.back());
+        } else {
+          outgoing.back().resize(size_t(std::max<int64_t>(1, own * bk)));
+          for (int64_t q2 = 0; q2 < bk; ++q2)
+            std::copy(v.at(r0, cols.local_start(k) + q2), v.at(r0, cols.local_start(k) + q2) + own,
+                      &outgoing.back()[size_t(q2 * own)]);
+        }
+        sends.emplace_back();
+        const int count = spread_here(k) ? int(outgoing.back().size()) : int(own * bk);
+        MPI_Isend(outgoing.back().data(), count, mpi_type_of<T>(), u * q + lg.col,
+                  int(k % 32768), g.row_comm, &sends.back());
+      } else if (me == u && spread_here(k)) {
+        p.prepare(v, PanelKind::Column, k, k, blocks);
+        int64_t need = 0;
+        for (int64_t i = k + 1; i < blocks; ++i)
+          if (read_by(v, i, lg.row, lg.col)) need += v.rows.block_size(i) * p.width();
+        packed.resize(size_t(std::max<int64_t>(1, need)));
+        MPI_Recv(packed.data(), int(need), mpi_type_of<T>(), owner * q + lg.col, int(k % 32768),
+                 g.row_comm, MPI_STATUS_IGNORE);
+        unpack_rows(v, p, k + 1, lg.row, lg.col, packed);
+        wire.bytes += need * int64_t(sizeof(T));
+      } else if (me == u) {
+        if (in_column) {
+          packed.resize(size_t(std::max<int64_t>(1, own * bk)));
+          MPI_Recv(packed.data(), int(own * bk), mpi_type_of<T>(), owner * q + lg.col,
+                   int(k % 32768), g.row_comm, MPI_STATUS_IGNORE);
+          for (int64_t q2 = 0; q2 < bk; ++q2)
+            std::copy(&packed[size_t(q2 * own)], &packed[size_t(q2 * own)] + own,
+                      v.at(r0, cols.local_start(k) + q2));
+          wire.bytes += own * bk * int64_t(sizeof(T));
+        }
+        // This layer's copy of block column k now holds the factor below the diagonal.
+        p.start_needed(v, lg, k, k, blocks, wire.frames, 0);
+        wire.note(p.wait());
+        wire.bytes += p.bytes();
+      }
     }
+    // Each layer's share of the trailing update, from its own copy's point of view.
+    for (int64_t k = k0; k < k1 && k1 < blocks; ++k) {
+      if (user(k) != me) continue;
+      TrailingUpdate<T> update(v, lg, *panels[size_t(k - k0)], k);
+      update.apply_range(k1, blocks);
+    }
+    MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+    k0 = k1;
   }
-  if (info == 0 && me == 0) cholesky_residual_bound(a, g, wire);
+  move_own(false);
   return info;
 }
 
 }  // namespace
 
+bool cholesky_25d_fits(Uplo uplo, int pr, int pc, int layers) {
+  const int split = uplo == Uplo::Lower ? pc : pr;
+  return layers >= 1 && split % layers == 0;
+}
+
 template <class T>
-Result<int> cholesky_25d(Uplo uplo, int n, T* a, int ia, int ja, const Descriptor& desca,
-                         int layers, TriangularWire& wire) {
-  auto made = Layers::create(desca[1], layers);
-  if (!made.ok()) return made.status();
-  const Layers& lay = **made;
-  const LineGrid& g = lay.grid();
-  const int nb = desca[5], zero = 0, qr = lay.rows(), qc = lay.cols();
-  const int ar = numroc_(&n, &nb, &g.row, &zero, &qr), ac = numroc_(&n, &nb, &g.col, &zero, &qc);
-  std::vector<T> local(size_t(std::max(1, ar) * std::max(1, ac)), T(0));
-  const Descriptor dl{1, lay.context(), n, n, nb, nb, 0, 0, std::max(1, ar)};
-  // Layer 0 holds the matrix; the others start from zeros and gather their updates.
-  to_layer(lay, 0, n, n, a, ia, ja, desca, local.data(), dl);
-  const BlockCyclic<T> view{local.data(), std::max(1, ar), {n, nb, 0, qr}, {n, nb, 0, qc}};
+int cholesky_25d(Uplo uplo, const BlockCyclic<T>& a, const LineGrid& g, int layers,
+                 TriangularWire& wire) {
   int info = 0;
   if (uplo == Uplo::Lower) {
-    info = factor_layered(view, g, lay, wire);
-  } else {
-    // The upper factor is the lower one of the transpose (each rank transposes its array).
-    LocalTranspose<T> t(view, g);
-    info = factor_layered(t.view(), g.transposed(), lay, wire);
-    t.restore();
+    const ColumnLayers lay(g, layers);
+    info = factor_layered(a, g, lay, wire);
+    if (info == 0) cholesky_residual_bound(a, g, wire);
+    return info;
   }
-  from_layer(lay, 0, n, n, local.data(), dl, a, ia, ja, desca);
+  // The upper factor is the lower one of the transpose (each rank transposes its array).
+  LocalTranspose<T> t(a, g);
+  const LineGrid gt = g.transposed();
+  const ColumnLayers lay(gt, layers);
+  info = factor_layered(t.view(), gt, lay, wire);
+  if (info == 0) cholesky_residual_bound(t.view(), gt, wire);
+  t.restore();
   return info;
 }
 
-template Result<int> cholesky_25d<float>(Uplo, int, float*, int, int, const Descriptor&, int,
-                                         TriangularWire&);
-template Result<int> cholesky_25d<double>(Uplo, int, double*, int, int, const Descriptor&, int,
-                                          TriangularWire&);
+template int cholesky_25d<float>(Uplo, const BlockCyclic<float>&, const LineGrid&, int,
+                                 TriangularWire&);
+template int cholesky_25d<double>(Uplo, const BlockCyclic<double>&, const LineGrid&, int,
+                                  TriangularWire&);
 
 }  // namespace commpress::linalg::detail

@@ -12,21 +12,31 @@
 namespace commpress::linalg::detail {
 
 // Factors block column k on its process column (?potrf on the diagonal's owner, sent down
-// the column with its info; ?trsm below) and starts the panel's broadcast with the info as its
-// status. Collective over the grid: the other ranks only take part in the broadcast.
+// the column with its info; ?trsm below) and, with `spread`, starts bringing the panel to
+// every rank (WholePanel::start_needed, the info as its status; collective over the grid).
+// Without, nothing else moves: the panel stays in the factoring column's blocks of `a` and
+// `panel` is only sized. Returns the info as the factoring column knows it (0 elsewhere). The
+// diagonal block's bytes are counted in wire.bytes (the panel's when the caller waits on it).
 template <class T>
-void factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
-                  const Wire* frames);
+int factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
+                 TriangularWire& wire, bool spread = true);
 
 // A(i, j) -= L(i, k) L(j, k)^T for the lower part of the block columns j > k this rank holds,
-// with panel k (arrived): apply(j) updates block column j. Local.
+// with panel k (arrived; only the rows of this rank's block rows and block columns are read):
+// apply(j) updates block column j. Local.
 template <class T>
 class TrailingUpdate {
  public:
   TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g, const WholePanel<T>& p, int64_t k);
-  void apply(int64_t j);
+  void apply(int64_t j) { apply_rows(j, mp_); }
+  // The block columns of [j0, j1) this rank holds: each one's rows down to the last of their
+  // diagonal blocks, then the rows below in one gemm over all of them (a gemm per block
+  // column repacks the panel's rows each time).
+  void apply_range(int64_t j0, int64_t j1);
 
  private:
+  void apply_rows(int64_t j, int64_t row_end);  // local rows [j's first, row_end)
+  std::vector<T> columns_;  // the panel's rows of apply_range's block columns, packed
   const BlockCyclic<T>& a_;
   const LineGrid& g_;
   const WholePanel<T>& p_;

@@ -45,6 +45,10 @@ Result<std::unique_ptr<Layers>> Layers::create(int context, int layers) {
   layer_shape(q, out->rows_, out->cols_);
   const int t = myrow * npcol + mycol;
   out->me_ = t / q;
+  out->caller_rows_ = nprow;
+  out->caller_cols_ = npcol;
+  out->caller_row_ = myrow;
+  out->caller_col_ = mycol;
   for (int l = 0; l < layers; ++l) {
     const int ctx = layer_context(context, npcol, l, out->rows_, out->cols_);
     if (l == out->me_) out->context_ = ctx;
@@ -59,6 +63,32 @@ Result<std::unique_ptr<Layers>> Layers::create(int context, int layers) {
   Cfree_blacs_system_handle(handle);
   COMMPRESS_MPI(MPI_Comm_split(system, t % q, out->me_, &out->fiber_));
   return out;
+}
+
+int64_t Layers::copy_arrivals(int l, bool into, int rows, int cols, int i, int j,
+                              const Descriptor& desc, int nb) const {
+  if (into && l != me_) return 0;
+  // How many of the copy's rows sit on caller row a and layer row b (and columns alike): an
+  // element moves exactly when its two places are different processes.
+  std::vector<int64_t> on_rows(size_t(caller_rows_ * rows_), 0), on_cols(size_t(caller_cols_ * cols_), 0);
+  for (int r = 0; r < rows; ++r)
+    ++on_rows[size_t(((i - 1 + r) / desc[4] + desc[6]) % caller_rows_ * rows_ + (r / nb) % rows_)];
+  for (int c = 0; c < cols; ++c)
+    ++on_cols[size_t(((j - 1 + c) / desc[5] + desc[7]) % caller_cols_ * cols_ + (c / nb) % cols_)];
+  int64_t arriving = 0;
+  for (int a = 0; a < caller_rows_; ++a)
+    for (int b = 0; b < rows_; ++b)
+      for (int c = 0; c < caller_cols_; ++c)
+        for (int d = 0; d < cols_; ++d) {
+          int pr = 0, pc = 0;
+          caller_place(l, b, d, pr, pc);
+          if (pr == a && pc == c) continue;
+          // into: arrives at the layer's process (b, d); back: at the caller's (a, c).
+          const bool here = into ? (b == line_.row && d == line_.col)
+                                 : (a == caller_row_ && c == caller_col_);
+          if (here) arriving += on_rows[size_t(a * rows_ + b)] * on_cols[size_t(c * cols_ + d)];
+        }
+  return arriving;
 }
 
 Layers::~Layers() {

@@ -33,10 +33,22 @@ class Layers {
   int rows() const { return rows_; }
   int cols() const { return cols_; }
   MPI_Comm fiber() const { return fiber_; }      // same place in every layer, ranked by layer
+  // Where layer l's process at (row, col) sits on the caller's grid (row-major order).
+  void caller_place(int l, int row, int col, int& caller_row, int& caller_col) const {
+    const int t = l * rows_ * cols_ + row * cols_ + col;
+    caller_row = t / caller_cols_;
+    caller_col = t % caller_cols_;
+  }
+  // Elements of a to_layer (into) or from_layer copy of rows x cols between sub(src) at (i, j)
+  // of the caller's desc and layer l's matrix (blocks nb from process (0, 0)) that arrive at
+  // this process from another one: what p?gemr2d_ moves to it.
+  int64_t copy_arrivals(int l, bool into, int rows, int cols, int i, int j,
+                        const Descriptor& desc, int nb) const;
 
  private:
   Layers() = default;
   int count_ = 1, me_ = 0, rows_ = 1, cols_ = 1, context_ = -1;
+  int caller_rows_ = 1, caller_cols_ = 1, caller_row_ = 0, caller_col_ = 0;
   Grid grid_;
   LineGrid line_;
   MPI_Comm fiber_ = MPI_COMM_NULL;

@@ -5,17 +5,31 @@
 namespace commpress::linalg::detail {
 
 template <class T>
-void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
-                     int64_t lo, int64_t hi, const Wire* frames, int status) {
+void WholePanel<T>::prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo,
+                            int64_t hi) {
   const bool column = kind == PanelKind::Column;
-  const CyclicAxis& along = column ? a.rows : a.cols;   // the axis i runs over
-  const CyclicAxis& across = column ? a.cols : a.rows;  // the axis k sits on
+  const CyclicAxis& along = column ? a.rows : a.cols;
+  const CyclicAxis& across = column ? a.cols : a.rows;
   lo_ = lo;
   nb_ = along.nb;
   rows_ = std::max<int64_t>(0, std::min(hi * along.nb, along.n) - lo * along.nb);
   width_ = across.block_size(k);
+  gathered_ = 0;
+  status_ = 0;
+  own_procs_ = 0;
+  needed_.on = false;
+  needed_.gathering = false;
+  buffer_.assign(size_t(std::max<int64_t>(1, rows_ * width_)), T(0));
+}
+
+template <class T>
+void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
+                     int64_t lo, int64_t hi, const Wire* frames, int status, bool spread_across) {
+  const bool column = kind == PanelKind::Column;
+  const CyclicAxis& along = column ? a.rows : a.cols;   // the axis i runs over
+  const CyclicAxis& across = column ? a.cols : a.rows;  // the axis k sits on
+  prepare(a, kind, k, lo, hi);
   const int64_t size = rows_ * width_;
-  buffer_.assign(size_t(std::max<int64_t>(1, size)), T(0));
   const int owner_line = across.owner(k);
   const int me_across = column ? g.col : g.row;
   const int me_along = column ? g.row : g.col;
@@ -39,6 +53,7 @@ void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind 
         for (int64_t p = 0; p < bi; ++p)
           mine[size_t(at++)] = column ? *a.at(i_local + p, k_local + q) : *a.at(k_local + q, i_local + p);
     }
+    gathered_ = (size - counts[size_t(me_along)]) * int64_t(sizeof(T));
     MPI_Allgatherv(mine.data(), counts[size_t(me_along)], mpi_type_of<T>(), all.data(),
                    counts.data(), displs.data(), mpi_type_of<T>(), line);
     std::vector<int64_t> cursor(displs.begin(), displs.end());
@@ -50,12 +65,147 @@ void WholePanel<T>::start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind 
           buffer_[size_t(row0 + r + q * rows_)] = all[size_t(cursor[size_t(p)]++)];
     }
   }
+  across_ = spread_across;
+  status_ = status;
   // Stage 2: across the lines, rooted at the owning one.
-  spread_.start(buffer_.data(), size, status, owner_line, spread, frames);
+  if (spread_across) spread_.start(buffer_.data(), size, status, owner_line, spread, frames);
+}
+
+template <class T>
+void WholePanel<T>::start_own_rows(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind,
+                                   int64_t k, int64_t lo, int64_t hi, const Wire* frames) {
+  const bool column = kind == PanelKind::Column;
+  const CyclicAxis& along = column ? a.rows : a.cols;
+  const CyclicAxis& across = column ? a.cols : a.rows;
+  const int me_along = column ? g.row : g.col, me_across = column ? g.col : g.row;
+  lo_ = lo;
+  nb_ = along.nb;
+  width_ = across.block_size(k);
+  own_procs_ = along.procs;
+  own_first_ = along.local_before(lo, me_along);
+  rows_ = along.local_before(hi, me_along) - own_first_;
+  gathered_ = 0;
+  status_ = 0;
+  buffer_.assign(size_t(std::max<int64_t>(1, rows_ * width_)), T(0));
+  const int owner_line = across.owner(k);
+  if (me_across == owner_line && rows_ > 0) {
+    // This rank's blocks of the panel are its local items [own_first_, own_first_ + rows_).
+    const int64_t k_local = across.local_start(k);
+    for (int64_t q = 0; q < width_; ++q)
+      for (int64_t r = 0; r < rows_; ++r)
+        buffer_[size_t(r + q * rows_)] =
+            column ? *a.at(own_first_ + r, k_local + q) : *a.at(k_local + q, own_first_ + r);
+  }
+  across_ = true;
+  spread_.start(buffer_.data(), rows_ * width_, 0, owner_line, column ? g.row_comm : g.col_comm,
+                frames);
+}
+
+template <class T>
+void WholePanel<T>::start_needed(const BlockCyclic<T>& a, const LineGrid& g, int64_t k,
+                                 int64_t lo, int64_t hi, const Wire* frames, int status) {
+  prepare(a, PanelKind::Column, k, lo, hi);
+  needed_.on = true;
+  needed_.rows = a.rows;
+  needed_.cols = a.cols;
+  needed_.row = g.row;
+  needed_.col = g.col;
+  needed_.col_comm = g.col_comm;
+  const int64_t first = a.rows.local_before(lo, g.row);
+  const int64_t count = (a.rows.local_before(hi, g.row) - first) * width_;
+  needed_.own.assign(size_t(std::max<int64_t>(1, count)), T(0));
+  const int owner_col = a.cols.owner(k);
+  if (g.col == owner_col && count > 0) {
+    const int64_t k_local = a.cols.local_start(k), rows = count / width_;
+    for (int64_t q = 0; q < width_; ++q)
+      std::copy(a.at(first, k_local + q), a.at(first, k_local + q) + rows,
+                &needed_.own[size_t(q * rows)]);
+  }
+  across_ = true;
+  status_ = status;
+  spread_.start(needed_.own.data(), count, status, owner_col, g.row_comm, frames);
+}
+
+template <class T>
+void WholePanel<T>::start_gather() {
+  Needed& d = needed_;
+  d.arrived = spread_.wait();
+  status_ = int(spread_.status());
+  const CyclicAxis& rows = d.rows;
+  const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
+  // This process row's blocks into their places.
+  int64_t at = 0;
+  const int64_t own_rows = int64_t(d.own.size()) / std::max<int64_t>(1, width_);
+  for (int64_t i = lo_; i < hi; ++i) {
+    if (rows.owner(i) != d.row) continue;
+    const int64_t bi = rows.block_size(i);
+    for (int64_t q = 0; q < width_; ++q)
+      std::copy(&d.own[size_t(at + q * own_rows)], &d.own[size_t(at + q * own_rows)] + bi,
+                buffer_.data() + (i - lo_) * nb_ + q * rows_);
+    at += bi;
+  }
+  // The blocks of this process column, each from the process row that holds it.
+  const int procs = rows.procs;
+  d.counts.assign(size_t(procs), 0);
+  d.displs.assign(size_t(procs), 0);
+  for (int64_t j = lo_; j < hi; ++j)
+    if (d.cols.owner(j) == d.col) d.counts[size_t(rows.owner(j))] += int(rows.block_size(j) * width_);
+  for (int p = 1; p < procs; ++p) d.displs[size_t(p)] = d.displs[size_t(p - 1)] + d.counts[size_t(p - 1)];
+  const int total = d.displs[size_t(procs - 1)] + d.counts[size_t(procs - 1)];
+  d.mine.assign(size_t(std::max(1, d.counts[size_t(d.row)])), T(0));
+  d.all.assign(size_t(std::max(1, total)), T(0));
+  int64_t put = 0;
+  for (int64_t j = lo_; j < hi; ++j) {
+    if (d.cols.owner(j) != d.col || rows.owner(j) != d.row) continue;
+    for (int64_t q = 0; q < width_; ++q)
+      for (int64_t r = 0; r < rows.block_size(j); ++r) d.mine[size_t(put++)] = block(j)[r + q * rows_];
+  }
+  MPI_Iallgatherv(d.mine.data(), d.counts[size_t(d.row)], mpi_type_of<T>(), d.all.data(),
+                  d.counts.data(), d.displs.data(), mpi_type_of<T>(), d.col_comm, &d.request);
+  gathered_ += int64_t(total - d.counts[size_t(d.row)]) * int64_t(sizeof(T));
+  d.gathering = true;
+}
+
+template <class T>
+void WholePanel<T>::finish_gather() {
+  Needed& d = needed_;
+  MPI_Wait(&d.request, MPI_STATUS_IGNORE);
+  const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
+  std::vector<int64_t> cursor(d.displs.begin(), d.displs.end());
+  for (int64_t j = lo_; j < hi; ++j) {
+    if (d.cols.owner(j) != d.col) continue;
+    int64_t& c = cursor[size_t(d.rows.owner(j))];
+    for (int64_t q = 0; q < width_; ++q)
+      for (int64_t r = 0; r < d.rows.block_size(j); ++r)
+        buffer_[size_t((j - lo_) * nb_ + r + q * rows_)] = d.all[size_t(c++)];
+  }
+  d.gathering = false;
+  d.on = false;
+}
+
+template <class T>
+void WholePanel<T>::test() {
+  if (!across_) return;
+  if (!needed_.on) {
+    spread_.test();
+    return;
+  }
+  if (!needed_.gathering) {
+    if (spread_.test()) start_gather();
+    return;
+  }
+  int done = 0;
+  MPI_Test(&needed_.request, &done, MPI_STATUS_IGNORE);
 }
 
 template <class T>
 Status WholePanel<T>::wait() {
+  if (!across_) return {};
+  if (needed_.on) {
+    if (!needed_.gathering) start_gather();
+    finish_gather();
+    return needed_.arrived;
+  }
   Status st = spread_.wait();
   status_ = int(spread_.status());
   return st;

@@ -1,9 +1,13 @@
-// One block column (or block row) of a block-cyclic matrix made whole on every rank of the
-// grid, in two stages: the ranks of the line that owns it gather it (allgather along that
-// line, blocking: only they take part), then it travels across the other lines as one
-// nonblocking broadcast, which the caller overlaps with its trailing update (the look-ahead of
-// the right-looking triangular algorithms). A status value rides along in the same message
-// (Cholesky's info), so every rank learns it when the panel arrives.
+// One block column (or block row) of a block-cyclic matrix brought to every rank of the grid
+// for a trailing update (block(i) finds block i; start_own_rows() packs a line's blocks, the
+// others keep the whole panel's layout). start(): made whole, in two stages (the
+// ranks of the owning line gather it, blocking, then it travels across the other lines as one
+// nonblocking broadcast). start_own_rows() and start_needed(): only the blocks each rank's
+// update reads, with no gather before the nonblocking broadcast along each line
+// (docs/triangular.md, "Bytes moved"). The caller overlaps the broadcast with its
+// trailing update (the look-ahead of the right-looking triangular algorithms). A status value
+// rides along in the same message (Cholesky's info), so every rank learns it when the panel
+// arrives.
 #pragma once
 
 #include <mpi.h>
@@ -30,25 +34,68 @@ class WholePanel {
   // Collective over the grid (every rank calls with the same k, lo, hi, kind and frames).
   // Returns once this rank's part of stage 1 is done and stage 2 is started; `status` is the
   // value the owning line sends along (every rank of it must pass the same). frames null: raw.
+  // across false: stage 1 only (the panel is whole on the owning line, nowhere else).
   void start(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k, int64_t lo,
-             int64_t hi, const Wire* frames, int status = 0);
-  void test() { spread_.test(); }  // lets MPI progress the broadcast
+             int64_t hi, const Wire* frames, int status = 0, bool across = true);
+  // Collective over the grid: each rank receives only the blocks i it holds along (its block
+  // rows for Column, its block columns for Row), broadcast across its line by the rank of the
+  // owning line that holds them (no gather): block(i) is then valid for those i alone, rows()
+  // is their item count. A left solve's update with a column panel reads just those, which
+  // then move (procs across - 1) panels in all instead of (all processes - 1).
+  void start_own_rows(const BlockCyclic<T>& a, const LineGrid& g, PanelKind kind, int64_t k,
+                      int64_t lo, int64_t hi, const Wire* frames);
+  // Collective over the grid, Column panels of a symmetric update: each rank receives the
+  // blocks its update reads, laid out as in the whole panel (the others stay zero): those of
+  // its block rows, broadcast along its process row by the owning column's rank (with the
+  // status), then, in wait(), those of its block columns, gathered in its process column from
+  // the ranks that received them (ScaLAPACK's pattern: about (pr + pc - 2) panels move in all
+  // instead of (pr pc - 1) for whole ones).
+  void start_needed(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, int64_t lo,
+                    int64_t hi, const Wire* frames, int status);
+  // Local: sizes the panel of the same blocks as start() would, zero-filled, for a caller that
+  // fills it by other means (data(), block()); no transfer, status 0.
+  void prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo, int64_t hi);
+  // Lets MPI progress the broadcast (and start_needed's gather, started as soon as the
+  // broadcast has arrived).
+  void test();
   // Local: fails only when a compressed panel does not decode (the panel is then garbage,
   // and the caller goes on to keep the grid's collectives in step).
   Status wait();
 
   // op(A)(i, k), lo <= i < hi, in the whole panel: rows() x width(), leading dimension rows().
-  const T* block(int64_t i) const { return buffer_.data() + (i - lo_) * nb_; }
+  // After start_own_rows: this line's blocks only, packed in their local order.
+  const T* block(int64_t i) const {
+    return buffer_.data() + (own_procs_ > 0 ? (i / own_procs_) * nb_ - own_first_ : (i - lo_) * nb_);
+  }
   T* data() { return buffer_.data(); }
   int64_t rows() const { return rows_; }
   int64_t width() const { return width_; }
   int status() const { return status_; }
-  int64_t bytes() const { return spread_.bytes(); }
+  // Bytes that arrived at this rank: its line's blocks in stage 1, the panel in stage 2.
+  int64_t bytes() const { return gathered_ + (across_ ? spread_.bytes() : 0); }
 
  private:
   std::vector<T> buffer_;
   int64_t lo_ = 0, nb_ = 1, rows_ = 0, width_ = 0;
   int status_ = 0;
+  int64_t gathered_ = 0;
+  int64_t own_procs_ = 0, own_first_ = 0;  // start_own_rows: the line's procs, first local item
+  bool across_ = false;
+  // start_needed: the grid and layout the panel is completed with, and the gather in the
+  // process column (nonblocking, started once the row's blocks have arrived).
+  struct Needed {
+    bool on = false, gathering = false;
+    CyclicAxis rows, cols;
+    int row = 0, col = 0;
+    MPI_Comm col_comm = MPI_COMM_NULL;
+    std::vector<T> own;  // this process row's blocks, packed in order
+    std::vector<T> mine, all;
+    std::vector<int> counts, displs;
+    MPI_Request request = MPI_REQUEST_NULL;
+    Status arrived;  // the broadcast's outcome
+  } needed_;
+  void start_gather();   // the row's blocks into place, then the column's gather started
+  void finish_gather();  // the column's blocks into place
   BlockBcast<T> spread_;
 };
 

@@ -62,6 +62,9 @@ Status CallWire::finish(MPI_Comm comm, bool bound_derived) {
   // Layers of a 2.5D run derive their bounds apart: the call's is the largest.
   MPI_Allreduce(MPI_IN_PLACE, &wire_.result_bound, 1, MPI_DOUBLE, MPI_MAX, comm);
   record_result_bound(wire_.abs_bound > 0 ? (bound_derived ? wire_.result_bound : -1) : 0);
+  int64_t moved = wire_.bytes;
+  MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_INT64_T, MPI_SUM, comm);
+  record_moved_bytes(moved);
   return agree_identically(comm, {}, wire_.error);
 }
 

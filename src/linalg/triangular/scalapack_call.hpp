@@ -57,7 +57,10 @@ inline int parameter_position(const std::string& message) {
 // The codec a call's blocks travel through, from the options.
 class CallWire {
  public:
-  CallWire() { record_result_bound(0); }
+  CallWire() {
+    record_result_bound(0);
+    record_moved_bytes(0);
+  }
   // Local: this rank's options and codec (their failure is this rank's status).
   Status prepare(codec::Dtype dtype);  // dtype: the elements' that travel
   // The values every rank must share: the codec and its bound.

@@ -68,13 +68,16 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
   const Uplo which = u == 'L' ? Uplo::Lower : Uplo::Upper;
   auto run_layers = call.run_layers(true, *n, 0, da[5], int(sizeof(T)), *grid);
   if (!run_layers.ok()) return run_layers.status();
-  const int layers = *run_layers;
-  if (layers > 1) {
-    set_blas_threads_for(grid->comm());
-    auto result = cholesky_25d(which, *n, a, *ia, *ja, da, layers, call.wire());
-    COMMPRESS_RETURN_IF_ERROR(agree_identically(grid->comm(), {}, result.status()));
-    info = *result;
-    return call.finish(grid->comm(), info == 0);
+  int layers = *run_layers;
+  // The layers are whole process columns of the lower factor's grid (rows for the upper one):
+  // Auto falls back to 2D where they do not divide, an explicit count is an error.
+  if (layers > 1 && !cholesky_25d_fits(which, grid->rows(), grid->cols(), layers)) {
+    if (call.layers() != 0)
+      return {ErrorCode::invalid_argument,
+              std::to_string(layers) + " layers of 2.5D Cholesky must divide the grid's " +
+                  std::string(which == Uplo::Lower ? "process columns (" : "process rows (") +
+                  std::to_string(which == Uplo::Lower ? grid->cols() : grid->rows()) + ")"};
+    layers = 1;
   }
   const LineGrid g = line_grid_of(*grid);
   const AxisNeed square{da[5], -1};
@@ -83,7 +86,8 @@ Status ppotrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja
       grid->comm(), {}, oa.prepare({a, &da, *ia, *ja, *n, *n}, g, da[1], square, square)));
   set_blas_threads_for(grid->comm());
   oa.copy_in();
-  info = cholesky_right_looking(which, oa.view(), g, call.wire());
+  info = layers > 1 ? cholesky_25d(which, oa.view(), g, layers, call.wire())
+                    : cholesky_right_looking(which, oa.view(), g, call.wire());
   oa.copy_out();
   return call.finish(grid->comm(), info == 0);
 }

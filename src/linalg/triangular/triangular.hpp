@@ -23,7 +23,9 @@ using comm::detail::Wire;
 struct TriangularWire {
   const Wire* frames = nullptr;  // null or uncompressed: raw blocks
   double abs_bound = 0;         // a lossy codec's bound on every element that travels (else 0)
-  int64_t bytes = 0;            // sent and received in the broadcasts across lines
+  // Bytes that arrived at this rank in the call's transfers (a reduction's contributions
+  // counted where they leave): summed over the grid, what the call moved between processes.
+  int64_t bytes = 0;
   Status error;                 // the first local failure (a frame that did not decode)
   // With abs_bound > 0: the bound, derived after the run, on every element of the residual
   // the compression can add (see each algorithm); 0 otherwise.

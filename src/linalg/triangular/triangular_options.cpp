@@ -82,6 +82,7 @@ State& state() {
 }
 
 thread_local double last_bound = 0;
+thread_local int64_t last_bytes = 0;
 
 }  // namespace
 
@@ -123,6 +124,8 @@ Status set_triangular_layers(int layers) {
 
 void record_result_bound(double bound) { last_bound = bound; }
 double last_result_bound() { return last_bound; }
+void record_moved_bytes(int64_t bytes) { last_bytes = bytes; }
+int64_t last_moved_bytes() { return last_bytes; }
 
 }  // namespace commpress::linalg::detail
 
@@ -142,6 +145,10 @@ int commpress_triangular_set_layers(int layers) {
 
 double commpress_triangular_last_bound(void) {
   return commpress::linalg::detail::last_result_bound();
+}
+
+long long commpress_triangular_last_bytes(void) {
+  return commpress::linalg::detail::last_moved_bytes();
 }
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 // bound every travelling element keeps. Also the bound the last call derived on its result.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "commpress/status.hpp"
@@ -37,5 +38,10 @@ Status set_triangular_layers(int layers);
 // the factorization having stopped).
 void record_result_bound(double bound);
 double last_result_bound();
+
+// What the last call on this thread moved between processes, summed over its grid (see
+// TriangularWire::bytes); 0 before any call.
+void record_moved_bytes(int64_t bytes);
+int64_t last_moved_bytes();
 
 }  // namespace commpress::linalg::detail

@@ -40,8 +40,11 @@ Status trsm_25d(const TrsmCall<T>& call, int layers, TriangularWire& wire) {
   const Descriptor db{1, mine, brows, bcols, nb, nb, 0, 0, std::max(1, br)};
   // Every process takes part in every layer's copy; outside that layer its end is a
   // descriptor whose context is -1 (p?gemr2d_'s convention).
-  for (int l = 0; l < layers; ++l)
+  const int64_t elem = int64_t(sizeof(T));
+  for (int l = 0; l < layers; ++l) {
     to_layer(lay, l, k, k, call.a, call.ia, call.ja, *call.desca, a_local.data(), da);
+    wire.bytes += elem * lay.copy_arrivals(l, true, k, k, call.ia, call.ja, *call.desca, nb);
+  }
   auto move_slices = [&](bool out) {
     for (int l = 0; l < layers; ++l) {
       const int s0 = slice_start(split, layers, l), sw = slice_start(split, layers, l + 1) - s0;
@@ -55,6 +58,7 @@ Status trsm_25d(const TrsmCall<T>& call, int layers, TriangularWire& wire) {
         to_layer(lay, l, rows, cols, call.b, bi, bj, *call.descb, b_local.data(), dl);
       else
         from_layer(lay, l, rows, cols, b_local.data(), dl, call.b, bi, bj, *call.descb);
+      wire.bytes += elem * lay.copy_arrivals(l, out, rows, cols, bi, bj, *call.descb, nb);
     }
   };
   move_slices(true);

@@ -41,11 +41,16 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
   MPI_Comm x_comm = MPI_COMM_NULL;
   MPI_Comm_dup(g.col_comm, &x_comm);
   auto step_block = [&](int64_t s) { return forward ? s : blocks - 1 - s; };
+  // Each rank reads A's panel in its own block rows only. A column panel's are on the rank of
+  // its process row that holds block column k, so one broadcast along each row brings them; a
+  // row panel's (op(A) = A^T) are spread over the owning process row, and the whole panel
+  // travels.
   auto start_panel = [&](WholePanel<T>& p, int64_t k) {
-    if (forward)
-      p.start(a, g, kind, k, k, blocks, wire.frames);
+    const int64_t lo = forward ? k : 0, hi = forward ? blocks : k + 1;
+    if (kind == PanelKind::Column)
+      p.start_own_rows(a, g, kind, k, lo, hi, wire.frames);
     else
-      p.start(a, g, kind, k, 0, k + 1, wire.frames);
+      p.start(a, g, kind, k, lo, hi, wire.frames);
   };
   auto wait_panel = [&](WholePanel<T>& p) {
     wire.note(p.wait());
@@ -68,6 +73,37 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
     local_gemm<T>(Trans::N, Trans::N, b.rows.block_size(i), nq, x.rows, T(-1), p.block(i),
                   p.rows(), x.data.data(), x.rows, T(1), b.at(b.rows.local_start(i), 0), b.lld);
   };
+  // The same for every block row of [lo, hi) this rank holds but `skip` (which, when held,
+  // sits at one end of them): their local rows are contiguous, so their panel rows are packed
+  // and the update is a few tall gemms (one per block row of nb x nq runs far below the BLAS
+  // rate), with MPI given a chance to progress `pending` between them.
+  std::vector<T> packed;
+  auto update_rows = [&](int64_t lo, int64_t hi, int64_t skip, const WholePanel<T>& p,
+                         const SolvedRow<T>& x, BlockBcast<T>* pending) {
+    int64_t r0 = b.rows.local_before(lo, g.row), r1 = b.rows.local_before(hi, g.row);
+    if (skip >= lo && skip < hi && b.rows.owner(skip) == g.row) {
+      const int64_t s0 = b.rows.local_start(skip), s1 = s0 + b.rows.block_size(skip);
+      if (s0 == r0) r0 = s1;
+      else r1 = s0;
+    }
+    const int64_t rows = r1 - r0;
+    if (rows <= 0 || nq == 0) return;
+    packed.resize(size_t(rows * x.rows));
+    for (int64_t i = lo; i < hi; ++i) {
+      if (i == skip || b.rows.owner(i) != g.row) continue;
+      const int64_t at = b.rows.local_start(i) - r0, bi = b.rows.block_size(i);
+      for (int64_t q = 0; q < x.rows; ++q)
+        std::copy(p.block(i) + q * p.rows(), p.block(i) + q * p.rows() + bi,
+                  &packed[size_t(at + q * rows)]);
+    }
+    const int64_t chunk = 8 * b.rows.nb;
+    for (int64_t c0 = 0; c0 < rows; c0 += chunk) {
+      local_gemm<T>(Trans::N, Trans::N, std::min(chunk, rows - c0), nq, x.rows, T(-1),
+                    packed.data() + c0, rows, x.data.data(), x.rows, T(1), b.at(r0 + c0, 0),
+                    b.lld);
+      if (pending != nullptr) pending->test();
+    }
+  };
 
   WholePanel<T> panels[2];
   SolvedRow<T> solved[2];
@@ -89,11 +125,7 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
       solve_and_send(next, panels[(s + 1) % 2], solved[(s + 1) % 2]);
     }
     const int64_t lo = forward ? k + 1 : 0, hi = forward ? blocks : k;
-    for (int64_t i = lo; i < hi; ++i) {
-      if (i == next) continue;
-      update(i, panel, x);
-      if (!last) solved[(s + 1) % 2].bcast.test();
-    }
+    update_rows(lo, hi, next, panel, x, last ? nullptr : &solved[(s + 1) % 2].bcast);
   }
   MPI_Comm_free(&x_comm);
   if (wire.abs_bound > 0) {
