@@ -72,7 +72,7 @@ void interpolation_runs(const Box& b, F f) {
 namespace detail {
 
 template <class T, bool kFiniteOnly>
-inline T neighbour(const T* v, size_t j) {
+inline T neighbour(const T* v, ptrdiff_t j) {
   if constexpr (kFiniteOnly) return v[j];
   else return finite_or_zero(v[j]);
 }
@@ -86,7 +86,7 @@ inline void predict_run_fixed(const T* v, const InterpRun& r, size_t i0, size_t 
   const size_t step = kStep ? kStep : r.step, sd = r.sd;
   const T* p = v + r.j0 + i0 * step;
   auto at = [&](size_t i, ptrdiff_t off) {
-    return neighbour<T, kFiniteOnly>(p, size_t(ptrdiff_t(i * step) + off));
+    return neighbour<T, kFiniteOnly>(p, ptrdiff_t(i * step) + off);
   };
   const ptrdiff_t o1 = ptrdiff_t(sd), o3 = ptrdiff_t(3 * sd);
   switch (r.kind) {
