@@ -142,4 +142,30 @@ inline void predict_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* 
   else detail::predict_run_fixed<T, 0, kFiniteOnly>(v, r, i0, m, pred);
 }
 
+// Calls f(j, predict, s) for every value of a slab box in the visit order, one at a time (j
+// its index in the slab, s its stride: S for the first value), predict(v) giving its
+// prediction from the slab's values v: for encoders that cannot take a pass's values
+// together (szp-e's shaped payload, whose raw blocks are chosen as the codes come).
+template <class T, class F>
+void interpolation_visit(const Box& b, F f) {
+  interpolation_runs(b, [&](const InterpRun& r) {
+    const ptrdiff_t o1 = ptrdiff_t(r.sd), o3 = ptrdiff_t(3 * r.sd);
+    for (size_t i = 0; i < r.n; ++i) {
+      const size_t j = r.j0 + i * r.step;
+      const RunKind kind = r.kind;
+      f(j, [=](const T* v) {
+        const T* p = v + j;
+        if (kind == RunKind::zero) return T(0);
+        const T a1 = detail::neighbour<T, false>(p, -o1);
+        if (kind == RunKind::left) return a1;
+        const T b1 = detail::neighbour<T, false>(p, o1);
+        if (kind == RunKind::linear) return (a1 + b1) * T(0.5);
+        const T a3 = detail::neighbour<T, false>(p, -o3);
+        const T b3 = detail::neighbour<T, false>(p, o3);
+        return (T(9) * (a1 + b1) - (a3 + b3)) * T(0.0625);
+      }, r.stride);
+    }
+  });
+}
+
 }  // namespace commpress::codec::szp
