@@ -112,16 +112,22 @@ size_t Encoder::write_table(std::byte* dst) const {
 
 size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
   uint64_t acc = 0;  // the low `bits` bits are pending, the bits above them already written
-  int bits = 0;
+  int bits = 0;      // < 32 between symbols, so a code of up to 24 bits always fits
   size_t out = 0;
   for (size_t i = 0; i < n; ++i) {
     const int len = length_[syms[i]];
     acc = (acc << len) | code_[syms[i]];
     bits += len;
-    while (bits >= 8) {
-      bits -= 8;
-      dst[out++] = std::byte(uint8_t(acc >> bits));
+    if (bits >= 32) {  // four bytes at once, most significant first
+      bits -= 32;
+      const uint32_t word = __builtin_bswap32(uint32_t(acc >> bits));
+      std::memcpy(dst + out, &word, 4);
+      out += 4;
     }
+  }
+  while (bits >= 8) {
+    bits -= 8;
+    dst[out++] = std::byte(uint8_t(acc >> bits));
   }
   if (bits > 0) dst[out++] = std::byte(uint8_t(acc << (8 - bits)));
   return out;
@@ -202,32 +208,36 @@ Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) 
         }
       }
     }
-    if (runs && (buf >> 63) == 0) {
-      size_t r = std::min<size_t>(buf ? size_t(__builtin_clzll(buf)) : 64, size_t(bits));
-      r = std::min(r, n - i);
-      std::fill_n(syms + i, r, run_symbol);
-      i += r;
-      buf = r < 64 ? buf << r : 0;
-      bits -= int(r);
-      continue;
-    }
-    const uint32_t e = lut_[buf >> (64 - kLutBits)];
-    int len = int(e & 0xFF);
-    uint32_t sym = e >> 8;
-    if (len == 0) {
-      for (len = kLutBits + 1; len <= max_length_; ++len) {
-        const uint32_t c = uint32_t(buf >> (64 - len)) - first_code_[len];
-        if (c < count_[len]) {
-          sym = sorted_[first_index_[len] + c];
-          break;
-        }
+    // After a refill at least 57 bits are in buf: symbols are taken while the longest code
+    // still fits, without refilling in between.
+    do {
+      if (runs && (buf >> 63) == 0) {
+        size_t r = std::min<size_t>(buf ? size_t(__builtin_clzll(buf)) : 64, size_t(bits));
+        r = std::min(r, n - i);
+        std::fill_n(syms + i, r, run_symbol);
+        i += r;
+        buf = r < 64 ? buf << r : 0;
+        bits -= int(r);
+        continue;
       }
-      if (len > max_length_)
-        return {ErrorCode::corrupt_frame, "szp-e Huffman stream holds a code of no symbol"};
-    }
-    syms[i++] = uint16_t(sym);
-    buf <<= len;
-    bits -= len;
+      const uint32_t e = lut_[buf >> (64 - kLutBits)];
+      int len = int(e & 0xFF);
+      uint32_t sym = e >> 8;
+      if (len == 0) {
+        for (len = kLutBits + 1; len <= max_length_; ++len) {
+          const uint32_t c = uint32_t(buf >> (64 - len)) - first_code_[len];
+          if (c < count_[len]) {
+            sym = sorted_[first_index_[len] + c];
+            break;
+          }
+        }
+        if (len > max_length_)
+          return {ErrorCode::corrupt_frame, "szp-e Huffman stream holds a code of no symbol"};
+      }
+      syms[i++] = uint16_t(sym);
+      buf <<= len;
+      bits -= len;
+    } while (i < n && bits >= max_length_);
   }
   const uint64_t consumed = uint64_t(pos) * 8 - uint64_t(bits);
   if ((consumed + 7) / 8 != size)

@@ -37,43 +37,4 @@ inline T finite_or_zero(T v) {
 
 }  // namespace detail
 
-// Calls f(j, predict, s) for every value of a slab box in the order above (j its index in the
-// slab, s its stride: S for the first value), predict(v) giving its prediction from the slab's
-// values v.
-template <class T, class F>
-void interpolation_visit(const Box& b, F f) {
-  const size_t dim[3] = {b.nz, b.ny, b.nx};
-  const size_t stride[3] = {b.ny * b.nx, b.nx, 1};
-  size_t top = 1;
-  while (top < std::max({dim[0], dim[1], dim[2]})) top <<= 1;
-  f(size_t(0), [](const T*) { return T(0); }, top);
-  for (size_t s = top / 2; s >= 1; s /= 2) {
-    for (int d = 0; d < 3; ++d) {
-      size_t beg[3], step[3];
-      for (int e = 0; e < 3; ++e) {
-        beg[e] = e == d ? s : 0;
-        step[e] = e < d ? s : 2 * s;
-      }
-      const size_t sd = stride[d] * s, n_d = dim[d];
-      for (size_t z = beg[0]; z < dim[0]; z += step[0])
-        for (size_t y = beg[1]; y < dim[1]; y += step[1])
-          for (size_t x = beg[2]; x < dim[2]; x += step[2]) {
-            const size_t j = (z * dim[1] + y) * dim[2] + x;
-            const size_t c = d == 0 ? z : d == 1 ? y : x;
-            const bool right = c + s < n_d, cubic = right && c >= 3 * s && c + 3 * s < n_d;
-            f(j, [=](const T* v) {
-              const T a1 = detail::finite_or_zero(v[j - sd]);
-              if (!right) return a1;
-              const T b1 = detail::finite_or_zero(v[j + sd]);
-              if (!cubic) return (a1 + b1) * T(0.5);
-              const T a3 = detail::finite_or_zero(v[j - 3 * sd]);
-              const T b3 = detail::finite_or_zero(v[j + 3 * sd]);
-              return (T(9) * (a1 + b1) - (a3 + b3)) * T(0.0625);
-            }, s);
-          }
-    }
-    if (s == 1) break;
-  }
-}
-
 }  // namespace commpress::codec::szp

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "codec/lossy/szp/block_header.hpp"
-#include "codec/lossy/szp/interpolation_nd.hpp"
+#include "codec/lossy/szp/interpolation_runs.hpp"
 #include "codec/lossy/szp/linear_quantizer.hpp"
 
 namespace commpress::codec::szp {

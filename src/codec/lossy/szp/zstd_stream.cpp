@@ -13,8 +13,6 @@ namespace commpress::codec::szp {
 
 namespace {
 
-constexpr int kZstdFastLevel = 1;
-constexpr int kZstdDenseLevel = 6;
 constexpr size_t kDenseRatio = 16;
 // Streams shorter than this are stored as they are: a zstd frame's own header and block
 // header would eat what little it could save.
@@ -24,11 +22,16 @@ constexpr size_t kZstdMinInput = 32;
 
 Result<size_t> put_stream(const void* src, size_t len, size_t raw_bytes, std::byte* dst,
                           uint8_t flag, uint8_t& coding) {
+  const int level = len * kDenseRatio < raw_bytes ? kZstdDenseLevel : kZstdFastLevel;
+  return put_stream_at(src, len, level, dst, flag, coding);
+}
+
+Result<size_t> put_stream_at(const void* src, size_t len, int level, std::byte* dst,
+                             uint8_t flag, uint8_t& coding) {
   if (len >= kZstdMinInput) {
     ZSTD_CCtx* cctx = codec::detail::thread_zstd_cctx();
     if (!cctx) return Status{ErrorCode::capacity, "ZSTD_createCCtx failed (out of memory)"};
     // A capacity one byte short of the input: zstd fails when it cannot save anything.
-    const int level = len * kDenseRatio < raw_bytes ? kZstdDenseLevel : kZstdFastLevel;
     size_t z = ZSTD_compressCCtx(cctx, dst, len - 1, src, len, level);
     if (!ZSTD_isError(z)) {
       coding |= flag;

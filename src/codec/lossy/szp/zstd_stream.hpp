@@ -20,6 +20,11 @@ namespace commpress::codec::szp {
 // little per raw byte and buys ~10% more ratio there, bench/results/codecs.md).
 Result<size_t> put_stream(const void* src, size_t len, size_t raw_bytes, std::byte* dst,
                           uint8_t flag, uint8_t& coding);
+// The same at a level the caller chose.
+Result<size_t> put_stream_at(const void* src, size_t len, int level, std::byte* dst,
+                             uint8_t flag, uint8_t& coding);
+inline constexpr int kZstdFastLevel = 1;
+inline constexpr int kZstdDenseLevel = 6;
 
 // A stream as the decoder reads it: the stored bytes, or (zstd) their content in scratch.
 // `most` bounds the content a zstd frame may declare; `exact` (when not SIZE_MAX) requires

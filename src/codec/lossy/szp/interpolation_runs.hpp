@@ -1,0 +1,171 @@
+// The multilevel interpolation of interpolation_nd.hpp walked in runs instead of one value at
+// a time: within one pass (a stride s and an axis d) every prediction reads only values of
+// earlier passes, so the values of a pass are independent of each other, and a run (values
+// of one row, evenly spaced, predicted by the same formula from neighbours at the same
+// offset) can be predicted, quantized and reconstructed as arrays the compiler vectorizes.
+// The runs come in the visit order of interpolation_visit, value for value, and the
+// predictions are the same expressions in T, so the codes and values are bit for bit the
+// same as the one-at-a-time walk's (docs/format/szp-e.md).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "codec/lossy/szp/interpolation_nd.hpp"
+
+namespace commpress::codec::szp {
+
+// How a run's values are predicted from their neighbours s and 3s away along the pass's axis.
+enum class RunKind : uint8_t { zero, left, linear, cubic };
+
+// n values at j0, j0 + step, ... (indices in the slab box), each predicted by `kind` from
+// neighbours sd and 3 sd before and after it; `stride` is the pass's s (the first value: S).
+struct InterpRun {
+  size_t j0 = 0, step = 1, n = 0, sd = 0, stride = 1;
+  RunKind kind = RunKind::zero;
+};
+
+// Calls f(run) for the runs of a slab box, in the visit order of interpolation_visit.
+template <class F>
+void interpolation_runs(const Box& b, F f) {
+  const size_t dim[3] = {b.nz, b.ny, b.nx};
+  const size_t stride[3] = {b.ny * b.nx, b.nx, 1};
+  size_t top = 1;
+  while (top < std::max({dim[0], dim[1], dim[2]})) top <<= 1;
+  f(InterpRun{0, 1, 1, 0, top, RunKind::zero});
+  auto kind_at = [](size_t c, size_t s, size_t n_d) {
+    if (c + s >= n_d) return RunKind::left;
+    return c >= 3 * s && c + 3 * s < n_d ? RunKind::cubic : RunKind::linear;
+  };
+  for (size_t s = top / 2; s >= 1; s /= 2) {
+    for (int d = 0; d < 3; ++d) {
+      size_t beg[3], step[3];
+      for (int e = 0; e < 3; ++e) {
+        beg[e] = e == d ? s : 0;
+        step[e] = e < d ? s : 2 * s;
+      }
+      const size_t sd = stride[d] * s;
+      for (size_t z = beg[0]; z < dim[0]; z += step[0])
+        for (size_t y = beg[1]; y < dim[1]; y += step[1]) {
+          const size_t row = (z * dim[1] + y) * dim[2];
+          if (d < 2) {  // along z or y: one formula for the whole row
+            const size_t n = (dim[2] + step[2] - 1) / step[2];
+            f(InterpRun{row, step[2], n, sd, s, kind_at(d == 0 ? z : y, s, dim[d])});
+            continue;
+          }
+          // Along x: the formula changes at the row's ends; runs of equal formulas.
+          for (size_t x = s; x < dim[2];) {
+            const RunKind k = kind_at(x, s, dim[2]);
+            size_t n = 1;
+            if (k == RunKind::cubic) n = (dim[2] - 3 * s - x + 2 * s - 1) / (2 * s);
+            f(InterpRun{row + x, 2 * s, n, sd, s, k});
+            x += n * 2 * s;
+          }
+        }
+    }
+    if (s == 1) break;
+  }
+}
+
+namespace detail {
+
+template <class T, bool kFiniteOnly>
+inline T neighbour(const T* v, ptrdiff_t j) {
+  if constexpr (kFiniteOnly) return v[j];
+  else return finite_or_zero(v[j]);
+}
+
+// pred[i] for values i0 .. i0 + m of run r, from the slab's values v. kStep: the run's step
+// when known at compile time (0: r.step), so that the stride-2 runs of the finest level,
+// most of the values, vectorize. kFiniteOnly: v holds no NaN or Inf, so no neighbour needs
+// finite_or_zero.
+template <class T, size_t kStep, bool kFiniteOnly>
+inline void predict_run_fixed(const T* v, const InterpRun& r, size_t i0, size_t m, T* pred) {
+  const size_t step = kStep ? kStep : r.step, sd = r.sd;
+  const T* p = v + r.j0 + i0 * step;
+  auto at = [&](size_t i, ptrdiff_t off) {
+    return neighbour<T, kFiniteOnly>(p, ptrdiff_t(i * step) + off);
+  };
+  const ptrdiff_t o1 = ptrdiff_t(sd), o3 = ptrdiff_t(3 * sd);
+  switch (r.kind) {
+    case RunKind::zero:
+      for (size_t i = 0; i < m; ++i) pred[i] = T(0);
+      break;
+    case RunKind::left:
+      for (size_t i = 0; i < m; ++i) pred[i] = at(i, -o1);
+      break;
+    case RunKind::linear:
+      for (size_t i = 0; i < m; ++i) pred[i] = (at(i, -o1) + at(i, o1)) * T(0.5);
+      break;
+    case RunKind::cubic:
+      for (size_t i = 0; i < m; ++i)
+        pred[i] = (T(9) * (at(i, -o1) + at(i, o1)) - (at(i, -o3) + at(i, o3))) * T(0.0625);
+      break;
+  }
+}
+
+template <class T, size_t kStep>
+inline void gather_fixed(const T* v, const InterpRun& r, size_t i0, size_t m, T* dst) {
+  const size_t step = kStep ? kStep : r.step;
+  const T* p = v + r.j0 + i0 * step;
+  for (size_t i = 0; i < m; ++i) dst[i] = p[i * step];
+}
+
+template <class T, size_t kStep>
+inline void scatter_fixed(const T* src, const InterpRun& r, size_t i0, size_t m, T* v) {
+  const size_t step = kStep ? kStep : r.step;
+  T* p = v + r.j0 + i0 * step;
+  for (size_t i = 0; i < m; ++i) p[i * step] = src[i];
+}
+
+}  // namespace detail
+
+// dst[i] = v[position of value i0 + i of run r], i < m.
+template <class T>
+inline void gather_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* dst) {
+  if (r.step == 2) detail::gather_fixed<T, 2>(v, r, i0, m, dst);
+  else detail::gather_fixed<T, 0>(v, r, i0, m, dst);
+}
+
+// v[position of value i0 + i of run r] = src[i], i < m.
+template <class T>
+inline void scatter_run(const T* src, const InterpRun& r, size_t i0, size_t m, T* v) {
+  if (r.step == 2) detail::scatter_fixed<T, 2>(src, r, i0, m, v);
+  else detail::scatter_fixed<T, 0>(src, r, i0, m, v);
+}
+
+template <class T, bool kFiniteOnly>
+inline void predict_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* pred) {
+  if (r.step == 2) detail::predict_run_fixed<T, 2, kFiniteOnly>(v, r, i0, m, pred);
+  else detail::predict_run_fixed<T, 0, kFiniteOnly>(v, r, i0, m, pred);
+}
+
+// Calls f(j, predict, s) for every value of a slab box in the visit order, one at a time (j
+// its index in the slab, s its stride: S for the first value), predict(v) giving its
+// prediction from the slab's values v: for encoders that cannot take a pass's values
+// together (szp-e's shaped payload, whose raw blocks are chosen as the codes come).
+template <class T, class F>
+void interpolation_visit(const Box& b, F f) {
+  interpolation_runs(b, [&](const InterpRun& r) {
+    const ptrdiff_t o1 = ptrdiff_t(r.sd), o3 = ptrdiff_t(3 * r.sd);
+    for (size_t i = 0; i < r.n; ++i) {
+      const size_t j = r.j0 + i * r.step;
+      const RunKind kind = r.kind;
+      f(j, [=](const T* v) {
+        const T* p = v + j;
+        if (kind == RunKind::zero) return T(0);
+        const T a1 = detail::neighbour<T, false>(p, -o1);
+        if (kind == RunKind::left) return a1;
+        const T b1 = detail::neighbour<T, false>(p, o1);
+        if (kind == RunKind::linear) return (a1 + b1) * T(0.5);
+        const T a3 = detail::neighbour<T, false>(p, -o3);
+        const T b3 = detail::neighbour<T, false>(p, o3);
+        return (T(9) * (a1 + b1) - (a3 + b3)) * T(0.0625);
+      }, r.stride);
+    }
+  });
+}
+
+}  // namespace commpress::codec::szp
