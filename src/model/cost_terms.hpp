@@ -55,6 +55,25 @@ class Terms {
     return k * chunk_msg(wire_bytes / k, true);
   }
 
+  // One message to a partner `dist` ranks away in a butterfly (recursive doubling or
+  // halving), ranks placed node by node, d = ranks_per_node a node. Partners in one aligned
+  // block of 2 dist ranks inside a node talk over the node's link. Farther ones cross nodes,
+  // and then every rank of the node sends off it in the same step: the d messages share the
+  // node's one link to the network at its sustained (large-message) rate, so each message
+  // waits for the other d - 1. Without known nodes, msg().
+  double pair_msg(double bytes, int dist, bool back_to_back = false) const {
+    const int d = s_.ranks_per_node;
+    const bool nodes = d > 1 && p_ % d == 0 && p_ > d;
+    if (nodes && d % (2 * dist) == 0) return node_msg(bytes);
+    return chunk_msg(bytes, back_to_back) +
+           (nodes ? d - 1 : 0) * bytes * m_.network.rendezvous.beta;
+  }
+  // `bytes` sent to that partner as chunk messages back to back (as stream()).
+  double pair_stream(double bytes, double wire_bytes, int dist) const {
+    const double k = chunks(bytes);
+    return k * pair_msg(wire_bytes / k, dist, true);
+  }
+
   // `steps` rounds that each compute for `compute` seconds and move `transfer` seconds of
   // chunk messages of `wire_chunk` bytes. The chunks of consecutive rounds form one pipeline
   // (a chunk goes on as soon as it is done), so computation and transfer overlap where the
