@@ -55,18 +55,29 @@ class Terms {
     return k * chunk_msg(wire_bytes / k, true);
   }
 
-  // One message to a partner `dist` ranks away in a butterfly (recursive doubling or
-  // halving), ranks placed node by node, d = ranks_per_node a node. Partners in one aligned
-  // block of 2 dist ranks inside a node talk over the node's link. Farther ones cross nodes,
-  // and then every rank of the node sends off it in the same step: the d messages share the
-  // node's one link to the network at its sustained (large-message) rate, so each message
-  // waits for the other d - 1. Without known nodes, msg().
-  double pair_msg(double bytes, int dist, bool back_to_back = false) const {
-    const int d = s_.ranks_per_node;
-    const bool nodes = d > 1 && p_ % d == 0 && p_ > d;
-    if (nodes && d % (2 * dist) == 0) return node_msg(bytes);
+  // Ranks placed node by node, ranks_per_node (R) a node, over several whole nodes: the steps
+  // below see node boundaries. Without known nodes every step is a network message, msg().
+  bool across_nodes() const {
+    const int r = s_.ranks_per_node;
+    return r > 1 && p_ % r == 0 && p_ > r;
+  }
+  // Whether partners `dist` apart in a butterfly or binomial tree (rank r and r ^ dist, or
+  // r + dist for r a multiple of 2 dist) always share a node: R a multiple of 2 dist.
+  bool within_node(int dist) const {
+    return across_nodes() && s_.ranks_per_node % (2 * dist) == 0;
+  }
+  // One message of a step in which `sharers` of a node's ranks send off it at once: they
+  // share the node's one network link at its sustained (large-message) rate, so each waits
+  // for the others' bytes too; inside a node, the node's link.
+  double step_msg(double bytes, bool inside, double sharers, bool back_to_back = false) const {
+    if (inside) return node_msg(bytes);
     return chunk_msg(bytes, back_to_back) +
-           (nodes ? d - 1 : 0) * bytes * m_.network.rendezvous.beta;
+           (across_nodes() ? std::max(0.0, sharers - 1) : 0) * bytes * m_.network.rendezvous.beta;
+  }
+  // A butterfly step (recursive doubling or halving): across nodes, every rank of a node
+  // sends off it at once.
+  double pair_msg(double bytes, int dist, bool back_to_back = false) const {
+    return step_msg(bytes, within_node(dist), s_.ranks_per_node, back_to_back);
   }
   // `bytes` sent to that partner as chunk messages back to back (as stream()).
   double pair_stream(double bytes, double wire_bytes, int dist) const {

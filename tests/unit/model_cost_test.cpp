@@ -107,6 +107,20 @@ TEST(ModelCost, ButterflyStepsCrossingNodesShareTheNodesLink) {
               n / kC + 3 * (n / kH + kAlpha + w * kBeta) + n / kD, 1e-12);
 }
 
+TEST(ModelCost, BinomialTreeHopsInsideANodeUseItsLink) {
+  const double n = 4 * MiB;
+  Scenario s = scenario(Operation::bcast, n, 8, 1);
+  s.ranks_per_node = 4;
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  // The root's children 4, 2 and 1 away: one across the nodes (one rank of a node sends at a
+  // time in a tree), two inside.
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::PlainBinomial, s),
+              (kAlpha + n * kBeta) + 2 * (1e-6 + n * 1e-10), 1e-12);
+  s.ranks_per_node = 1;
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::PlainBinomial, s), 3 * (kAlpha + n * kBeta), 1e-12);
+}
+
 TEST(ModelCost, MpiAllreduceTakesTheBestOfItsAlgorithms) {
   const double n = 64 * MiB;
   const int p = 4;
