@@ -55,6 +55,36 @@ class Terms {
     return k * chunk_msg(wire_bytes / k, true);
   }
 
+  // Ranks placed node by node, ranks_per_node (R) a node, over several whole nodes: the steps
+  // below see node boundaries. Without known nodes every step is a network message, msg().
+  bool across_nodes() const {
+    const int r = s_.ranks_per_node;
+    return r > 1 && p_ % r == 0 && p_ > r;
+  }
+  // Whether partners `dist` apart in a butterfly or binomial tree (rank r and r ^ dist, or
+  // r + dist for r a multiple of 2 dist) always share a node: R a multiple of 2 dist.
+  bool within_node(int dist) const {
+    return across_nodes() && s_.ranks_per_node % (2 * dist) == 0;
+  }
+  // One message of a step in which `sharers` of a node's ranks send off it at once: they
+  // share the node's one network link at its sustained (large-message) rate, so each waits
+  // for the others' bytes too; inside a node, the node's link.
+  double step_msg(double bytes, bool inside, double sharers, bool back_to_back = false) const {
+    if (inside) return node_msg(bytes);
+    return chunk_msg(bytes, back_to_back) +
+           (across_nodes() ? std::max(0.0, sharers - 1) : 0) * bytes * m_.network.rendezvous.beta;
+  }
+  // A butterfly step (recursive doubling or halving): across nodes, every rank of a node
+  // sends off it at once.
+  double pair_msg(double bytes, int dist, bool back_to_back = false) const {
+    return step_msg(bytes, within_node(dist), s_.ranks_per_node, back_to_back);
+  }
+  // `bytes` sent to that partner as chunk messages back to back (as stream()).
+  double pair_stream(double bytes, double wire_bytes, int dist) const {
+    const double k = chunks(bytes);
+    return k * pair_msg(wire_bytes / k, dist, true);
+  }
+
   // `steps` rounds that each compute for `compute` seconds and move `transfer` seconds of
   // chunk messages of `wire_chunk` bytes. The chunks of consecutive rounds form one pipeline
   // (a chunk goes on as soon as it is done), so computation and transfer overlap where the

@@ -27,12 +27,21 @@ double p2p(const Terms& t, Algorithm a) {
 }
 
 // Binomial bcast: the root sends the message to its ceil(log2 p) children one after the
-// other (single port), each inner rank relays as soon as a chunk arrives.
+// other (single port), each inner rank relays as soon as a chunk arrives. Children 2^j away
+// share the root's node where the node's ranks are a multiple of 2^(j+1); across nodes one
+// rank of a node sends at a time.
+double tree_hops(const Terms& t, double bytes, bool back_to_back = false) {
+  double sum = 0;
+  for (int dist = 1; dist < t.p(); dist *= 2)
+    sum += t.step_msg(bytes, t.within_node(dist), 1, back_to_back);
+  return sum;
+}
+
 double bcast(const Terms& t, Algorithm a) {
   const double n = t.scenario().bytes;
   const int p = t.p(), levels = ceil_log2(p);
   if (p == 1) return 0;
-  const double binomial = levels * t.msg(n);  // PlainBinomial: whole messages
+  const double binomial = tree_hops(t, n);  // PlainBinomial: whole messages
   if (a == Algorithm::PlainBinomial) return binomial;
   if (a == Algorithm::Mpi) {
     // Measured against the plain tree, where the profile did.
@@ -46,15 +55,20 @@ double bcast(const Terms& t, Algorithm a) {
   }
   if (a != Algorithm::Binomial) return INFINITY;
   const double k = t.chunks(n), x = n / k;
-  // The root's link carries every chunk `levels` times; deeper relays add one hop each.
-  const double hop = t.chunk_msg(t.wire(x), k * levels > 1);
-  return pipeline(k, t.c(x), levels * hop, t.d(x)) + (levels - 1) * hop;
+  // The root's link carries every chunk to each child; deeper relays add the hops below the
+  // root's first (farthest) child.
+  const double root = tree_hops(t, t.wire(x), k * levels > 1);
+  const double first = t.step_msg(t.wire(x), t.within_node(1 << (levels - 1)), 1, k * levels > 1);
+  return pipeline(k, t.c(x), root, t.d(x)) + (root - first);
 }
 
+// Bruck's step d sends to the rank d below: with ranks placed node by node, min(d, R) of a
+// node's R ranks send off it at once (all of them once d reaches R).
 double bruck_messages(const Terms& t, double block_wire) {
   double sum = 0;
-  const int p = t.p();
-  for (int d = 1; d < p; d *= 2) sum += t.msg(std::min(d, p - d) * block_wire);
+  const int p = t.p(), r = std::max(1, t.scenario().ranks_per_node);
+  for (int d = 1; d < p; d *= 2)
+    sum += t.step_msg(std::min(d, p - d) * block_wire, false, std::min(d, r));
   return sum;
 }
 

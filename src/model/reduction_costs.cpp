@@ -72,11 +72,16 @@ double recursive_doubling(const Terms& t, double n, End end) {
   const int p = t.p();
   if (p <= 1) return 0;
   const double k = divisor(t, Algorithm::HomomorphicRecursiveDoubling, p, true);
-  const double hop = t.stream(n, t.wire(n, k)) + t.h(n);
-  if (end == End::root) return t.c(n) + ceil_log2(p) * hop + t.d(n);
-  const int p2 = floor_pow2(p), steps = ceil_log2(p2);
-  const double fold = p > p2 ? hop + t.stream(n, t.wire(n, k)) : 0;
-  return t.c(n) + steps * hop + fold + t.d(n);
+  auto hop = [&](int dist) { return t.pair_stream(n, t.wire(n, k), dist) + t.h(n); };
+  double hops = 0;
+  if (end == End::root) {
+    for (int dist = 1; dist < p; dist *= 2) hops += hop(dist);
+    return t.c(n) + hops + t.d(n);
+  }
+  const int p2 = floor_pow2(p);
+  for (int dist = 1; dist < p2; dist *= 2) hops += hop(dist);
+  const double fold = p > p2 ? hop(p2) + t.pair_stream(n, t.wire(n, k), p2) : 0;
+  return t.c(n) + hops + fold + t.d(n);
 }
 
 // Recursive halving (each range decompressed, reduced and, while at least the break-even
@@ -92,18 +97,20 @@ double rabenseifner(const Terms& t, double n, End end) {
                                      : INFINITY);
   auto packed = [&](double x) { return x >= be; };
   auto wire = [&](double x) { return packed(x) ? t.wire(x, k) : x; };
-  auto transfer = [&](double x) {  // one DOC exchange of x bytes, reduced on arrival
-    return (packed(x) ? t.c(x) + t.d(x) : 0) + t.stream(x, wire(x)) + t.gamma(x);
+  // One DOC exchange of x bytes with the partner dist ranks away, reduced on arrival.
+  auto transfer = [&](double x, int dist) {
+    return (packed(x) ? t.c(x) + t.d(x) : 0) + t.pair_stream(x, wire(x), dist) + t.gamma(x);
   };
-  double total = p > p2 ? transfer(n) : 0;
-  for (int j = 1; j <= steps; ++j) total += transfer(n / double(1 << j));
+  double total = p > p2 ? transfer(n, p2) : 0;
+  // Halving: the largest half goes to the farthest partner (mask p2 / 2 first).
+  for (int j = 1; j <= steps; ++j) total += transfer(n / double(1 << j), p2 >> j);
   const double block = n / p2;
   switch (end) {
     case End::scatter:
       return total + (p > p2 ? t.stream(n / p, wire(n / p)) + (packed(n / p) ? t.c(n / p) + t.d(n / p) : 0) : 0);
     case End::all: {
       double doubling = packed(block) ? t.c(block) + p2 * t.d(block) : 0;
-      for (int j = 0; j < steps; ++j) doubling += t.msg(wire(block * double(1 << j)));
+      for (int j = 0; j < steps; ++j) doubling += t.pair_msg(wire(block * double(1 << j)), 1 << j);
       if (p > p2) doubling += t.msg(wire(n)) + (packed(block) ? (p2 - 1) * t.d(block) : 0);
       return total + doubling;
     }

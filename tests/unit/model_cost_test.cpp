@@ -88,6 +88,39 @@ TEST(ModelCost, RecursiveDoublingFoldsNonPowersOfTwo) {
               n / kC + 2 * hop + hop + (kAlpha + n / r * kBeta) + n / kD, 1e-12);
 }
 
+TEST(ModelCost, ButterflyStepsCrossingNodesShareTheNodesLink) {
+  const double n = 8 * MiB, r = 4, w = n / r;
+  const int p = 8;
+  Scenario s = scenario(Operation::allreduce, n, p, r);
+  s.ranks_per_node = 4;  // two nodes of 4 ranks, placed node by node
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  const CodecRates* rates = m.rates("szp", commpress::codec::Dtype::f32);
+  // Partners 1 and 2 apart stay inside a node; 4 apart, all 4 ranks of a node send off it at
+  // once and each waits for the other 3 on its link.
+  const double inside = 1e-6 + w * 1e-10, across = kAlpha + w * kBeta + 3 * w * kBeta;
+  EXPECT_NEAR(predict(m, rates, Algorithm::HomomorphicRecursiveDoubling, s),
+              n / kC + 2 * (n / kH + inside) + (n / kH + across) + n / kD, 1e-12);
+  // Without nodes every step is one message on the network, as before.
+  s.ranks_per_node = 1;
+  EXPECT_NEAR(predict(m, rates, Algorithm::HomomorphicRecursiveDoubling, s),
+              n / kC + 3 * (n / kH + kAlpha + w * kBeta) + n / kD, 1e-12);
+}
+
+TEST(ModelCost, BinomialTreeHopsInsideANodeUseItsLink) {
+  const double n = 4 * MiB;
+  Scenario s = scenario(Operation::bcast, n, 8, 1);
+  s.ranks_per_node = 4;
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  // The root's children 4, 2 and 1 away: one across the nodes (one rank of a node sends at a
+  // time in a tree), two inside.
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::PlainBinomial, s),
+              (kAlpha + n * kBeta) + 2 * (1e-6 + n * 1e-10), 1e-12);
+  s.ranks_per_node = 1;
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::PlainBinomial, s), 3 * (kAlpha + n * kBeta), 1e-12);
+}
+
 TEST(ModelCost, MpiAllreduceTakesTheBestOfItsAlgorithms) {
   const double n = 64 * MiB;
   const int p = 4;

@@ -48,11 +48,14 @@ Status reduce_layers(const Grid& g, int64_t mi, int64_t nj, T* c, int64_t ld,
                      std::vector<T>& packed) {
   const MPI_Datatype type = comm::detail::mpi_datatype(codec::dtype_of<T>());
   const int count = int(mi * nj);
+  // The same block position on every layer of the fiber, so all skip an empty one alike
+  // (SMPI's Open MPI reductions divide by the count).
+  if (count == 0) return {};
   if (g.layer() != 0) {
     COMMPRESS_MPI(MPI_Reduce(packed.data(), nullptr, count, type, MPI_SUM, 0, g.fiber_comm()));
     return {};
   }
-  const bool in_place = ld == mi || count == 0;
+  const bool in_place = ld == mi;
   T* buf = in_place ? c : packed.data();
   if (!in_place)
     for (int64_t j = 0; j < nj; ++j) std::copy_n(c + j * ld, mi, buf + j * mi);

@@ -53,8 +53,12 @@ Result<double> max_abs_line_sum(const DistMatrix<T>& m, const Grid& g, bool per_
   for (int64_t j = 0; j < cols; ++j)
     for (int64_t i = 0; i < rows; ++i)
       sums[size_t(per_column ? j : i)] += std::fabs(double(m.data[i + j * m.ld]));
-  COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, sums.data(), int(sums.size()), MPI_DOUBLE, MPI_SUM,
-                              per_column ? g.col_comm() : g.row_comm()));
+  // The lines' count is the same on every rank of the communicator (one grid column or row),
+  // so a rank holding none of the matrix (2.5D layers above 0) skips with all its peers:
+  // SMPI's Open MPI allreduce divides by the count and dies on zero.
+  if (!sums.empty())
+    COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, sums.data(), int(sums.size()), MPI_DOUBLE,
+                                MPI_SUM, per_column ? g.col_comm() : g.row_comm()));
   double best = 0;
   for (double s : sums) best = std::max(best, s);
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &best, 1, MPI_DOUBLE, MPI_MAX, g.comm()));
