@@ -54,7 +54,7 @@ struct AgreedCall {
 };
 
 // One codec mode Auto weighed: the algorithm it would run with and the model's time for it
-// (predicted_seconds 0: not weighed, the profile having no rates for it or no ratio sampled).
+// (algorithm Auto: not weighed, the profile having no rates for it or no ratio sampled).
 struct CodecModeTime {
   std::string codec;
   Algorithm algorithm = Algorithm::Auto;

@@ -277,7 +277,7 @@ std::string render(const CollectivePlan& p, bool json) {
   if (!json)
     for (const CodecModeTime& m : p.modes)
       out += "mode " + m.codec + ": " +
-             (m.predicted_seconds > 0
+             (m.algorithm != Algorithm::Auto
                   ? std::string(algorithm_name(m.algorithm)) + " " + num(m.predicted_seconds) + " s"
                   : std::string("not weighed (no rates in the profile, or no ratio sampled)")) +
              (m.codec == p.codec ? " (chosen)" : "") + "\n";
