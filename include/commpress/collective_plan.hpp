@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "commpress/comm.hpp"
 #include "commpress/model.hpp"
@@ -41,11 +42,23 @@ struct AgreedCall {
   // The worst rank's sampled compression ratio at the bound and at the finest step a
   // reduction quantizes with (0: not sampled), and the most oversubscribed node.
   double ratio_at_bound = 0, ratio_at_fine = 0;
+  // The same for the entropy mode (szp-eh), sampled where Auto weighs the codec modes
+  // (codec "auto", a lossy bound, Algorithm::Auto; docs/szp-modes.md). 0: not sampled, and
+  // the mode is not weighed.
+  double entropy_ratio_at_bound = 0, entropy_ratio_at_fine = 0;
   double oversubscription = 1;
   bool one_node = false;      // every rank runs on one node
   NodeLayout nodes;           // read where the algorithm is Hierarchical
   // Reductions: transfers below this size go raw (Rabenseifner); SIZE_MAX: the model's value.
   size_t break_even_bytes = SIZE_MAX;
+};
+
+// One codec mode Auto weighed: the algorithm it would run with and the model's time for it
+// (algorithm Auto: not weighed, the profile having no rates for it or no ratio sampled).
+struct CodecModeTime {
+  std::string codec;
+  Algorithm algorithm = Algorithm::Auto;
+  double predicted_seconds = 0;
 };
 
 struct CollectivePlan {
@@ -71,6 +84,9 @@ struct CollectivePlan {
   int quantized_additive = 0, quantized_depth = 0;
   double requested_abs_bound = 0, step_abs_bound = 0, guaranteed_abs_bound = 0;
   double predicted_seconds = 0;          // the model's (0: not modelled)
+  // Where Auto weighed the codec modes (codec "auto" under a lossy bound): each mode, the
+  // chosen one (`codec`) among them; empty where the codec was given.
+  std::vector<CodecModeTime> modes;
 };
 
 // Pure: the plan for an agreed call on a profile. Fails where the call cannot run as asked

@@ -34,9 +34,9 @@ Result<Algorithm> parse_algorithm(std::string_view name);  // "auto", "mpi", "ri
 const char* op_name(Op op);
 
 struct Options {
-  // Codec name from the registry; "" or "none" sends uncompressed; "auto" means "szp" when
-  // the bound is lossy (f32/f64) and uncompressed when it is lossless, so the default
-  // Options are exact. Homomorphic algorithms need "szp".
+  // Registry name; "" or "none": uncompressed; "auto": raw when lossless or not float (default
+  // Options are exact), else "szp", or with Algorithm::Auto "szp-eh" where the model predicts
+  // it faster (docs/szp-modes.md; Report::codec). Homomorphic algorithms need "szp".
   std::string codec = "auto";
   ErrorBound bound = ErrorBound::lossless();  // on the result; lossless codecs ignore it
   Algorithm algorithm = Algorithm::Auto;

@@ -2,7 +2,7 @@
 // Auto (or a forced algorithm) would run for a collective, printed without running it.
 // Planning is pure (comm::plan_collective): besides the call it needs the rank count, what
 // the argument agreement would settle from the data (the inputs' range, the sampled
-// compression ratio; given here as options) and the machine profile in force
+// compression ratios, szp-eh's where Auto weighs the codec modes; given here as options) and the machine profile in force
 // (COMMPRESS_PROFILE), so no mpirun is involved.
 #include <cmath>
 #include <cstdio>
@@ -32,6 +32,7 @@ struct PlanCollectiveArgs {
   bool one_node = false;
   double lo = -1, hi = 1;
   double ratio = 0, ratio_fine = 0;
+  double entropy_ratio = 0, entropy_ratio_fine = 0;
   bool json = false;
 };
 
@@ -85,6 +86,8 @@ Status run_plan_collective(const PlanCollectiveArgs& a) {
   call.hi = a.hi;
   call.ratio_at_bound = a.ratio;
   call.ratio_at_fine = a.ratio_fine > 0 ? a.ratio_fine : a.ratio;
+  call.entropy_ratio_at_bound = a.entropy_ratio;
+  call.entropy_ratio_at_fine = a.entropy_ratio_fine > 0 ? a.entropy_ratio_fine : a.entropy_ratio;
   call.one_node = a.one_node;
   call.nodes = layout_of(a.ranks, a.ranks_per_node);
   auto plan = comm::plan_collective(call, comm::detail::machine_profile(), o);
@@ -123,6 +126,11 @@ void add_one(CLI::App& group, Outcome& outcome, const char* name, model::Operati
                   "the worst rank's compression ratio at the bound (0 = not sampled)");
   cmd->add_option("--ratio-fine", a->ratio_fine,
                   "the ratio at a reduction's finest step (default: --ratio)");
+  cmd->add_option("--entropy-ratio", a->entropy_ratio,
+                  "codec auto: the worst rank's szp-eh ratio at the bound (0 = not sampled: "
+                  "Auto keeps szp)");
+  cmd->add_option("--entropy-ratio-fine", a->entropy_ratio_fine,
+                  "szp-eh's ratio at a reduction's finest step (default: --entropy-ratio)");
   cmd->add_flag("--json", a->json, "one JSON object instead of key: value lines");
   cmd->callback([a, &outcome] { outcome.status = run_plan_collective(*a); });
 }

@@ -84,9 +84,12 @@ Result<CollectivePlan> plan_agreed(const Collective& c, AgreedCall call, const C
   call.ratio_at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 0;
   call.ratio_at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0;
   call.oversubscription = std::max(1.0, -agreed[2]);
+  call.entropy_ratio_at_bound = std::isfinite(agreed[3]) && agreed[3] > 0 ? agreed[3] : 0;
+  call.entropy_ratio_at_fine = std::isfinite(agreed[4]) && agreed[4] > 0 ? agreed[4] : 0;
   call.one_node = c.one_node;
   Selection settled;
   settled.algorithm = c.algorithm;
+  settled.modes = choice.modes;  // the chosen mode is already choice.options' codec
   settled.predicted_seconds = choice.predicted_seconds;
   settled.break_even_bytes = choice.break_even_bytes;
   if (!given && choice.options.algorithm != Algorithm::Auto) {
@@ -140,8 +143,10 @@ Result<CollectivePlan> plan_from_selection(const AgreedCall& call, const Selecti
   p.algorithm = sel.algorithm;
   p.runs = sel.algorithm;
   p.predicted_seconds = sel.predicted_seconds;
+  p.modes = sel.modes;
   Options o = opts;
   if (sel.chunk_bytes && o.chunk_bytes == 0) o.chunk_bytes = sel.chunk_bytes;
+  if (!sel.codec.empty()) o.codec = sel.codec;
   Result<Wire> made = runs_uncompressed(p.algorithm) ? Wire::uncompressed(p.dtype, o.chunk_bytes)
                                                      : Wire::make(o, p.dtype);
   if (!made.ok()) return made.status();
@@ -260,6 +265,22 @@ std::string render(const CollectivePlan& p, bool json) {
   number("step_abs_bound", num(p.step_abs_bound));
   number("guaranteed_abs_bound", num(p.guaranteed_abs_bound));
   number("predicted_seconds", num(p.predicted_seconds));
+  // The codec modes weighed: "szp: fused_ring 0.22" lines, or one JSON array.
+  if (json && !p.modes.empty()) {
+    std::string list = "[";
+    for (const CodecModeTime& m : p.modes)
+      list += std::string(list.size() > 1 ? ", " : "") + "{\"codec\": \"" + m.codec +
+              "\", \"algorithm\": \"" + algorithm_name(m.algorithm) +
+              "\", \"predicted_seconds\": " + num(m.predicted_seconds) + "}";
+    add(out, "modes", list + "]", json, false);
+  }
+  if (!json)
+    for (const CodecModeTime& m : p.modes)
+      out += "mode " + m.codec + ": " +
+             (m.algorithm != Algorithm::Auto
+                  ? std::string(algorithm_name(m.algorithm)) + " " + num(m.predicted_seconds) + " s"
+                  : std::string("not weighed (no rates in the profile, or no ratio sampled)")) +
+             (m.codec == p.codec ? " (chosen)" : "") + "\n";
   if (json) out += "}\n";
   return out;
 }
@@ -276,7 +297,9 @@ Result<CollectivePlan> plan_collective(const AgreedCall& call, const model::Mach
   const double none = std::numeric_limits<double>::infinity();
   const double agreed[detail::AutoSelection::kMins] = {
       call.ratio_at_bound > 0 ? call.ratio_at_bound : none,
-      call.ratio_at_fine > 0 ? call.ratio_at_fine : none, -call.oversubscription};
+      call.ratio_at_fine > 0 ? call.ratio_at_fine : none, -call.oversubscription,
+      call.entropy_ratio_at_bound > 0 ? call.entropy_ratio_at_bound : none,
+      call.entropy_ratio_at_fine > 0 ? call.entropy_ratio_at_fine : none};
   detail::Selection sel =
       detail::select_agreed(select, opts, call.ranks, &profile, agreed, call.one_node);
   if (sel.algorithm == Algorithm::SharedWindow && !call.one_node)

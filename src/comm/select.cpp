@@ -202,12 +202,18 @@ Selection forced(const Context& ctx) {
   return s;
 }
 
-// Auto's choice from the agreed ratios (1 where none was sampled), oversubscription and nodes.
-Selection decided(Context& ctx, const double* agreed, bool one_node) {
+// Where AutoSelection::mins keeps a codec's ratios (at the bound, then finer).
+constexpr size_t kFastRatios = 0, kEntropyRatios = 3;
+
+// Auto's choice for ctx's codec from the agreed ratios at `ratios` (1 where none was
+// sampled), oversubscription and nodes.
+Selection decided(Context& ctx, const double* agreed, bool one_node, size_t ratios = kFastRatios) {
   ctx.oversubscription = std::max(1.0, -agreed[2]);
   ctx.one_node = one_node;
-  const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 1.0;
-  const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
+  const double at_bound =
+      std::isfinite(agreed[ratios]) && agreed[ratios] > 0 ? agreed[ratios] : 1.0;
+  const double at_fine =
+      std::isfinite(agreed[ratios + 1]) && agreed[ratios + 1] > 0 ? agreed[ratios + 1] : 0.0;
   // An invalid request never gets here: its wire failed the agreement on every rank.
   const model::Choice c = ctx.choose(ctx.scenario(at_bound, at_fine), ctx.candidates());
   Selection s;
@@ -218,7 +224,69 @@ Selection decided(Context& ctx, const double* agreed, bool one_node) {
   return s;
 }
 
+// The fast mode's context (ctx: codec "auto", so szp) as the entropy mode's: the same call,
+// profile and agreed values with codec kEntropyMode.
+struct EntropyMode {
+  Options opts;
+  Context ctx;
+  explicit EntropyMode(const Context& fast)
+      : opts(with_codec(fast.opts, kEntropyMode)), ctx(fast.call, opts, fast.p, fast.profile) {
+    ctx.oversubscription = fast.oversubscription;
+    ctx.one_node = fast.one_node;
+  }
+  static Options with_codec(Options o, const char* codec) {
+    o.codec = codec;
+    return o;
+  }
+};
+
+// The entropy mode's sample, taken only where the mode could win: its best choice at a ratio
+// no data reaches must beat the fast mode's (fast_seconds; its codec is the slower, so on a
+// fast link it never does and nothing is sampled).
+RatioSample entropy_sample(const Context& fast, double fast_seconds) {
+  const EntropyMode e(fast);
+  if (!e.ctx.rates) return {};  // a profile without its rates: the mode is not weighed
+  const auto cands = e.ctx.candidates();
+  if (cands.empty()) return {};
+  const model::Choice best =
+      e.ctx.choose(e.ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands);
+  if (!is_compressed(best.algorithm) || !(best.predicted_seconds < fast_seconds)) return {};
+  return sample(e.ctx);
+}
+
+// Auto with the codec modes weighed: the fast mode's choice, or the entropy mode's where the
+// ranks sampled it and its prediction beats the fast mode's by the model's margin (a close
+// call keeps the fast mode, whose frames the homomorphic algorithms sum).
+Selection decided_modes(Context& fast, const double* agreed, bool one_node) {
+  Selection s = decided(fast, agreed, one_node);
+  if (!weighs_codec_modes(fast.opts)) return s;
+  std::vector<CodecModeTime> modes{{kFastMode, s.algorithm, s.predicted_seconds}};
+  EntropyMode e(fast);
+  Selection entropy;
+  const bool sampled = std::isfinite(agreed[kEntropyRatios]) && agreed[kEntropyRatios] > 0;
+  if (e.ctx.rates && sampled) {
+    entropy = decided(e.ctx, agreed, one_node, kEntropyRatios);
+    modes.push_back({kEntropyMode, entropy.algorithm, entropy.predicted_seconds});
+  } else {
+    modes.push_back({kEntropyMode, Algorithm::Auto, 0});
+  }
+  const double bar = is_compressed(s.algorithm) ? model::kDefaultMargin * s.predicted_seconds
+                                                : s.predicted_seconds;
+  if (sampled && e.ctx.rates && is_compressed(entropy.algorithm) &&
+      entropy.predicted_seconds > 0 && entropy.predicted_seconds < bar) {
+    s = std::move(entropy);
+    s.codec = kEntropyMode;
+  }
+  s.modes = std::move(modes);
+  return s;
+}
+
 }  // namespace
+
+bool weighs_codec_modes(const Options& opts) {
+  return opts.codec == "auto" && opts.algorithm == Algorithm::Auto &&
+         opts.bound.mode != codec::BoundMode::lossless;
+}
 
 const model::MachineProfile& machine_profile() { return profile_in_force().value; }
 
@@ -303,13 +371,23 @@ AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ra
   if (!mine.sampled) return;
   at_bound_ = mine.at_bound;
   at_fine_ = mine.at_fine;
-  expects_mpi_ =
-      ctx.choose(ctx.scenario(at_bound_, at_fine_), cands).algorithm == Algorithm::Mpi;
+  const model::Choice fast = ctx.choose(ctx.scenario(at_bound_, at_fine_), cands);
+  expects_mpi_ = fast.algorithm == Algorithm::Mpi;
+  if (!weighs_codec_modes(opts_)) return;
+  const RatioSample entropy = entropy_sample(ctx, fast.predicted_seconds);
+  if (!entropy.sampled) return;
+  entropy_at_bound_ = entropy.at_bound;
+  entropy_at_fine_ = entropy.at_fine;
+  const EntropyMode e(ctx);
+  expects_mpi_ = expects_mpi_ &&
+                 e.ctx.choose(e.ctx.scenario(entropy_at_bound_, entropy_at_fine_),
+                              e.ctx.candidates())
+                         .algorithm == Algorithm::Mpi;
 }
 
 std::vector<double> AutoSelection::no_mins() {
   const double none = std::numeric_limits<double>::infinity();
-  return {none, none, -1.0};
+  return {none, none, -1.0, none, none};
 }
 
 std::vector<double> AutoSelection::mins() const {
@@ -319,12 +397,14 @@ std::vector<double> AutoSelection::mins() const {
   if (at_bound_ > 0) m[0] = at_bound_;
   if (at_fine_ > 0) m[1] = at_fine_;
   m[2] = -oversubscription_;
+  if (entropy_at_bound_ > 0) m[kEntropyRatios] = entropy_at_bound_;
+  if (entropy_at_fine_ > 0) m[kEntropyRatios + 1] = entropy_at_fine_;
   return m;
 }
 
 Selection AutoSelection::decide(const double* agreed, bool one_node) const {
   Context ctx(call_, opts_, ranks_);
-  return decided(ctx, agreed, one_node);
+  return decided_modes(ctx, agreed, one_node);
 }
 
 Selection select_agreed(const SelectCall& call, const Options& opts, int ranks,
@@ -341,7 +421,7 @@ Selection select_agreed(const SelectCall& call, const Options& opts, int ranks,
   }
   if (!call.compressible && !model::offers_shared_window(call.op))
     return uncompressed(call, opts, ranks, given, std::max(1.0, -agreed[2]));
-  return decided(ctx, agreed, one_node);
+  return decided_modes(ctx, agreed, one_node);
 }
 
 Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 #include "commpress/model.hpp"
 
@@ -27,7 +28,21 @@ struct Selection {
   // A forced algorithm: this rank's sampled ratios (0 = none), for the agreement to take the
   // worst of, so that the plan's prediction is the same on every rank.
   double sample_at_bound = 0, sample_at_fine = 0;
+  // Auto weighing the codec modes (weighs_codec_modes): the mode chosen, to run in place of
+  // the options' codec ("" = the options' own), and every mode weighed.
+  std::string codec;
+  std::vector<CodecModeTime> modes;
 };
+
+// The codec modes Auto weighs (issue 18; docs/szp-modes.md): the fast one, whose frames sum
+// homomorphically, and the entropy-coded one, which the reductions run
+// decompress-operate-compress.
+inline constexpr const char* kFastMode = "szp";
+inline constexpr const char* kEntropyMode = "szp-eh";
+// Whether Auto weighs them for these options: codec "auto" under a lossy bound, the
+// algorithm Auto. (The dtype is judged by the modes' rates: a profile has none for a dtype
+// szp lacks.)
+bool weighs_codec_modes(const Options& opts);
 
 struct SelectCall {
   model::Operation op;
@@ -66,12 +81,15 @@ Selection select_uncompressed(const SelectCall& call, const Options& opts, int r
 // costs no round trip of its own. The constructor does the local half (candidates, and this
 // rank's ratio sample when some ratio could make compression pay); `mins` is what this rank
 // adds to the agreement (kMins doubles whose minimum over the ranks is taken: the worst
-// sampled ratio, at the bound and finer, and the most oversubscribed node); `decide` turns
+// sampled ratio, at the bound and finer, the most oversubscribed node, and the entropy mode's
+// worst ratios where the codec modes are weighed); `decide` turns
 // the agreed minima into the same Selection on every rank, given the same arguments and the
 // same machine profile (both agreed on too).
 class AutoSelection {
  public:
-  static constexpr size_t kMins = 3;
+  // The fast (or given) codec's ratios at the bound and finer, -oversubscription, and the
+  // entropy mode's ratios at the bound and finer.
+  static constexpr size_t kMins = 5;
   AutoSelection(const SelectCall& call, const Options& opts, int ranks);
   // Neutral contributions, for ranks that do not select (a disagreeing rank still sends
   // as many values as the others).
@@ -93,6 +111,7 @@ class AutoSelection {
   Options opts_;
   int ranks_ = 1;
   double at_bound_ = 0, at_fine_ = 0;  // this rank's sample (0 = none)
+  double entropy_at_bound_ = 0, entropy_at_fine_ = 0;  // the entropy mode's (0 = none)
   double oversubscription_ = 1;
   bool expects_mpi_ = true;
   bool expects_window_ = false;

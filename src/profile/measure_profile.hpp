@@ -12,13 +12,15 @@
 #include <vector>
 
 #include "comm/probe/codec_rates.hpp"
+#include "comm/select.hpp"
 #include "commpress/model.hpp"
 #include "commpress/status.hpp"
 
 namespace commpress::profile {
 
 struct ProfileOptions {
-  std::vector<std::string> codecs = {"szp"};
+  // The codec modes Auto weighs, always (docs/szp-modes.md); the tool adds the ones asked for.
+  std::vector<std::string> codecs = {comm::detail::kFastMode, comm::detail::kEntropyMode};
   std::vector<double> rel_bounds = {1e-2, 1e-3, 1e-4};
   double max_message_bytes = 64.0 * (1 << 20);  // ping-pong sweep 8 B .. this
   size_t codec_elements = size_t{4} << 20;       // elements per codec measurement

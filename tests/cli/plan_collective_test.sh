@@ -28,7 +28,15 @@ for key in ["operation", "ranks", "count", "dtype", "algorithm", "literature", "
             "step_abs_bound", "guaranteed_abs_bound", "predicted_seconds"]:
     if key not in text or key not in js:
         bad.append(f"no {key}")
+# The codec modes Auto weighed: one "mode CODEC" text line each, naming its algorithm.
+for m in js.get("modes", []):
+    line = text.get("mode " + m["codec"], "")
+    want = "not weighed" if m["algorithm"] == "auto" else m["algorithm"] + " "
+    if not line.startswith(want):
+        bad.append(f"mode {m['codec']}: text {line!r} against JSON {m}")
 for key, value in js.items():
+    if key == "modes":
+        continue
     if str(value).lower() != text.get(key, "").lower() and not (
             isinstance(value, float) and abs(value - float(text[key])) <= 1e-15 * abs(value)):
         bad.append(f"{key}: text {text.get(key)} against JSON {value}")
@@ -42,6 +50,11 @@ PY
 
 plan auto_lossy allreduce --count 1000000 --ranks 8 --bound-abs 1e-3 --ratio 8
 [ "$(field "$WORK/auto_lossy.txt" algorithm)" != auto ] || fail "auto_lossy: Auto in a plan"
+# Codec auto under a lossy bound weighs the modes; the unmeasured profile has no szp-eh rates.
+[ "$(field "$WORK/auto_lossy.txt" "mode szp-eh")" = \
+  "not weighed (no rates in the profile, or no ratio sampled)" ] || fail "auto_lossy: szp-eh weighed"
+plan given_codec allreduce --count 1000000 --ranks 8 --codec szp --bound-abs 1e-3 --ratio 8
+! grep -q "^mode " "$WORK/given_codec.txt" || fail "given_codec: modes weighed for a given codec"
 plan auto_lossless allreduce --count 1000 --ranks 4
 [ "$(field "$WORK/auto_lossless.txt" codec)" = none ] || fail "auto_lossless: compresses"
 plan forced_doc reduce --count 5000 --ranks 5 --root 4 --algorithm doc_ring --codec szp \

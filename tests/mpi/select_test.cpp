@@ -13,6 +13,7 @@
 #include "comm/select.hpp"
 #include "comm/session/environment.hpp"
 #include "comm_test_support.hpp"
+#include "profile_scope.hpp"
 
 namespace {
 
@@ -31,25 +32,6 @@ model::MachineProfile machine(double alpha, double beta) {
     m.codecs.push_back({"szp", d, 3e9, 4e9, 5e9, 4e9, 2e-6, 8});
   return m;
 }
-
-// Installs a profile for one test, and the number of ranks the launcher says share this
-// node (one per core unless told: ctest oversubscribes), and restores both afterwards.
-struct ProfileScope {
-  explicit ProfileScope(model::MachineProfile m, int local_ranks = 1) {
-    cc::detail::set_machine_profile(std::move(m));
-    if (const char* v = std::getenv(kVar)) saved_ = v;
-    setenv(kVar, std::to_string(local_ranks).c_str(), 1);
-    cc::detail::reread_environment_for_testing();  // read once per process
-  }
-  ~ProfileScope() {
-    cc::detail::set_machine_profile(std::nullopt);
-    if (saved_.empty()) unsetenv(kVar);
-    else setenv(kVar, saved_.c_str(), 1);
-    cc::detail::reread_environment_for_testing();
-  }
-  static constexpr const char* kVar = "OMPI_COMM_WORLD_LOCAL_SIZE";
-  std::string saved_;
-};
 
 // A random walk per rank; rank 1 (when there is one) gets a constant array instead, so the
 // ranks' samples differ wildly.

@@ -177,7 +177,11 @@ void use_probed_profile(MPI_Comm user_comm, const ProbeCall& call) {
 }
 
 ProbeCall probe_call(const Options& opts, const void* data, size_t count, Dtype dtype) {
-  ProbeCall call{data, data ? count : 0, dtype, comm::detail::codec_choice(opts, dtype)};
+  // Where Auto weighs the codec modes, the entropy mode's rates besides szp's (always measured).
+  const std::string codec = comm::detail::weighs_codec_modes(opts)
+                                ? comm::detail::kEntropyMode
+                                : comm::detail::codec_choice(opts, dtype);
+  ProbeCall call{data, data ? count : 0, dtype, codec};
   if (opts.bound.mode == codec::BoundMode::rel && opts.bound.value > 0)
     call.rel_bound = opts.bound.value;
   return call;

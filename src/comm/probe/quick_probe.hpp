@@ -25,7 +25,8 @@ struct ProbeCall {
   const void* data = nullptr;
   size_t count = 0;
   codec::Dtype dtype = codec::Dtype::f32;
-  std::string codec;       // the call's codec besides szp (empty or "none": szp only)
+  std::string codec;       // the call's codec besides szp (empty or "none": szp only; Auto
+                           // weighing the codec modes: the entropy mode, szp-eh)
   double rel_bound = 1e-4; // the bound the lossy rates are measured at
 };
 

@@ -47,6 +47,8 @@ void Choice::settle(const Selection& s) {
   compress = s.compress;
   break_even_bytes = s.break_even_bytes;
   if (s.chunk_bytes && options.chunk_bytes == 0) options.chunk_bytes = s.chunk_bytes;
+  if (!s.codec.empty()) options.codec = s.codec;
+  modes = s.modes;
   sample_at_bound = s.sample_at_bound;
   sample_at_fine = s.sample_at_fine;
   pending.reset();

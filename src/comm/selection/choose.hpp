@@ -25,6 +25,8 @@ struct Choice {
   std::shared_ptr<const AutoSelection> pending;
   // A forced algorithm: this rank's sampled ratios (0 = none).
   double sample_at_bound = 0, sample_at_fine = 0;
+  // The codec modes Auto weighed (Selection::modes); the one chosen is options.codec.
+  std::vector<CodecModeTime> modes;
 
   void settle(const Selection& s);
   // What this rank adds to the argument agreement for the selection (AutoSelection::kMins
