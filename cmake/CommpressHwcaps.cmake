@@ -5,7 +5,9 @@
 # and from an installed prefix alike, so one build runs everywhere and takes the vector paths
 # where they exist. The variants have the same soname and frames are byte-identical across
 # them. GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX2 makes the loader choose the baseline
-# (docs/environment.md). Not with COMMPRESS_NATIVE (that build is for this CPU alone) and not
+# (docs/environment.md). GFNI and AVX512-VBMI are in no level: the kernels that use them carry
+# a target attribute and are chosen at run time (src/codec/homomorphic/kernel_dispatch.*).
+# Not with COMMPRESS_NATIVE (that build is for this CPU alone) and not
 # under a sanitizer (the tests then exercise one build).
 if(NOT COMMPRESS_NATIVE AND NOT COMMPRESS_SANITIZE AND COMMPRESS_HWCAPS
    AND CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")

@@ -87,6 +87,9 @@ struct CollectivePlan {
   // Where Auto weighed the codec modes (codec "auto" under a lossy bound): each mode, the
   // chosen one (`codec`) among them; empty where the codec was given.
   std::vector<CodecModeTime> modes;
+  // Point-to-point: false where Auto found that compressing would not pay; the header then
+  // announces the codec (both ends check it) and the chunks travel uncompressed.
+  bool compress = true;
 };
 
 // Pure: the plan for an agreed call on a profile. Fails where the call cannot run as asked
@@ -105,6 +108,16 @@ Result<CollectivePlan> plan_bcast(AgreedCall call, const model::MachineProfile& 
                                   const Options& opts);
 Result<CollectivePlan> plan_allgather(AgreedCall call, const model::MachineProfile& profile,
                                       const Options& opts);
+Result<CollectivePlan> plan_scatter(AgreedCall call, const model::MachineProfile& profile,
+                                    const Options& opts);
+Result<CollectivePlan> plan_gather(AgreedCall call, const model::MachineProfile& profile,
+                                   const Options& opts);
+
+// Point-to-point (send, isend): the sender's plan, from its own call alone (no agreement:
+// the receiver follows what the sender's header announces); ranks is 2. plan_collective
+// with operation p2p plans the same.
+Result<CollectivePlan> plan_p2p(size_t count, Dtype dtype, const model::MachineProfile& profile,
+                                const Options& opts);
 
 // Collective: the plan the verb would run for this call (its agreement on the arguments and
 // the data's range, then planning as the verb does), on the profile in force. Moves no data.
@@ -120,6 +133,12 @@ Result<CollectivePlan> plan_bcast(const void* buf, size_t count, Dtype dtype, in
                                   MPI_Comm comm, const Options& opts = {});
 Result<CollectivePlan> plan_allgather(const void* send, size_t count_per_rank, Dtype dtype,
                                       MPI_Comm comm, const Options& opts = {});
+// send: the root's p blocks (the others' may be null).
+Result<CollectivePlan> plan_scatter(const void* send, size_t count_per_rank, Dtype dtype,
+                                    int root, MPI_Comm comm, const Options& opts = {});
+// send: this rank's block.
+Result<CollectivePlan> plan_gather(const void* send, size_t count_per_rank, Dtype dtype, int root,
+                                   MPI_Comm comm, const Options& opts = {});
 
 // Collective: execute a plan. Every rank must pass the same plan and buffers matching its call
 // (operation, count, dtype, op, root, communicator size: anything else fails every rank with
@@ -135,6 +154,8 @@ Result<Report> reduce(const CollectivePlan& plan, const void* send, void* recv, 
 Result<Report> bcast(const CollectivePlan& plan, void* buf, MPI_Comm comm);
 Result<Report> allgather(const CollectivePlan& plan, const void* send, void* recv,
                          MPI_Comm comm);
+Result<Report> scatter(const CollectivePlan& plan, const void* send, void* recv, MPI_Comm comm);
+Result<Report> gather(const CollectivePlan& plan, const void* send, void* recv, MPI_Comm comm);
 
 // The plan as "key: value" lines and as one JSON object (the tool prints both).
 std::string plan_to_text(const CollectivePlan& plan);

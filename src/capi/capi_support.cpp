@@ -50,6 +50,13 @@ thread_local std::string last_error;
 
 }  // namespace
 
+bool known_algorithm(commpress_algorithm a) {
+  const int v = int(a);
+  // The table's rows, not a last enumerator: a new row is accepted with no edit here.
+  return v == COMMPRESS_ALG_AUTO ||
+         (v > 0 && v <= 255 && commpress::algorithm_info(Algorithm(v)) != nullptr);
+}
+
 commpress_status record(const Status& status) {
   if (status.ok()) return COMMPRESS_OK;
   last_error = status.to_string();
@@ -143,9 +150,8 @@ const char* commpress_last_error(void) {
 const char* commpress_version(void) { return commpress::version(); }
 
 const char* commpress_algorithm_name(commpress_algorithm algorithm) {
-  const int v = int(algorithm);
-  if (v < COMMPRESS_ALG_AUTO || v > COMMPRESS_ALG_SHARED_WINDOW) return "?";
-  return commpress::comm::algorithm_name(commpress::comm::Algorithm(v));
+  if (!commpress::capi::known_algorithm(algorithm)) return "?";
+  return commpress::comm::algorithm_name(commpress::comm::Algorithm(int(algorithm)));
 }
 
 }  // extern "C"

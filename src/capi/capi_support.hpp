@@ -59,6 +59,8 @@ commpress_status null_argument(const char* function, const char* parameter);
 // collectives, on every rank together), never to a valid neighbour by truncation.
 codec::Dtype to_dtype(commpress_dtype d);
 comm::Op to_op(commpress_op op);
+// Whether a C algorithm value is Auto or a row of the algorithm table.
+bool known_algorithm(commpress_algorithm a);
 // Checks a dtype where the call is local (codecs): INVALID_ARGUMENT naming the value.
 Status check_dtype(commpress_dtype d);
 // The bound a (mode, value) pair means; value is ignored when lossless. Only the mode is

@@ -1,5 +1,6 @@
-// `commpress plan allreduce` (and reduce_scatter_block, reduce, bcast, allgather): the plan
-// Auto (or a forced algorithm) would run for a collective, printed without running it.
+// `commpress plan allreduce` (and reduce_scatter_block, reduce, bcast, allgather, scatter,
+// gather, p2p): the plan Auto (or a forced algorithm) would run for a collective or a
+// point-to-point send, printed without running it.
 // Planning is pure (comm::plan_collective): besides the call it needs the rank count, what
 // the argument agreement would settle from the data (the inputs' range, the sampled
 // compression ratios, szp-eh's where Auto weighs the codec modes; given here as options) and the machine profile in force
@@ -104,33 +105,38 @@ void add_one(CLI::App& group, Outcome& outcome, const char* name, model::Operati
   CLI::App* cmd = group.add_subcommand(name, what);
   cmd->add_option("--count", a->count, "the verb's count (per rank where the verb's is)")
       ->required();
-  cmd->add_option("--ranks", a->ranks, "ranks of the communicator")->required();
+  const bool p2p = operation == model::Operation::p2p;
+  if (p2p) a->ranks = 2;  // a sender and a receiver
+  else cmd->add_option("--ranks", a->ranks, "ranks of the communicator")->required();
   cmd->add_option("--dtype", a->dtype, "f32, f64, i32, ...")->capture_default_str();
   const bool reduction = operation == model::Operation::allreduce ||
                          operation == model::Operation::reduce_scatter ||
                          operation == model::Operation::reduce;
   if (reduction) cmd->add_option("--op", a->op, "sum, min, max or prod")->capture_default_str();
-  if (operation == model::Operation::reduce || operation == model::Operation::bcast)
+  if (operation == model::Operation::reduce || operation == model::Operation::bcast ||
+      operation == model::Operation::scatter || operation == model::Operation::gather)
     cmd->add_option("--root", a->root, "root rank")->capture_default_str();
   cmd->add_option("--algorithm", a->algorithm, "auto or an algorithm's name")->capture_default_str();
   cmd->add_option("--codec", a->codec, "auto, none or a registry name")->capture_default_str();
   cmd->add_option("--bound-rel", a->bound_rel, "bound on the result relative to the inputs' range");
   cmd->add_option("--bound-abs", a->bound_abs, "absolute bound on the result");
   cmd->add_option("--chunk-bytes", a->chunk_bytes, "chunk size (0 = chosen)")->capture_default_str();
-  cmd->add_option("--ranks-per-node", a->ranks_per_node,
-                  "consecutive ranks per node, as pretend nodes (default: nodes unknown)");
-  cmd->add_flag("--one-node", a->one_node, "every rank on one node (SharedWindow can run)");
-  cmd->add_option("--lo", a->lo, "smallest finite input over all ranks")->capture_default_str();
-  cmd->add_option("--hi", a->hi, "largest finite input over all ranks")->capture_default_str();
-  cmd->add_option("--ratio", a->ratio,
-                  "the worst rank's compression ratio at the bound (0 = not sampled)");
-  cmd->add_option("--ratio-fine", a->ratio_fine,
-                  "the ratio at a reduction's finest step (default: --ratio)");
-  cmd->add_option("--entropy-ratio", a->entropy_ratio,
-                  "codec auto: the worst rank's szp-eh ratio at the bound (0 = not sampled: "
-                  "Auto keeps szp)");
-  cmd->add_option("--entropy-ratio-fine", a->entropy_ratio_fine,
-                  "szp-eh's ratio at a reduction's finest step (default: --entropy-ratio)");
+  if (!p2p) {  // point-to-point plans from the call and the profile alone
+    cmd->add_option("--ranks-per-node", a->ranks_per_node,
+                    "consecutive ranks per node, as pretend nodes (default: nodes unknown)");
+    cmd->add_flag("--one-node", a->one_node, "every rank on one node (SharedWindow can run)");
+    cmd->add_option("--lo", a->lo, "smallest finite input over all ranks")->capture_default_str();
+    cmd->add_option("--hi", a->hi, "largest finite input over all ranks")->capture_default_str();
+    cmd->add_option("--ratio", a->ratio,
+                    "the worst rank's compression ratio at the bound (0 = not sampled)");
+    cmd->add_option("--ratio-fine", a->ratio_fine,
+                    "the ratio at a reduction's finest step (default: --ratio)");
+    cmd->add_option("--entropy-ratio", a->entropy_ratio,
+                    "codec auto: the worst rank's szp-eh ratio at the bound (0 = not sampled: "
+                    "Auto keeps szp)");
+    cmd->add_option("--entropy-ratio-fine", a->entropy_ratio_fine,
+                    "szp-eh's ratio at a reduction's finest step (default: --entropy-ratio)");
+  }
   cmd->add_flag("--json", a->json, "one JSON object instead of key: value lines");
   cmd->callback([a, &outcome] { outcome.status = run_plan_collective(*a); });
 }
@@ -151,6 +157,13 @@ void add_plan_collective_commands(CLI::App& app, Outcome& outcome) {
           (std::string("the plan of bcast") + tail).c_str());
   add_one(group, outcome, "allgather", model::Operation::allgather,
           (std::string("the plan of allgather") + tail).c_str());
+  add_one(group, outcome, "scatter", model::Operation::scatter,
+          (std::string("the plan of scatter") + tail).c_str());
+  add_one(group, outcome, "gather", model::Operation::gather,
+          (std::string("the plan of gather") + tail).c_str());
+  add_one(group, outcome, "p2p", model::Operation::p2p,
+          "the plan of a point-to-point send: algorithm, codec, chunking, whether the chunks "
+          "go compressed, the model's time");
 }
 
 }  // namespace commpress::cli

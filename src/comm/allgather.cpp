@@ -53,12 +53,7 @@ size_t largest_message(const detail::Collective& c, size_t n) {
 
 // The call's agreement and its plan (given: a plan made earlier, to agree on); plan_only
 // stops there and needs no recv.
-struct Planned {
-  detail::Collective c;
-  CollectivePlan plan;
-};
-
-Result<Planned> agree_and_plan(const void* send, const void* recv, size_t n, Dtype dtype,
+Result<detail::PlannedCall> agree_and_plan(const void* send, const void* recv, size_t n, Dtype dtype,
                                MPI_Comm comm, detail::Choice& choice,
                                const CollectivePlan* given, bool plan_only) {
   auto c = detail::begin_collective(
@@ -81,15 +76,11 @@ Result<Planned> agree_and_plan(const void* send, const void* recv, size_t n, Dty
   call.operation = model::Operation::allgather;
   call.count = n;
   call.dtype = dtype;
-  auto plan = detail::plan_agreed(*c, call, choice, given);
-  if (!plan.ok()) return plan.status();
-  // The bound resolved against every rank's block (a REL bound needs their range).
-  plan->requested_abs_bound = plan->step_abs_bound = plan->guaranteed_abs_bound =
-      c->wire.abs_bound();
-  return Planned{*c, std::move(*plan)};
+  // The bound: resolved against every rank's block.
+  return detail::plan_movement(*c, call, choice, given);
 }
 
-Result<Report> execute(const Planned& p, const void* send, void* recv) {
+Result<Report> execute(const detail::PlannedCall& p, const void* send, void* recv) {
   const detail::Collective& c = p.c;
   const size_t n = p.plan.count;
   auto* out = static_cast<std::byte*>(recv);
@@ -106,9 +97,7 @@ Result<Report> execute(const Planned& p, const void* send, void* recv) {
   } else {
     local = compressed(c, own, out, n, traffic);
   }
-  auto r = detail::end_collective(c, local, traffic);
-  if (r.ok()) r->predicted_seconds = p.plan.predicted_seconds;
-  return r;
+  return detail::end_planned(p, local, traffic);
 }
 
 }  // namespace

@@ -51,12 +51,7 @@ Status via_shared_window(const detail::Collective& c, void* buf, size_t n, int r
 
 // The call's agreement and its plan (given: a plan made earlier, to agree on); plan_only
 // stops there.
-struct Planned {
-  detail::Collective c;
-  CollectivePlan plan;
-};
-
-Result<Planned> agree_and_plan(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
+Result<detail::PlannedCall> agree_and_plan(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
                                detail::Choice& choice, const CollectivePlan* given,
                                bool plan_only) {
   auto c = detail::begin_collective(
@@ -78,15 +73,10 @@ Result<Planned> agree_and_plan(void* buf, size_t count, Dtype dtype, int root, M
   call.count = count;
   call.dtype = dtype;
   call.root = root;
-  auto plan = detail::plan_agreed(*c, call, choice, given);
-  if (!plan.ok()) return plan.status();
-  // The bound resolved against the root's data (a REL bound needs it).
-  plan->requested_abs_bound = plan->step_abs_bound = plan->guaranteed_abs_bound =
-      c->wire.abs_bound();
-  return Planned{*c, std::move(*plan)};
+  return detail::plan_movement(*c, call, choice, given);  // the bound: the root's data's
 }
 
-Result<Report> execute(const Planned& p, void* buf) {
+Result<Report> execute(const detail::PlannedCall& p, void* buf) {
   const detail::Collective& c = p.c;
   const size_t count = p.plan.count;
   const int root = p.plan.root;
@@ -100,9 +90,7 @@ Result<Report> execute(const Planned& p, void* buf) {
     local = via_shared_window(c, buf, count, root, traffic);
   else
     local = binomial(c, buf, count, root, traffic);
-  auto r = detail::end_collective(c, local, traffic);
-  if (r.ok()) r->predicted_seconds = p.plan.predicted_seconds;
-  return r;
+  return detail::end_planned(p, local, traffic);
 }
 
 }  // namespace

@@ -103,6 +103,55 @@ Result<CollectivePlan> plan_agreed(const Collective& c, AgreedCall call, const C
   return plan;
 }
 
+Result<CollectivePlan> plan_p2p(size_t count, Dtype dtype, const Options& opts,
+                                const model::MachineProfile* profile) {
+  const Selection sel = select_p2p(opts, count, dtype, profile);
+  if (sel.algorithm != Algorithm::Direct && sel.algorithm != Algorithm::Mpi)
+    return Status{ErrorCode::invalid_argument, std::string("point-to-point does not implement "
+                                                           "algorithm ") +
+                                                   algorithm_name(sel.algorithm) +
+                                                   " (it offers auto, mpi, direct)"};
+  CollectivePlan p;
+  p.operation = model::Operation::p2p;
+  p.ranks = 2;
+  p.count = count;
+  p.dtype = dtype;
+  p.algorithm = p.runs = sel.algorithm;
+  p.predicted_seconds = sel.predicted_seconds;
+  p.compress = sel.compress;
+  if (sel.algorithm == Algorithm::Mpi) {
+    p.compress = false;
+    return p;
+  }
+  Options o = opts;
+  if (sel.chunk_bytes && o.chunk_bytes == 0) o.chunk_bytes = sel.chunk_bytes;
+  auto wire = Wire::make(o, dtype);
+  if (!wire.ok()) return wire.status();
+  p.codec = wire->codec_name();
+  p.bound = wire->lossy() ? o.bound : ErrorBound::lossless();
+  p.chunk_bytes = wire->chunk_bytes();
+  p.compress = sel.compress && wire->compressed();
+  // The sender resolves a REL bound on its array; an ABS one is the plan's.
+  if (wire->lossy() && !wire->needs_range())
+    p.requested_abs_bound = p.step_abs_bound = p.guaranteed_abs_bound = wire->abs_bound();
+  return p;
+}
+
+Result<PlannedCall> plan_movement(const Collective& c, AgreedCall call, const Choice& choice,
+                                  const CollectivePlan* given) {
+  auto plan = plan_agreed(c, call, choice, given);
+  if (!plan.ok()) return plan.status();
+  plan->requested_abs_bound = plan->step_abs_bound = plan->guaranteed_abs_bound =
+      c.wire.abs_bound();
+  return PlannedCall{c, std::move(*plan)};
+}
+
+Result<Report> end_planned(const PlannedCall& p, const Status& local, const Traffic& traffic) {
+  auto r = end_collective(p.c, local, traffic);
+  if (r.ok()) r->predicted_seconds = p.plan.predicted_seconds;
+  return r;
+}
+
 namespace {
 
 // The reductions' error budget on the plan's wire (its bound not yet planned).
@@ -179,6 +228,11 @@ Result<CollectivePlan> plan_from_selection(const AgreedCall& call, const Selecti
 
 namespace {
 
+bool has_root(model::Operation op) {
+  return op == model::Operation::reduce || op == model::Operation::bcast ||
+         op == model::Operation::scatter || op == model::Operation::gather;
+}
+
 const char* plan_name(model::Operation op) {
   return op == model::Operation::reduce_scatter ? "reduce_scatter_block"
                                                 : model::operation_name(op);
@@ -188,9 +242,7 @@ Status check_call(const AgreedCall& call, const Options& opts) {
   const char* name = plan_name(call.operation);
   if (call.ranks < 1)
     return {ErrorCode::invalid_argument, std::string(name) + ": a plan needs ranks >= 1"};
-  const bool has_root =
-      call.operation == model::Operation::reduce || call.operation == model::Operation::bcast;
-  if (has_root && (call.root < 0 || call.root >= call.ranks))
+  if (has_root(call.operation) && (call.root < 0 || call.root >= call.ranks))
     return {ErrorCode::invalid_argument, std::string(name) + ": root " +
                                              std::to_string(call.root) + " is not a rank of " +
                                              std::to_string(call.ranks)};
@@ -243,14 +295,15 @@ std::string render(const CollectivePlan& p, bool json) {
   number("count", std::to_string(p.count));
   text("dtype", codec::dtype_name(p.dtype));
   if (detail::is_reduction(p.operation)) text("op", op_name(p.op));
-  if (p.operation == model::Operation::reduce || p.operation == model::Operation::bcast)
-    number("root", std::to_string(p.root));
+  if (has_root(p.operation)) number("root", std::to_string(p.root));
   text("algorithm", algorithm_name(p.algorithm));
   text("literature", algorithm_info(p.algorithm)->literature);
   text("runs", algorithm_name(p.runs));
   text("codec", p.codec);
   text("bound", bound_text(p.bound));
   number("chunk_bytes", std::to_string(p.chunk_bytes));
+  if (p.operation == model::Operation::p2p)
+    add(out, "compress", p.compress ? "true" : "false", json, false);
   if (detail::is_reduction(p.operation))
     number("break_even_bytes", std::to_string(p.break_even_bytes));
   if (p.algorithm == Algorithm::Hierarchical) {
@@ -289,6 +342,8 @@ std::string render(const CollectivePlan& p, bool json) {
 
 Result<CollectivePlan> plan_collective(const AgreedCall& call, const model::MachineProfile& profile,
                                        const Options& opts) {
+  if (call.operation == model::Operation::p2p)
+    return detail::plan_p2p(call.count, call.dtype, opts, &profile);
   COMMPRESS_RETURN_IF_ERROR(check_call(call, opts));
   const bool reduction = detail::is_reduction(call.operation);
   if (reduction) COMMPRESS_RETURN_IF_ERROR(detail::check_op(call.op));
@@ -337,6 +392,20 @@ Result<CollectivePlan> plan_bcast(AgreedCall call, const model::MachineProfile& 
 Result<CollectivePlan> plan_allgather(AgreedCall call, const model::MachineProfile& profile,
                                       const Options& opts) {
   return planned(model::Operation::allgather, call, profile, opts);
+}
+
+Result<CollectivePlan> plan_scatter(AgreedCall call, const model::MachineProfile& profile,
+                                    const Options& opts) {
+  return planned(model::Operation::scatter, call, profile, opts);
+}
+Result<CollectivePlan> plan_gather(AgreedCall call, const model::MachineProfile& profile,
+                                   const Options& opts) {
+  return planned(model::Operation::gather, call, profile, opts);
+}
+
+Result<CollectivePlan> plan_p2p(size_t count, Dtype dtype, const model::MachineProfile& profile,
+                                const Options& opts) {
+  return detail::plan_p2p(count, dtype, opts, &profile);
 }
 
 std::string plan_to_text(const CollectivePlan& plan) { return render(plan, false); }

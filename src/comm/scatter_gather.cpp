@@ -5,15 +5,18 @@
 //   gather: every rank compresses its own block once; a rank appends its children's
 //     messages (frames of their subtrees) to its own block and sends it all to its parent; the
 //     root decodes each child's message as soon as it arrives.
-// The root's own block is copied exactly (it never crosses the network).
+// The root's own block is copied exactly (it never crosses the network). Both plan first
+// (plan_movement, after the agreement) and then run the plan's algorithm.
 #include <cstring>
 
 #include "comm/algorithms/parts/binomial_tree.hpp"
 #include "comm/selection/choose.hpp"
+#include "comm/selection/planning.hpp"
 #include "comm/session/codec_threads.hpp"
 #include "comm/session/collective.hpp"
 #include "comm/session/private_comm.hpp"
 #include "comm/transport/mpi_dtype.hpp"
+#include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::comm {
@@ -185,24 +188,77 @@ struct Call {
   int root;
 };
 
-Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_Comm comm) {
-  return detail::begin_collective(
-      comm,
-      {call.operation, call.op, call.n, call.dtype, call.root, true, true},
-      choice,
+// This rank's block of a gather: send, or at an in-place root (send == recv) its slot of recv.
+const void* own_block(const detail::Collective& c, const Call& call) {
+  if (call.operation == model::Operation::gather && c.rank == call.root && call.send == call.recv &&
+      call.recv)
+    return static_cast<const std::byte*>(call.recv) + size_t(call.root) * call.n * c.wire.elem_size();
+  return call.send;
+}
+
+// The call's agreement and its plan (given: a plan made earlier, to agree on); plan_only
+// stops there and needs only the buffer whose data travels (scatter: the root's send;
+// gather: this rank's send).
+Result<detail::PlannedCall> agree_and_plan(const Call& call, detail::Choice& choice,
+                                           MPI_Comm comm, const CollectivePlan* given,
+                                           bool plan_only) {
+  const bool scatter = call.operation == model::Operation::scatter;
+  auto c = detail::begin_collective(
+      comm, {call.operation, call.op, call.n, call.dtype, call.root, true, true}, choice,
       [&](const detail::Collective& c) -> Status {
+        if (given)
+          COMMPRESS_RETURN_IF_ERROR(detail::matches_plan(*given, call.operation, call.op, c.size));
         bool is_root = c.rank == call.root;
-        bool scatter = call.operation == model::Operation::scatter;
         // The root's buffer of all blocks, and this rank's own block (absent at an
         // in-place root).
         const void* all = scatter ? call.send : call.recv;
         const void* own = scatter ? call.recv : call.send;
-        if (call.n > 0 && ((is_root && all == nullptr) || own == nullptr))
+        const bool all_missing = is_root && all == nullptr && !(plan_only && !scatter);
+        const bool own_missing = own == nullptr && !(plan_only && scatter);
+        if (call.n > 0 && (all_missing || own_missing))
           return {ErrorCode::invalid_argument,
                   std::string(call.op) + ": null buffer with a non-zero count"};
         return detail::check_message_size(
             c.wire.block_capacity(call.n) * largest_subtree(c.size), call.op);
       });
+  if (!c.ok()) return c.status();
+  const bool is_root = c->rank == call.root;
+  if (scatter) {
+    const size_t all = is_root ? call.n * size_t(c->size) : 0;
+    COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, is_root ? call.send : nullptr, all));
+  } else {
+    COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, own_block(*c, call), call.n));
+  }
+  AgreedCall agreed;
+  agreed.operation = call.operation;
+  agreed.count = call.n;
+  agreed.dtype = call.dtype;
+  agreed.root = call.root;
+  return detail::plan_movement(*c, agreed, choice, given);
+}
+
+// Runs the plan: its algorithm, on the wire every rank built from it.
+Result<Report> execute(const detail::PlannedCall& p, const Call& call) {
+  const detail::Collective& c = p.c;
+  const bool mpi = p.plan.algorithm == Algorithm::Mpi;
+  detail::Traffic traffic;
+  Status local;
+  if (call.operation == model::Operation::scatter)
+    local = mpi ? scatter_mpi(c, call.send, call.recv, call.n, call.root, traffic)
+                : scatter_tree(c, static_cast<const std::byte*>(call.send), call.recv, call.n,
+                               call.root, traffic);
+  else
+    local = mpi ? gather_mpi(c, call.send, call.recv, call.n, call.root, traffic)
+                : gather_tree(c, own_block(c, call), static_cast<std::byte*>(call.recv), call.n,
+                              call.root, traffic);
+  return detail::end_planned(p, local, traffic);
+}
+
+Call scatter_call(const void* send, void* recv, size_t n, Dtype dtype, int root) {
+  return {model::Operation::scatter, "scatter", send, recv, n, dtype, root};
+}
+Call gather_call(const void* send, void* recv, size_t n, Dtype dtype, int root) {
+  return {model::Operation::gather, "gather", send, recv, n, dtype, root};
 }
 
 }  // namespace
@@ -210,39 +266,57 @@ Result<detail::Collective> begin(const Call& call, detail::Choice& choice, MPI_C
 Result<Report> scatter(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
                        MPI_Comm comm, const Options& opts) {
   const detail::CodecThreads threads;
-  Call call{model::Operation::scatter, "scatter", send, recv, count_per_rank, dtype, root};
+  const Call call = scatter_call(send, recv, count_per_rank, dtype, root);
   auto choice = detail::choose_scatter(opts, send, count_per_rank, dtype, root, comm);
-  auto c = begin(call, choice, comm);
-  if (!c.ok()) return c.status();
-  bool is_root = c->rank == root;
-  size_t all = is_root ? count_per_rank * size_t(c->size) : 0;
-  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, is_root ? send : nullptr, all));
-  detail::Traffic traffic;
-  Status local = c->algorithm == Algorithm::Mpi
-                     ? scatter_mpi(*c, send, recv, count_per_rank, root, traffic)
-                     : scatter_tree(*c, static_cast<const std::byte*>(send), recv,
-                                    count_per_rank, root, traffic);
-  return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
+  auto p = agree_and_plan(call, choice, comm, nullptr, false);
+  if (!p.ok()) return p.status();
+  return execute(*p, call);
+}
+
+Result<Report> scatter(const CollectivePlan& plan, const void* send, void* recv, MPI_Comm comm) {
+  const detail::CodecThreads threads;
+  const Call call = scatter_call(send, recv, plan.count, plan.dtype, plan.root);
+  auto choice = detail::choice_of(plan);
+  auto p = agree_and_plan(call, choice, comm, &plan, false);
+  if (!p.ok()) return p.status();
+  return execute(*p, call);
+}
+
+Result<CollectivePlan> plan_scatter(const void* send, size_t count_per_rank, Dtype dtype,
+                                    int root, MPI_Comm comm, const Options& opts) {
+  const Call call = scatter_call(send, nullptr, count_per_rank, dtype, root);
+  auto choice = detail::choose_scatter(opts, send, count_per_rank, dtype, root, comm);
+  auto p = agree_and_plan(call, choice, comm, nullptr, true);
+  if (!p.ok()) return p.status();
+  return std::move(p->plan);
 }
 
 Result<Report> gather(const void* send, void* recv, size_t count_per_rank, Dtype dtype, int root,
                       MPI_Comm comm, const Options& opts) {
   const detail::CodecThreads threads;
-  Call call{model::Operation::gather, "gather", send, recv, count_per_rank, dtype, root};
+  const Call call = gather_call(send, recv, count_per_rank, dtype, root);
   auto choice = detail::choose_gather(opts, send, recv, count_per_rank, dtype, root, comm);
-  auto c = begin(call, choice, comm);
-  if (!c.ok()) return c.status();
-  bool is_root = c->rank == root;
-  auto* out = static_cast<std::byte*>(recv);
-  // At the root, passing recv as send means MPI_IN_PLACE: its block already sits in recv.
-  const void* own =
-      is_root && send == recv ? out + root * count_per_rank * c->wire.elem_size() : send;
-  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, own, count_per_rank));
-  detail::Traffic traffic;
-  Status local = c->algorithm == Algorithm::Mpi
-                     ? gather_mpi(*c, send, recv, count_per_rank, root, traffic)
-                     : gather_tree(*c, own, out, count_per_rank, root, traffic);
-  return detail::with_prediction(detail::end_collective(*c, local, traffic), choice);
+  auto p = agree_and_plan(call, choice, comm, nullptr, false);
+  if (!p.ok()) return p.status();
+  return execute(*p, call);
+}
+
+Result<Report> gather(const CollectivePlan& plan, const void* send, void* recv, MPI_Comm comm) {
+  const detail::CodecThreads threads;
+  const Call call = gather_call(send, recv, plan.count, plan.dtype, plan.root);
+  auto choice = detail::choice_of(plan);
+  auto p = agree_and_plan(call, choice, comm, &plan, false);
+  if (!p.ok()) return p.status();
+  return execute(*p, call);
+}
+
+Result<CollectivePlan> plan_gather(const void* send, size_t count_per_rank, Dtype dtype, int root,
+                                   MPI_Comm comm, const Options& opts) {
+  const Call call = gather_call(send, nullptr, count_per_rank, dtype, root);
+  auto choice = detail::choose_gather(opts, send, nullptr, count_per_rank, dtype, root, comm);
+  auto p = agree_and_plan(call, choice, comm, nullptr, true);
+  if (!p.ok()) return p.status();
+  return std::move(p->plan);
 }
 
 }  // namespace commpress::comm

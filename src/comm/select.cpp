@@ -424,9 +424,13 @@ Selection select_agreed(const SelectCall& call, const Options& opts, int ranks,
   return decided_modes(ctx, agreed, one_node);
 }
 
-Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
+Selection select_p2p(const Options& opts, size_t count, Dtype dtype,
+                     const model::MachineProfile* profile) {
   SelectCall call{model::Operation::p2p, count, dtype};
-  const Context ctx(call, opts, 2);
+  std::optional<Profiled> explicit_profile;
+  if (profile) explicit_profile.emplace(*profile);
+  const Profiled& given = explicit_profile ? *explicit_profile : profile_in_force();
+  const Context ctx(call, opts, 2, given);
   Selection s;
   s.algorithm = opts.algorithm == Algorithm::Auto ? Algorithm::Direct : opts.algorithm;
   const double typical = ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio : 1;
@@ -446,7 +450,7 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype) {
     s.predicted_seconds = ctx.predict(Algorithm::Mpi, 1, 0);
     return s;
   }
-  s.predicted_seconds = Context(call, tuned, 2).predict(s.algorithm, typical, 0);
+  s.predicted_seconds = Context(call, tuned, 2, given).predict(s.algorithm, typical, 0);
   return s;
 }
 

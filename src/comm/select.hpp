@@ -136,6 +136,8 @@ int64_t machine_profile_fingerprint();
 // header protocol (it lets the receiver check codec, bound and count against the sender's),
 // chooses the chunk size, and sends the chunks uncompressed when the model finds that
 // compressing would not pay (compress = false); the header tells the receiver which.
-Selection select_p2p(const Options& opts, size_t count, Dtype dtype);
+// profile: null for the profile in force.
+Selection select_p2p(const Options& opts, size_t count, Dtype dtype,
+                     const model::MachineProfile* profile = nullptr);
 
 }  // namespace commpress::comm::detail

@@ -192,6 +192,19 @@ static void argument_errors(void) {
         commpress_algorithm_name(COMMPRESS_ALG_PLAIN_RING));
   CHECK(strcmp(commpress_algorithm_name(COMMPRESS_ALG_PLAIN_BINOMIAL), "plain_binomial") == 0, "%s",
         commpress_algorithm_name(COMMPRESS_ALG_PLAIN_BINOMIAL));
+  /* Every row of the algorithm table, the last ones included, and nothing past it. */
+  CHECK(strcmp(commpress_algorithm_name(COMMPRESS_ALG_PAIRWISE), "pairwise") == 0, "%s",
+        commpress_algorithm_name(COMMPRESS_ALG_PAIRWISE));
+  CHECK(strcmp(commpress_algorithm_name(COMMPRESS_ALG_BRUCK), "bruck") == 0, "%s",
+        commpress_algorithm_name(COMMPRESS_ALG_BRUCK));
+  CHECK(strcmp(commpress_algorithm_name((commpress_algorithm)(COMMPRESS_ALG_BRUCK + 1)), "?") == 0,
+        "%s", commpress_algorithm_name((commpress_algorithm)(COMMPRESS_ALG_BRUCK + 1)));
+  commpress_options* o = NULL;
+  CHECK_OK(commpress_options_create(&o));
+  CHECK_OK(commpress_options_set_algorithm(o, COMMPRESS_ALG_BRUCK));
+  CHECK_STATUS(commpress_options_set_algorithm(o, (commpress_algorithm)(COMMPRESS_ALG_BRUCK + 1)),
+               COMMPRESS_INVALID_ARGUMENT);
+  commpress_options_destroy(o);
 }
 
 int main(void) {

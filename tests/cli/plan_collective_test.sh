@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `commpress plan allreduce` (and the other collectives that select) prints the plan without
+# `commpress plan allreduce` (the other collectives, and p2p) prints the plan without
 # MPI: every field as text, the same as one JSON object; Hierarchical on uneven pretend nodes
 # plans its cross-node ring; a forced algorithm is the plan's; bad requests fail with one error
 # line and print no plan. (That the verbs run these plans: tests/mpi/collective_plan_test.cpp.)
@@ -73,6 +73,19 @@ plan even allreduce --count 4096 --ranks 8 --ranks-per-node 2 --algorithm hierar
 plan bcast bcast --count 100000 --ranks 4 --codec szp --bound-abs 1e-2 --ratio 5
 plan allgather allgather --count 100000 --ranks 3 --codec zstd-1
 plan scatter reduce_scatter_block --count 1000 --ranks 3 --algorithm plain_ring
+plan scatter_tree scatter --count 5000 --ranks 5 --root 2 --algorithm binomial --codec szp \
+  --bound-abs 1e-3
+[ "$(field "$WORK/scatter_tree.txt" algorithm)" = binomial ] || fail "scatter_tree: not binomial"
+[ "$(field "$WORK/scatter_tree.txt" root)" = 2 ] || fail "scatter_tree: root"
+[ "$(field "$WORK/scatter_tree.txt" guaranteed_abs_bound)" = 0.001 ] || fail "scatter_tree: bound"
+plan gather_raw gather --count 5000 --ranks 4 --root 3 --codec none
+[ "$(field "$WORK/gather_raw.txt" codec)" = none ] || fail "gather_raw: compresses"
+[ "$(field "$WORK/gather_raw.txt" root)" = 3 ] || fail "gather_raw: root"
+plan p2p_direct p2p --count 100000 --algorithm direct --codec zstd-1 --chunk-bytes 65536
+[ "$(field "$WORK/p2p_direct.txt" algorithm)" = direct ] || fail "p2p_direct: not direct"
+[ "$(field "$WORK/p2p_direct.txt" ranks)" = 2 ] || fail "p2p_direct: ranks"
+[ "$(field "$WORK/p2p_direct.txt" chunk_bytes)" = 65536 ] || fail "p2p_direct: chunking"
+[ "$(field "$WORK/p2p_direct.txt" compress)" = true ] || fail "p2p_direct: forced codec declined"
 
 expect_error() {  # expect_error NAME PATTERN ARGS...
   local name=$1 pattern=$2
@@ -90,6 +103,9 @@ expect_error lossy_prod "prod" allreduce --count 10 --ranks 4 --op prod --algori
   --codec szp --bound-abs 1e-3
 expect_error no_ranks "ranks" allreduce --count 10 --ranks 0
 expect_error bad_root "root 4" reduce --count 10 --ranks 4 --root 4
+expect_error bad_scatter_root "root 3" scatter --count 10 --ranks 3 --root 3
+expect_error p2p_ring "point-to-point does not implement algorithm ring" p2p --count 10 \
+  --algorithm ring
 expect_error unknown_algorithm "fastest" allreduce --count 10 --ranks 2 --algorithm fastest
 
 finish plan_collective_test

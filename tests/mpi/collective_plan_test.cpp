@@ -1,5 +1,5 @@
-// Plans of the reductions (commpress/collective_plan.hpp): the plan a call makes is the same on
-// every rank and the same twice; executing it gives the bits and the report of the call that
+// Plans of the collectives and of point-to-point (commpress/collective_plan.hpp): the plan a
+// call makes is the same on every rank and the same twice; executing it gives the bits and the report of the call that
 // plans for itself; Hierarchical on uneven nodes plans its ring; the pure plan over the rank
 // count is the collective one; a plan for another communicator size or operation fails on
 // every rank.
@@ -169,6 +169,110 @@ TEST(CollectivePlan, MovementPlansRunAsTheCallThatPlansForItself) {
   auto wrong = cc::bcast(*gplan, buf.data(), MPI_COMM_WORLD);
   expect_failed_alike(wrong.status(), "an allgather plan run as bcast",
                       ErrorCode::invalid_argument);
+}
+
+// scatter and gather from the last rank: the plan is the same everywhere, and running it gives
+// the bits and the report of the call that plans for itself; a gather plan does not scatter.
+TEST(CollectivePlan, ScatterAndGatherRunTheirPlans) {
+  const int p = world_size(), root = p - 1;
+  const size_t bytes = kCount * 4;
+  const Bytes all = make_bytes(Dtype::f32, kCount * size_t(p), 41);  // the root's p blocks
+  const Bytes mine = make_bytes(Dtype::f32, kCount, 43 + uint64_t(world_rank()));
+  const std::vector<Options> movement = {
+      options(Algorithm::Auto, "auto", ErrorBound::absolute(1e-3)),
+      options(Algorithm::Binomial, "szp", ErrorBound::relative(1e-3)),
+      options(Algorithm::Binomial, "lz4", ErrorBound::lossless()),
+      options(Algorithm::Mpi, "none", ErrorBound::lossless())};
+  for (const Options& o : movement) {
+    const std::string what = describe({o.codec, o.bound}) + " " + cc::algorithm_name(o.algorithm);
+    Bytes got1(bytes), got2(bytes);
+    auto s1 = cc::scatter(all.data(), got1.data(), kCount, Dtype::f32, root, MPI_COMM_WORLD, o);
+    ASSERT_TRUE(s1.ok()) << what << ": " << s1.status().to_string();
+    auto splan = cc::plan_scatter(world_rank() == root ? all.data() : nullptr, kCount,
+                                  Dtype::f32, root, MPI_COMM_WORLD, o);
+    ASSERT_TRUE(splan.ok()) << what << ": " << splan.status().to_string();
+    EXPECT_NE(splan->algorithm, Algorithm::Auto) << what;
+    EXPECT_EQ(splan->root, root) << what;
+    EXPECT_TRUE(same_text_everywhere(cc::plan_to_json(*splan))) << what;
+    auto s2 = cc::scatter(*splan, all.data(), got2.data(), MPI_COMM_WORLD);
+    ASSERT_TRUE(s2.ok()) << what << ": " << s2.status().to_string();
+    EXPECT_EQ(got1, got2) << what;
+    EXPECT_EQ(s2->algorithm, splan->algorithm) << what;
+    expect_same_report(*s1, *s2, "scatter " + what);
+
+    Bytes out1(bytes * size_t(p)), out2(out1.size());
+    auto g1 = cc::gather(mine.data(), out1.data(), kCount, Dtype::f32, root, MPI_COMM_WORLD, o);
+    ASSERT_TRUE(g1.ok()) << what << ": " << g1.status().to_string();
+    auto gplan = cc::plan_gather(mine.data(), kCount, Dtype::f32, root, MPI_COMM_WORLD, o);
+    ASSERT_TRUE(gplan.ok()) << what << ": " << gplan.status().to_string();
+    EXPECT_TRUE(same_text_everywhere(cc::plan_to_json(*gplan))) << what;
+    auto g2 = cc::gather(*gplan, mine.data(), out2.data(), MPI_COMM_WORLD);
+    ASSERT_TRUE(g2.ok()) << what << ": " << g2.status().to_string();
+    if (world_rank() == root) {
+      EXPECT_EQ(out1, out2) << what;
+    }
+    EXPECT_EQ(g2->algorithm, gplan->algorithm) << what;
+    expect_same_report(*g1, *g2, "gather " + what);
+  }
+  // The pure plan over the launch's rank count is the collective one (forced: no sample).
+  const Options forced = options(Algorithm::Binomial, "szp", ErrorBound::absolute(1e-2));
+  auto collective = cc::plan_gather(mine.data(), kCount, Dtype::f32, root, MPI_COMM_WORLD, forced);
+  ASSERT_TRUE(collective.ok()) << collective.status().to_string();
+  cc::AgreedCall call;
+  call.ranks = p;
+  call.count = kCount;
+  call.dtype = Dtype::f32;
+  call.root = root;
+  call.lo = collective->lo;
+  call.hi = collective->hi;
+  auto pure = cc::plan_gather(call, cc::detail::machine_profile(), forced);
+  ASSERT_TRUE(pure.ok()) << pure.status().to_string();
+  CollectivePlan expected = *collective;
+  expected.predicted_seconds = pure->predicted_seconds;
+  EXPECT_EQ(cc::plan_to_json(*pure), cc::plan_to_json(expected));
+  // A gather plan does not run as scatter.
+  Bytes buf(bytes);
+  auto wrong = cc::scatter(*collective, all.data(), buf.data(), MPI_COMM_WORLD);
+  expect_failed_alike(wrong.status(), "a gather plan run as scatter",
+                      ErrorCode::invalid_argument);
+}
+
+// Point-to-point's plan is the sender's own: a send reports what plan_p2p planned.
+TEST(CollectivePlan, PointToPointSendsItsPlan) {
+  if (world_size() < 2) GTEST_SKIP() << "needs a sender and a receiver";
+  const Bytes mine = make_bytes(Dtype::f64, kCount, 51);
+  const std::vector<Options> sends = {
+      options(Algorithm::Auto, "szp", ErrorBound::absolute(1e-3)),
+      options(Algorithm::Direct, "zstd-1", ErrorBound::lossless()),
+      options(Algorithm::Mpi, "none", ErrorBound::lossless())};
+  for (Options o : sends) {
+    o.chunk_bytes = o.algorithm == Algorithm::Direct ? 8192 : 0;
+    const std::string what = describe({o.codec, o.bound}) + " " + cc::algorithm_name(o.algorithm);
+    auto plan = cc::plan_p2p(kCount, Dtype::f64, cc::detail::machine_profile(), o);
+    ASSERT_TRUE(plan.ok()) << what << ": " << plan.status().to_string();
+    EXPECT_EQ(plan->operation, commpress::model::Operation::p2p) << what;
+    EXPECT_NE(plan->algorithm, Algorithm::Auto) << what;
+    if (o.algorithm == Algorithm::Direct) {
+      EXPECT_EQ(plan->chunk_bytes, 8192u) << what;
+    }
+    if (world_rank() == 0) {
+      auto r = cc::send(mine.data(), kCount, Dtype::f64, 1, 7, MPI_COMM_WORLD, o);
+      ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+      EXPECT_EQ(r->algorithm, plan->algorithm) << what;
+      EXPECT_EQ(r->predicted_seconds, plan->predicted_seconds) << what;
+      if (plan->algorithm == Algorithm::Direct) {
+        EXPECT_EQ(r->chunk_bytes, plan->chunk_bytes) << what;
+        EXPECT_EQ(r->codec, plan->compress ? plan->codec : std::string("none")) << what;
+      }
+    } else if (world_rank() == 1) {
+      Bytes got(mine.size());
+      auto r = cc::recv(got.data(), kCount, Dtype::f64, 0, 7, MPI_COMM_WORLD, o);
+      ASSERT_TRUE(r.ok()) << what << ": " << r.status().to_string();
+    }
+  }
+  auto ring = cc::plan_p2p(kCount, Dtype::f64, cc::detail::machine_profile(),
+                           options(Algorithm::Ring, "szp", ErrorBound::absolute(1e-3)));
+  EXPECT_EQ(ring.status().code(), ErrorCode::invalid_argument);
 }
 
 // Pretend nodes of 2: on an odd rank count the nodes are uneven, and the plan (not the run)

@@ -26,7 +26,7 @@ Status assemble_frame(FrameInfo info, std::span<const std::byte> block_headers,
                 " bytes"};
   }
   info.payload_size = payload;
-  detail::write_frame_header(info, std::span<const std::byte>(out).subspan(kFrameHeaderSize),
+  codec::detail::write_frame_header(info, std::span<const std::byte>(out).subspan(kFrameHeaderSize),
                              out.data());
   return {};
 }

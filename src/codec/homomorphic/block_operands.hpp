@@ -175,14 +175,15 @@ COMMPRESS_HD size_t combine_block(const A& a, const B& b, size_t valid, const sz
 
 // combine_block for two frame blocks, with a register-only path for the common case: two
 // coded full blocks whose values are small enough that the sum needs no range check.
-template <class T>
+// Gfni: the register path's plane transposes (residual_kernels_avx512.hpp).
+template <class T, bool Gfni = false>
 COMMPRESS_HD size_t combine_frame_blocks(const FrameBlock<T>& a, const FrameBlock<T>& b, size_t valid,
                             const szp::LinearQuantizer<T>& qz, uint8_t& header,
                             std::byte* body) {
 #if COMMPRESS_HOMOMORPHIC_AVX512
   if (valid == kBlockValues && a.q_bits() <= kSafeQBits<T> && b.q_bits() <= kSafeQBits<T> &&
       !a.zero() && !b.zero()) {
-    const size_t size = detail::sum_coded_avx512<T>(a.header, a.body, b.header, b.body, header, body);
+    const size_t size = detail::sum_coded_avx512<T, Gfni>(a.header, a.body, b.header, b.body, header, body);
     if (size < raw_body_size<T>(valid)) return size;
   }
 #endif
@@ -192,7 +193,7 @@ COMMPRESS_HD size_t combine_frame_blocks(const FrameBlock<T>& a, const FrameBloc
 // combine_block(LocalBlock(x), f) with a register-only path for the common case: local values
 // that quantize into a block the encoder surely codes (not raw), and a frame block that is
 // zero or coded with values small enough that the sum needs no range check.
-template <class T>
+template <class T, bool Gfni = false>
 COMMPRESS_HD size_t combine_local_block(const T* x, size_t valid, const FrameBlock<T>& f,
                            const szp::LinearQuantizer<T>& qz, uint8_t& header, std::byte* body) {
 #if COMMPRESS_HOMOMORPHIC_AVX512
@@ -203,12 +204,12 @@ COMMPRESS_HD size_t combine_local_block(const T* x, size_t valid, const FrameBlo
       if (detail::magnitudes_below<T>(q, 0)) return f.emit(valid, header, body);
       // Below the raw size even in plain form: the encoder surely codes this block.
       if (detail::magnitudes_below<T>(r, kPlainBelowRawBits<T>)) {
-        if (f.zero()) return detail::encode_bounded_vectors<T>(r, header, body);
+        if (f.zero()) return detail::encode_bounded_vectors<T, Gfni>(r, header, body);
         if (f.q_bits() <= kSafeQBits<T> && detail::magnitudes_below<T>(q, kSafeQBits<T>)) {
           __m512i fr[L::kVectors];
-          detail::decode_residual_vectors<T>(f.header, f.body, fr);
+          detail::decode_residual_vectors<T, Gfni>(f.header, f.body, fr);
           for (int g = 0; g < L::kVectors; ++g) r[g] = L::add(r[g], fr[g]);
-          const size_t size = detail::encode_bounded_vectors<T>(r, header, body);
+          const size_t size = detail::encode_bounded_vectors<T, Gfni>(r, header, body);
           if (size < raw_body_size<T>(valid)) return size;
         }
       }

@@ -1,7 +1,8 @@
 // Runs the combining pass over all blocks of the result with OpenMP and writes the result
 // frame. The blocks are cut into contiguous chunks (one per thread); each chunk codes into its
 // own region of workspace scratch, sized for the worst case so no chunk waits for another, and
-// the regions are then concatenated in block order. The bytes never depend on the thread count.
+// the regions are then concatenated in block order. The bytes never depend on the thread count,
+// nor on the kernels (kernel_dispatch.hpp) that code the chunks.
 #pragma once
 
 #include <omp.h>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "codec/format/frame_header.hpp"
+#include "codec/homomorphic/kernel_dispatch.hpp"
+#include "codec/homomorphic/plane_transpose_gfni.hpp"
 #include "codec/lossy/szp/block_driver.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
 #include "commpress/codec.hpp"
@@ -29,9 +32,21 @@ Status assemble_frame(FrameInfo info, std::span<const std::byte> block_headers,
                       std::span<const std::byte* const> chunk_bodies,
                       std::span<const size_t> chunk_sizes, std::vector<std::byte>& out);
 
-// code_chunk(size_t c, size_t lo, size_t hi, uint8_t* headers, std::byte* bodies) codes blocks
-// [lo, hi) (chunk c): header b into headers[b], bodies consecutively from `bodies`, at most
-// max_body_size<T>(lossy) bytes each; returns the bytes written.
+#if COMMPRESS_HOMOMORPHIC_GFNI
+// code_chunk's GFNI instance, compiled for GFNI with everything it calls inlined into it (the
+// transposes cannot inline into code of a lesser target).
+template <class CodeChunk>
+__attribute__((flatten)) COMMPRESS_GFNI_TARGET size_t code_chunk_gfni(
+    const CodeChunk& code_chunk, size_t c, size_t lo, size_t hi, uint8_t* headers,
+    std::byte* bodies) {
+  return code_chunk.template operator()<true>(c, lo, hi, headers, bodies);
+}
+#endif
+
+// code_chunk.operator()<bool Gfni>(size_t c, size_t lo, size_t hi, uint8_t* headers,
+// std::byte* bodies) codes blocks [lo, hi) (chunk c): header b into headers[b], bodies
+// consecutively from `bodies`, at most max_body_size<T>(lossy) bytes each; returns the bytes
+// written. Gfni: with the plane transposes (only called so where the CPU has them).
 template <class T, class CodeChunk>
 Status write_combined_frame(const FrameInfo& info, size_t chunks, Workspace& ws,
                             const CodeChunk& code_chunk, std::vector<std::byte>& out) {
@@ -46,12 +61,17 @@ Status write_combined_frame(const FrameInfo& info, size_t chunks, Workspace& ws,
   auto* sizes = reinterpret_cast<size_t*>(words);
   auto* bodies = reinterpret_cast<const std::byte**>(words + chunks);
   uint8_t* headers = reinterpret_cast<uint8_t*>(scratch);
+  [[maybe_unused]] const bool gfni = active_kernels() == Kernels::avx512_gfni;
   // Whatever team size OpenMP grants, every chunk is coded exactly once.
 #pragma omp parallel for num_threads(int(chunks)) schedule(static, 1)
   for (size_t c = 0; c < chunks; ++c) {
     const size_t lo = szp::chunk_begin(nb, chunks, c), hi = szp::chunk_begin(nb, chunks, c + 1);
     std::byte* dst = scratch + nb + lo * max_body;
-    sizes[c] = code_chunk(c, lo, hi, headers, dst);
+#if COMMPRESS_HOMOMORPHIC_GFNI
+    if (gfni) sizes[c] = code_chunk_gfni(code_chunk, c, lo, hi, headers, dst);
+    else
+#endif
+      sizes[c] = code_chunk.template operator()<false>(c, lo, hi, headers, dst);
     bodies[c] = dst;
   }
   return assemble_frame(info, {scratch, nb}, {bodies, chunks}, {sizes, chunks}, out);

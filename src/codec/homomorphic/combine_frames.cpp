@@ -36,12 +36,12 @@ Status combine_as(const SzpOperand& a, const SzpOperand& b, const FrameInfo& inf
   const szp::LinearQuantizer<T> qz(info.abs_bound);
   return homomorphic::write_combined_frame<T>(
       info, chunks, ws,
-      [&](size_t c, size_t lo, size_t hi, uint8_t* headers, std::byte* bodies) {
+      [&]<bool Gfni>(size_t c, size_t lo, size_t hi, uint8_t* headers, std::byte* bodies) {
         FrameCursor<T> x(ha, ba, lo, starts_a[c]), y(hb, bb, lo, starts_b[c]);
         size_t pos = 0;
         for (size_t blk = lo; blk < hi; ++blk) {
           const size_t valid = szp::valid_in_block(n, blk);
-          pos += homomorphic::combine_frame_blocks<T>(x.next(valid), y.next(valid), valid, qz,
+          pos += homomorphic::combine_frame_blocks<T, Gfni>(x.next(valid), y.next(valid), valid, qz,
                                                headers[blk], bodies + pos);
         }
         return pos;

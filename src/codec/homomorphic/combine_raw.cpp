@@ -26,13 +26,13 @@ Status combine_raw_as(const T* local, const SzpOperand& f, const FrameInfo& info
   const szp::LinearQuantizer<T> qz(info.abs_bound);
   return homomorphic::write_combined_frame<T>(
       info, chunks, ws,
-      [&](size_t c, size_t lo, size_t hi, uint8_t* headers, std::byte* bodies) {
+      [&]<bool Gfni>(size_t c, size_t lo, size_t hi, uint8_t* headers, std::byte* bodies) {
         FrameCursor<T> y(hf, bf, lo, starts[c]);
         size_t pos = 0;
         for (size_t blk = lo; blk < hi; ++blk) {
           const size_t valid = szp::valid_in_block(n, blk);
           // Same operand order as combine(compress(local), frame), hence the same bytes.
-          pos += homomorphic::combine_local_block<T>(local + blk * szp::kBlockValues, valid,
+          pos += homomorphic::combine_local_block<T, Gfni>(local + blk * szp::kBlockValues, valid,
                                                      y.next(valid), qz, headers[blk], bodies + pos);
         }
         return pos;

@@ -2,7 +2,10 @@
 // middle of a homomorphic sum needs the residuals of a block, not its values, so these stop
 // where the szp kernels would prefix-sum (decode) or start after Lorenzo (encode). They must
 // produce exactly what szp::decode_residuals / szp::encode_residuals produce in lossy mode
-// (tests/unit/homomorphic_test.cpp compares them on random residuals).
+// (tests/unit/homomorphic_test.cpp compares them on random residuals). Where a function takes
+// `bool Gfni`, true uses the plane transposes of plane_transpose_gfni.hpp: only from a caller
+// compiled for them (COMMPRESS_GFNI_TARGET) and only where the CPU has them; the bytes are the
+// same either way.
 #pragma once
 
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
@@ -38,7 +41,7 @@ inline uint64_t load_first_bytes(const std::byte* p, int k) {
 }
 
 // The 32 residuals of a zero / plain / outlier block, in registers.
-template <class T>
+template <class T, bool Gfni = false>
 inline void decode_residual_vectors(uint8_t header, const std::byte* body, __m512i* v) {
   using L = szp::detail::Lanes<T>;
   using U = typename szp::BlockTraits<T>::UInt;
@@ -57,7 +60,7 @@ inline void decode_residual_vectors(uint8_t header, const std::byte* body, __m51
       const uint32_t signs = core::load_le<uint32_t>(p);
       p += 4;
 #if COMMPRESS_HOMOMORPHIC_GFNI
-      if (hd.width <= kNarrowPlanes) {
+      if (Gfni && hd.width <= kNarrowPlanes) {
         vectors_from_lane_bytes<T>(lane_bytes_from_planes(p, hd.width), v);
       } else
 #endif
@@ -154,11 +157,11 @@ inline bool magnitudes_below(const __m512i* v, int bits, uint32_t lanes = ~0u) {
   return (over & lanes) == 0;
 }
 
-// encode_residual_vectors, by plane transposes when lanes 1..31 fit kNarrowPlanes bits.
-template <class T>
+// encode_residual_vectors, by plane transposes (Gfni) when lanes 1..31 fit kNarrowPlanes bits.
+template <class T, bool Gfni = false>
 inline size_t encode_bounded_vectors(const __m512i* v, uint8_t& header, std::byte* body) {
 #if COMMPRESS_HOMOMORPHIC_GFNI
-  if (magnitudes_below<T>(v, kNarrowPlanes, ~1u)) {
+  if (Gfni && magnitudes_below<T>(v, kNarrowPlanes, ~1u)) {
     using L = szp::detail::Lanes<T>;
     using U = typename szp::BlockTraits<T>::UInt;
     using Fle = szp::FixedLengthEncoder;
@@ -211,15 +214,15 @@ inline size_t encode_bounded_vectors(const __m512i* v, uint8_t& header, std::byt
 
 // Codes the sum of two coded blocks (zero / plain / outlier) whose sum needs no range check,
 // in registers, as encode_residuals would; returns the body size.
-template <class T>
+template <class T, bool Gfni = false>
 inline size_t sum_coded_avx512(uint8_t ha, const std::byte* a, uint8_t hb, const std::byte* b,
                                uint8_t& header, std::byte* body) {
   using L = szp::detail::Lanes<T>;
   __m512i va[L::kVectors], vb[L::kVectors];
-  decode_residual_vectors<T>(ha, a, va);
-  decode_residual_vectors<T>(hb, b, vb);
+  decode_residual_vectors<T, Gfni>(ha, a, va);
+  decode_residual_vectors<T, Gfni>(hb, b, vb);
   for (int g = 0; g < L::kVectors; ++g) va[g] = L::add(va[g], vb[g]);
-  return encode_bounded_vectors<T>(va, header, body);
+  return encode_bounded_vectors<T, Gfni>(va, header, body);
 }
 
 // szp::quantize_block on a full block, then Lorenzo, in registers: q and r. False exactly when

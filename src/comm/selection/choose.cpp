@@ -44,7 +44,6 @@ Choice collective(model::Operation op, const Options& opts, const void* data, si
 void Choice::settle(const Selection& s) {
   algorithm = s.algorithm;
   predicted_seconds = s.predicted_seconds;
-  compress = s.compress;
   break_even_bytes = s.break_even_bytes;
   if (s.chunk_bytes && options.chunk_bytes == 0) options.chunk_bytes = s.chunk_bytes;
   if (!s.codec.empty()) options.codec = s.codec;
@@ -77,13 +76,6 @@ Choice choose_collective(const SelectCall& call, const Options& opts, int ranks)
   } else {
     c.pending = std::make_shared<const AutoSelection>(call, opts, ranks);
   }
-  return c;
-}
-
-Choice choose_p2p(const Options& opts, size_t count, Dtype dtype) {
-  Choice c;
-  c.options = opts;
-  c.settle(select_p2p(opts, count, dtype));
   return c;
 }
 

@@ -19,7 +19,6 @@ struct Choice {
   Algorithm algorithm = Algorithm::Auto;  // Auto while `pending` waits for the agreement
   Options options;                        // the caller's, with the chunk size Auto chose
   double predicted_seconds = 0;           // the model's estimate (Report::predicted_seconds)
-  bool compress = true;                   // point-to-point: false when Auto declined the codec
   size_t break_even_bytes = 0;            // reductions: the model's (0 = no finite value)
   // Auto's second half: begin_collective settles it from the values the ranks agree on.
   std::shared_ptr<const AutoSelection> pending;
@@ -38,7 +37,6 @@ struct Choice {
 // request leaves nothing to compress with: !call.compressible).
 Choice choose_collective(const SelectCall& call, const Options& opts, int ranks);
 
-Choice choose_p2p(const Options& opts, size_t count, Dtype dtype);
 Choice choose_bcast(const Options& opts, const void* buf, size_t count, Dtype dtype, int root,
                     MPI_Comm comm);
 Choice choose_allgather(const Options& opts, const void* send, const void* recv, size_t count,

@@ -34,6 +34,25 @@ Status matches_plan(const CollectivePlan& plan, model::Operation operation, cons
 Result<CollectivePlan> plan_agreed(const Collective& c, AgreedCall call, const Choice& choice,
                                    const CollectivePlan* given);
 
+// A movement collective (bcast, allgather, scatter, gather) once agreed, with its bound
+// resolved (resolve_bound): its plan (plan_agreed over call, whose operation, count, dtype and
+// root the caller sets), the bound every frame honours being the one resolved on the data.
+struct PlannedCall {
+  Collective c;
+  CollectivePlan plan;
+};
+Result<PlannedCall> plan_movement(const Collective& c, AgreedCall call, const Choice& choice,
+                                  const CollectivePlan* given);
+
+// The end of executing a plan: end_collective, the plan's prediction in the report.
+Result<Report> end_planned(const PlannedCall& p, const Status& local, const Traffic& traffic);
+
+// Point-to-point's plan (profile: null for the profile in force): Direct or Mpi, the chunks'
+// wire, whether they go compressed. Fails on an algorithm point-to-point lacks or options
+// that make no wire.
+Result<CollectivePlan> plan_p2p(size_t count, Dtype dtype, const Options& opts,
+                                const model::MachineProfile* profile);
+
 // A reduction's requirements on algorithm, codec and op that hold whatever the data
 // (name: the verb, for messages).
 Status check_reduction(Algorithm algorithm, const Wire& wire, Op op, const char* name);

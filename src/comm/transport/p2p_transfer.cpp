@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "comm/selection/choose.hpp"
+#include "comm/selection/planning.hpp"
 #include "comm/session/count_limit.hpp"
 #include "comm/session/private_comm.hpp"
 
@@ -87,14 +87,14 @@ Endpoint make_endpoint(const void* buf, size_t count, Dtype dtype, const Options
   e.count = count;
   e.dtype = dtype;
   e.bound = opts.bound;
-  const Choice choice = choose_p2p(opts, count, dtype);
-  e.algorithm = choice.algorithm;
-  e.predicted_seconds = choice.predicted_seconds;
+  // The plan decides; what follows only checks this side's arguments and builds its wire.
+  auto plan = plan_p2p(count, dtype, opts, nullptr);
+  e.algorithm = plan.ok() ? plan->algorithm
+                : opts.algorithm == Algorithm::Auto ? Algorithm::Direct
+                                                    : opts.algorithm;
+  if (plan.ok()) e.predicted_seconds = plan->predicted_seconds;
   if (e.algorithm != Algorithm::Direct && e.algorithm != Algorithm::Mpi) {
-    e.local = {ErrorCode::invalid_argument, std::string("point-to-point does not implement "
-                                                        "algorithm ") +
-                                                algorithm_name(e.algorithm) +
-                                                " (it offers auto, mpi, direct)"};
+    e.local = plan.status();  // an algorithm point-to-point lacks
     return e;
   }
   if (count > 0 && buf == nullptr) {
@@ -113,10 +113,15 @@ Endpoint make_endpoint(const void* buf, size_t count, Dtype dtype, const Options
       e.local = {ErrorCode::unsupported, "Algorithm::Mpi sends at most 2 GiB in one message"};
     return e;
   }
-  auto wire = Wire::make(choice.options, dtype);
+  if (!plan.ok()) {
+    e.local = plan.status();  // options that make no wire
+    return e;
+  }
+  // The plan's wire: the codec's, or where the plan declines it, raw chunks of its size.
+  auto wire = Wire::make(options_of(*plan), dtype);
   if (!wire.ok()) {
     e.local = wire.status();
-  } else if (choice.compress || !wire->compressed()) {
+  } else if (plan->compress || !wire->compressed()) {
     e.wire = *wire;
   } else {
     e.declined = *wire;
