@@ -3,6 +3,7 @@
 #include <string>
 
 #include "comm/session/private_comm.hpp"
+#include "comm/session/yielding_wait.hpp"
 
 namespace commpress::comm::detail {
 
@@ -39,7 +40,7 @@ Status PendingBcast::progress() {
 }
 
 Status PendingBcast::finish() {
-  if (req_ != MPI_REQUEST_NULL) COMMPRESS_MPI(MPI_Wait(&req_, MPI_STATUS_IGNORE));
+  if (req_ != MPI_REQUEST_NULL) COMMPRESS_MPI(waitall_yielding(1, &req_, MPI_STATUS_IGNORE));
   return {};
 }
 
