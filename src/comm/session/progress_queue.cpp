@@ -17,6 +17,7 @@
 #include "comm/session/environment.hpp"
 #include "comm/session/private_comm.hpp"
 #include "comm/session/yielding_wait.hpp"
+#include "commpress/nonblocking.hpp"
 
 namespace commpress::comm::detail {
 
@@ -184,8 +185,8 @@ void post(MPI_Comm comm, const std::shared_ptr<Task>& task) {
     task->finish(Status{ErrorCode::invalid_argument, "nonblocking operation on MPI_COMM_NULL"});
     return;
   }
-  if (!environment().progress_error.empty()) {  // the same on every rank that was given it
-    task->finish(Status{ErrorCode::invalid_argument, environment().progress_error});
+  if (Status mode = progress_mode_status(); !mode.ok()) {  // alike on ranks given alike
+    task->finish(mode);
     return;
   }
   if (!threads_available()) {  // no thread may call MPI beside the caller's: run it now
