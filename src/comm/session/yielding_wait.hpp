@@ -1,8 +1,8 @@
 // How commpress's own MPI waits behave on a progress thread (session/progress_queue.*).
 // Open MPI's MPI_Wait polls without pause, so a progress thread waiting for a transfer keeps a
 // core busy that the application's computation, the very thing the nonblocking collective is
-// meant to overlap, needs: where ranks share cores the computation then runs at half speed
-// and nothing is hidden. A thread marked here instead tests its requests and sleeps between
+// meant to overlap, needs: where the computation has every core, the transfer's whole
+// duration is taken from it. A thread marked here instead tests its requests and sleeps between
 // tests (short sleeps first, growing), so it holds a core only while it encodes, decodes or
 // reduces; the caller's own thread keeps MPI's blocking waits.
 #pragma once
