@@ -104,11 +104,9 @@ void ProgressQueue::run_thread() {
 void ProgressQueue::loop() {
   // COMMPRESS_PROGRESS=thread: the waits sleep between tests (yielding_wait.hpp), and the
   // kernel's default timer slack would stretch their first, short sleeps tenfold.
-  std::optional<YieldingWaits> yielding;
-  if (environment().progress == ProgressMode::thread) {
-    yielding.emplace();
-    prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-  }
+  const bool sleep = environment().progress == ProgressMode::thread;
+  const YieldingWaits waits(sleep);
+  if (sleep) prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   for (;;) {
     std::shared_ptr<Task> t;
     {

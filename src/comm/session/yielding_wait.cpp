@@ -8,7 +8,8 @@ namespace commpress::comm::detail {
 
 namespace {
 
-thread_local bool t_yield = false;
+enum : int { kCaller, kPolling, kSleeping };  // this thread: not a progress thread, or how it waits
+thread_local int t_waits = kCaller;
 
 // A few tests before the first sleep, so a transfer that is already done or nearly so costs
 // no sleep; then sleeps that double up to a cap short enough that the sockets' buffers stay
@@ -20,13 +21,15 @@ constexpr auto kLongestSleep = std::chrono::microseconds(100);
 
 }  // namespace
 
-YieldingWaits::YieldingWaits() : before_(t_yield) { t_yield = true; }
-YieldingWaits::~YieldingWaits() { t_yield = before_; }
+YieldingWaits::YieldingWaits(bool sleep) : before_(t_waits) {
+  t_waits = sleep ? kSleeping : kPolling;
+}
+YieldingWaits::~YieldingWaits() { t_waits = before_; }
 
-bool waits_yield() { return t_yield; }
+bool waits_yield() { return t_waits == kSleeping; }
 
 int waitall_yielding(int n, MPI_Request* reqs, MPI_Status* statuses) {
-  if (!t_yield) return MPI_Waitall(n, reqs, statuses);
+  if (t_waits != kSleeping) return MPI_Waitall(n, reqs, statuses);
   auto sleep = kFirstSleep;
   for (int tests = 0;; ++tests) {
     int done = 0;
@@ -38,12 +41,19 @@ int waitall_yielding(int n, MPI_Request* reqs, MPI_Status* statuses) {
   }
 }
 
+int collective_yielding(const std::function<int()>& blocking,
+                        const std::function<int(MPI_Request*)>& start) {
+  if (t_waits == kCaller) return blocking();
+  MPI_Request req = MPI_REQUEST_NULL;
+  const int rc = start(&req);
+  return rc != MPI_SUCCESS ? rc : waitall_yielding(1, &req, MPI_STATUS_IGNORE);
+}
+
 int allreduce_yielding(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm) {
-  if (!t_yield) return MPI_Allreduce(send, recv, count, type, op, comm);
-  MPI_Request req = MPI_REQUEST_NULL;
-  const int rc = MPI_Iallreduce(send, recv, count, type, op, comm, &req);
-  return rc != MPI_SUCCESS ? rc : waitall_yielding(1, &req, MPI_STATUS_IGNORE);
+  return collective_yielding(
+      [&] { return MPI_Allreduce(send, recv, count, type, op, comm); },
+      [&](MPI_Request* req) { return MPI_Iallreduce(send, recv, count, type, op, comm, req); });
 }
 
 }  // namespace commpress::comm::detail
