@@ -8,6 +8,10 @@
 // caller computes, whatever it does; test() and wait() only look at the result. MPI's own
 // progress inside test calls would not do: every step of a compressed collective encodes or
 // decodes between messages, which only a thread can do while the caller computes.
+// While it waits for the network the thread tests its requests and sleeps between tests
+// (COMMPRESS_PROGRESS=thread, the default), so the caller's computation keeps the core;
+// COMMPRESS_PROGRESS=spin waits in MPI's polling waits instead, COMMPRESS_PROGRESS=inline
+// uses no thread (docs/environment.md).
 // Without MPI_THREAD_MULTIPLE the operation runs to completion when it is started (correct,
 // as MPI allows, but nothing overlaps): progress_thread_available() says which holds.
 //
@@ -35,9 +39,13 @@ namespace detail {
 struct Task;
 }
 
-// Whether operations progress on a thread of their own (MPI_THREAD_MULTIPLE); false before
-// MPI_Init.
+// Whether operations progress on a thread of their own (MPI_THREAD_MULTIPLE, and
+// COMMPRESS_PROGRESS is not inline); false before MPI_Init.
 bool progress_thread_available();
+
+// COMMPRESS_PROGRESS as this process read it: an error naming a value that is none of
+// thread, spin and inline (every nonblocking operation then fails with that error).
+Status progress_mode_status();
 
 // A nonblocking collective in flight (move-only). Destroying (or assigning over) an
 // unfinished request waits for it.

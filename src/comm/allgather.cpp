@@ -14,6 +14,7 @@
 #include "comm/session/codec_threads.hpp"
 #include "comm/session/collective.hpp"
 #include "comm/session/private_comm.hpp"
+#include "comm/session/yielding_wait.hpp"
 #include "comm/transport/mpi_dtype.hpp"
 #include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
@@ -38,8 +39,10 @@ Status compressed(const detail::Collective& c, const void* own, std::byte* recv,
 Status via_mpi(const detail::Collective& c, const void* send, void* recv, size_t n,
                detail::Traffic& traffic) {
   MPI_Datatype t = detail::mpi_datatype(c.wire.dtype());
-  COMMPRESS_MPI(MPI_Allgather(send == recv ? MPI_IN_PLACE : send, int(n), t, recv, int(n), t,
-                              c.comm));
+  const void* in = send == recv ? MPI_IN_PLACE : send;
+  COMMPRESS_MPI(detail::collective_yielding(
+      [&] { return MPI_Allgather(in, int(n), t, recv, int(n), t, c.comm); },
+      [&](MPI_Request* req) { return MPI_Iallgather(in, int(n), t, recv, int(n), t, c.comm, req); }));
   // MPI's own traffic is not observable: count what a ring sends uncompressed.
   uint64_t bytes = c.wire.raw_bytes(n) * uint64_t(c.size - 1);
   traffic.add(bytes, bytes);

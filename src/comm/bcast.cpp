@@ -12,6 +12,7 @@
 #include "comm/session/codec_threads.hpp"
 #include "comm/session/collective.hpp"
 #include "comm/session/private_comm.hpp"
+#include "comm/session/yielding_wait.hpp"
 #include "comm/transport/mpi_dtype.hpp"
 #include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
@@ -34,7 +35,10 @@ Status binomial(const detail::Collective& c, void* buf, size_t n, int root,
 
 Status via_mpi(const detail::Collective& c, void* buf, size_t n, int root,
                detail::Traffic& traffic) {
-  COMMPRESS_MPI(MPI_Bcast(buf, int(n), detail::mpi_datatype(c.wire.dtype()), root, c.comm));
+  MPI_Datatype t = detail::mpi_datatype(c.wire.dtype());
+  COMMPRESS_MPI(detail::collective_yielding(
+      [&] { return MPI_Bcast(buf, int(n), t, root, c.comm); },
+      [&](MPI_Request* req) { return MPI_Ibcast(buf, int(n), t, root, c.comm, req); }));
   // MPI's own traffic is not observable: count what a binomial tree sends uncompressed.
   uint64_t bytes = c.wire.raw_bytes(n) * detail::BinomialTree(c.rank, c.size, root).children().size();
   traffic.add(bytes, bytes);

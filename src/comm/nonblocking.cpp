@@ -7,6 +7,7 @@
 
 #include "comm/session/agreement.hpp"
 #include "comm/session/count_limit.hpp"
+#include "comm/session/environment.hpp"
 #include "comm/session/private_comm.hpp"
 #include "comm/session/progress_queue.hpp"
 #include "comm/transport/wire.hpp"
@@ -14,6 +15,12 @@
 namespace commpress::comm {
 
 bool progress_thread_available() { return detail::threads_available(); }
+
+Status progress_mode_status() {
+  const auto& why = detail::environment().progress_error;
+  if (why.empty()) return {};
+  return {ErrorCode::invalid_argument, why};
+}
 
 CollectiveRequest::CollectiveRequest() = default;
 CollectiveRequest::CollectiveRequest(std::shared_ptr<detail::Task> task) : task_(std::move(task)) {}

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "commpress/nonblocking.hpp"
 #include "pmpi/bypass.hpp"
 #include "pmpi/policy_agreement.hpp"
 
@@ -60,9 +61,10 @@ namespace {
 std::string agreed_text(const Result<Policy>& p) {
   if (!p.ok()) return p.status().message();
   if (!p->active) return p->text();
+  if (comm::progress_thread_available()) return p->text() + " (progress threads)";
   int level = MPI_THREAD_SINGLE;
   PMPI_Query_thread(&level);
-  return p->text() + (level == MPI_THREAD_MULTIPLE ? " (progress threads)"
+  return p->text() + (level == MPI_THREAD_MULTIPLE ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
                                                    : " (no MPI_THREAD_MULTIPLE: no progress threads)");
 }
 
@@ -70,6 +72,7 @@ std::string agreed_text(const Result<Policy>& p) {
 
 Status start_policies() {
   auto p = environment_policy();
+  if (p.ok() && p->active && !comm::progress_mode_status().ok()) p = comm::progress_mode_status();
   COMMPRESS_RETURN_IF_ERROR(
       agree_policy(MPI_COMM_WORLD, agreed_text(p), p.ok(), init_timeout_seconds()));
   env_policy = *p;

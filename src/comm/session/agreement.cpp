@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "comm/session/private_comm.hpp"
+#include "comm/session/yielding_wait.hpp"
 
 namespace commpress::comm::detail {
 
@@ -44,7 +45,7 @@ Result<Verdict> reduce_verdict(MPI_Comm comm, const std::vector<int64_t>& values
   buf[2 * k + 1] = -int64_t(local.code());
   for (size_t i = 0; i < mins.size(); ++i) buf[2 * k + 2 + i] = ordered_bits(mins[i]);
   COMMPRESS_MPI(
-      MPI_Allreduce(MPI_IN_PLACE, buf.data(), int(buf.size()), MPI_INT64_T, MPI_MIN, comm));
+      allreduce_yielding(MPI_IN_PLACE, buf.data(), int(buf.size()), MPI_INT64_T, MPI_MIN, comm));
   Verdict v;
   v.lo.reserve(k);
   v.hi.reserve(k);

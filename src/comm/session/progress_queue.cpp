@@ -7,12 +7,17 @@
 // MPI_COMM_SELF, which MPI deletes first) waits for every thread to finish.
 #include "comm/session/progress_queue.hpp"
 
+#include <sys/prctl.h>
+
 #include <deque>
 #include <memory>
 #include <set>
 #include <thread>
 
+#include "comm/session/environment.hpp"
 #include "comm/session/private_comm.hpp"
+#include "comm/session/yielding_wait.hpp"
+#include "commpress/nonblocking.hpp"
 
 namespace commpress::comm::detail {
 
@@ -97,6 +102,11 @@ void ProgressQueue::run_thread() {
 }
 
 void ProgressQueue::loop() {
+  // COMMPRESS_PROGRESS=thread: the waits sleep between tests (yielding_wait.hpp), and the
+  // kernel's default timer slack would stretch their first, short sleeps tenfold.
+  const bool sleep = environment().progress == ProgressMode::thread;
+  const YieldingWaits waits(sleep);
+  if (sleep) prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   for (;;) {
     std::shared_ptr<Task> t;
     {
@@ -165,12 +175,16 @@ bool threads_available() {
   MPI_Finalized(&finalized);
   if (!initialized || finalized) return false;
   MPI_Query_thread(&level);
-  return level == MPI_THREAD_MULTIPLE;
+  return level == MPI_THREAD_MULTIPLE && environment().progress != ProgressMode::inline_;
 }
 
 void post(MPI_Comm comm, const std::shared_ptr<Task>& task) {
   if (comm == MPI_COMM_NULL) {
     task->finish(Status{ErrorCode::invalid_argument, "nonblocking operation on MPI_COMM_NULL"});
+    return;
+  }
+  if (Status mode = progress_mode_status(); !mode.ok()) {  // alike on ranks given alike
+    task->finish(mode);
     return;
   }
   if (!threads_available()) {  // no thread may call MPI beside the caller's: run it now

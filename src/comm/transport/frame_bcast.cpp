@@ -3,6 +3,7 @@
 #include <string>
 
 #include "comm/session/private_comm.hpp"
+#include "comm/session/yielding_wait.hpp"
 
 namespace commpress::comm::detail {
 
@@ -15,7 +16,9 @@ Status PendingBcast::start(Buffer& bytes, BcastLength length, size_t capacity, u
   if (size == 1) return {};
   uint64_t n = bytes.size();
   if (length == BcastLength::sent) {
-    COMMPRESS_MPI(MPI_Bcast(&n, 1, MPI_UINT64_T, root, comm));
+    COMMPRESS_MPI(collective_yielding(
+        [&] { return MPI_Bcast(&n, 1, MPI_UINT64_T, root, comm); },
+        [&](MPI_Request* req) { return MPI_Ibcast(&n, 1, MPI_UINT64_T, root, comm, req); }));
     if (n > capacity)  // the same length everywhere, so every rank refuses alike
       return {ErrorCode::internal, "broadcast message of " + std::to_string(n) +
                                        " bytes exceeds its buffer of " + std::to_string(capacity)};
@@ -24,7 +27,11 @@ Status PendingBcast::start(Buffer& bytes, BcastLength length, size_t capacity, u
   if (rank == root) traffic.add(raw, n + (length == BcastLength::sent ? sizeof(uint64_t) : 0));
   if (n == 0) return {};  // known to every rank, so all skip alike
   if (blocking) {
-    COMMPRESS_MPI(MPI_Bcast(bytes.data(), int(n), MPI_BYTE, root, comm));
+    COMMPRESS_MPI(collective_yielding(
+        [&] { return MPI_Bcast(bytes.data(), int(n), MPI_BYTE, root, comm); },
+        [&](MPI_Request* req) {
+          return MPI_Ibcast(bytes.data(), int(n), MPI_BYTE, root, comm, req);
+        }));
     return {};
   }
   COMMPRESS_MPI(MPI_Ibcast(bytes.data(), int(n), MPI_BYTE, root, comm, &req_));
@@ -39,7 +46,7 @@ Status PendingBcast::progress() {
 }
 
 Status PendingBcast::finish() {
-  if (req_ != MPI_REQUEST_NULL) COMMPRESS_MPI(MPI_Wait(&req_, MPI_STATUS_IGNORE));
+  if (req_ != MPI_REQUEST_NULL) COMMPRESS_MPI(waitall_yielding(1, &req_, MPI_STATUS_IGNORE));
   return {};
 }
 

@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "comm/session/private_comm.hpp"
+#include "comm/session/yielding_wait.hpp"
 
 namespace commpress::comm::detail {
 
@@ -66,7 +67,7 @@ Status isend_message(std::span<const std::byte> msg, uint64_t raw, int dest, int
 
 Status wait_all(std::vector<MPI_Request>& reqs) {
   if (reqs.empty()) return {};
-  COMMPRESS_MPI(MPI_Waitall(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
+  COMMPRESS_MPI(waitall_yielding(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
   reqs.clear();
   return {};
 }
@@ -127,7 +128,7 @@ Status recv_stream(const Wire& wire, void* out, size_t n, int src, std::span<con
   Status first;
   for (size_t k = 0; k < chunks; ++k) {
     MPI_Status st;
-    COMMPRESS_MPI(MPI_Wait(&recvs[k & 1], &st));
+    COMMPRESS_MPI(waitall_yielding(1, &recvs[k & 1], &st));
     int len = 0;
     COMMPRESS_MPI(MPI_Get_count(&st, MPI_BYTE, &len));
     std::span<const std::byte> frame(buf[k & 1].data(), size_t(len));
@@ -180,7 +181,7 @@ Status PendingExchange::progress() {
 
 Status PendingExchange::finish() {
   MPI_Status st[2];
-  COMMPRESS_MPI(MPI_Waitall(2, reqs_, st));
+  COMMPRESS_MPI(waitall_yielding(2, reqs_, st));
   if (in_ && !in_->empty()) {
     int len = received_;
     if (len < 0) COMMPRESS_MPI(MPI_Get_count(&st[0], MPI_BYTE, &len));

@@ -8,6 +8,7 @@
 
 #include "comm/session/private_comm.hpp"
 #include "comm/session/value_range.hpp"
+#include "comm/session/yielding_wait.hpp"
 
 namespace commpress::comm::detail {
 
@@ -246,7 +247,7 @@ Result<Wire> agree_abs_bound(const Wire& wire, const void* data, size_t n, MPI_C
   if (!wire.needs_range()) return wire;
   const ValueRange r = local_range(wire.dtype(), data, n);
   double ends[2] = {r.lo, -r.hi};
-  COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, ends, 2, MPI_DOUBLE, MPI_MIN, comm));
+  COMMPRESS_MPI(allreduce_yielding(MPI_IN_PLACE, ends, 2, MPI_DOUBLE, MPI_MIN, comm));
   return resolve_range(wire, ends[0], -ends[1]);
 }
 
