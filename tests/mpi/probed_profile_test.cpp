@@ -78,6 +78,13 @@ std::vector<fs::path> cached_files() {
   return out;
 }
 
+// Rank 0's one cached file, as text ("" on the other ranks).
+std::string cached_text() {
+  if (world_rank() != 0) return "";
+  std::ifstream in(cached_files().at(0));
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 // Rank 0 rewrites its one cached file; every rank waits for it.
 void rewrite_cache(const std::string& text) {
   if (world_rank() == 0) {
@@ -156,16 +163,13 @@ TEST_F(ProbedProfile, ProbesOnceCachesAndReuses) {
     EXPECT_EQ(probe::probe_counts().reused, start.reused + 2);
   }
   // A file of another layout (another host set) under this layout's name: not taken.
+  std::string text = cached_text();
   if (world_rank() == 0) {
-    std::ifstream in(cached_files().at(0));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto at = text.find("\"key\": \"");
     ASSERT_NE(at, std::string::npos);
     text.insert(at + 8, "elsewhere:4,");
-    in.close();
-    std::ofstream(cached_files().at(0), std::ios::trunc) << text;
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  rewrite_cache(text);
   {
     FreshComm e;
     auto_allreduce(e.comm, 1 << 10);
@@ -184,16 +188,13 @@ TEST_F(ProbedProfile, ProbesOnceCachesAndReuses) {
   // taken, since what that build probed, and how, may differ.
   const std::string build = probe::library_build_id();
   ASSERT_FALSE(build.empty()) << "the library has no GNU build id";
+  text = cached_text();
   if (world_rank() == 0) {
-    std::ifstream in(cached_files().at(0));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto at = text.find(" build " + build);
     ASSERT_NE(at, std::string::npos) << "the cache key lacks the build id";
     text.replace(at + 7, build.size(), std::string(build.size(), '0'));
-    in.close();
-    std::ofstream(cached_files().at(0), std::ios::trunc) << text;
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  rewrite_cache(text);
   {
     FreshComm g;
     auto_allreduce(g.comm, 1 << 10);
