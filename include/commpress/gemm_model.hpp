@@ -108,11 +108,17 @@ struct GemmScenario {
   // SRUMMA: ranks per shared-memory domain, consecutive in rank order (reads inside a
   // domain are free); 0 or 1 = every piece another rank owns is fetched over the link.
   int ranks_per_node = 0;
+  // Whether MPI's one-sided windows work over the grid (SRUMMA's gets across domains need them).
+  bool one_sided = true;
 };
 
-// Whether the algorithm runs on the scenario's grid and codec: its table row's grid rule, and
-// a codec only where its blocks travel compressed (Auto: never).
+// Whether the algorithm runs on the scenario's grid and codec: its table row's grid rule, a
+// codec only where its blocks travel compressed (Auto: never), and MPI windows where it needs
+// them (gemm_needs_windows).
 bool gemm_runs(GemmAlgorithm a, const GemmScenario& s);
+// Whether it needs MPI one-sided windows over the grid: SRUMMA where its shared-memory domain
+// is smaller than the grid (inside one domain it reads shared memory in place).
+bool gemm_needs_windows(GemmAlgorithm a, const GemmScenario& s);
 
 // Predicted seconds; +infinity when !gemm_runs.
 double gemm_time(GemmAlgorithm a, const GemmScenario& s);

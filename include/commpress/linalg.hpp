@@ -170,6 +170,9 @@ struct GemmProblem {
   int ranks = 0;           // with no grid: every pr x pc x c over these ranks
   int grid_rows = 0, grid_cols = 0, layers = 0;
   int ranks_per_node = 1;  // ranks per shared-memory domain (SRUMMA's model)
+  // Whether MPI_Win_create works over the ranks (the collective plan_gemm tries it): where it
+  // does not, SRUMMA across more than one domain cannot run, and Auto leaves it out.
+  bool one_sided = true;
 };
 
 // Pure (no MPI): what gemm would run. This is what `commpress plan gemm` prints.

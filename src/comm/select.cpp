@@ -195,7 +195,8 @@ Selection forced(const Context& ctx, double at_bound, double at_fine) {
 }
 
 Selection forced(const Context& ctx) {
-  const RatioSample r = sample(ctx);
+  // An uncompressed algorithm's prediction needs no ratio: its data is not read here.
+  const RatioSample r = is_compressed(ctx.opts.algorithm) ? sample(ctx) : RatioSample{};
   Selection s = forced(ctx, r.sampled ? r.at_bound : 0, r.sampled ? r.at_fine : 0);
   s.sample_at_bound = r.sampled ? r.at_bound : 0;
   s.sample_at_fine = r.sampled ? r.at_fine : 0;

@@ -95,7 +95,13 @@ bool gemm_runs(GemmAlgorithm a, const GemmScenario& s) {
   const Row* r = row_of(a);
   if (r == nullptr || g.rows < 1 || g.cols < 1 || g.layers < 1) return false;
   if (s.codec.enabled && r->info.codec != GemmCodecUse::compressed) return false;
+  if (!s.one_sided && gemm_needs_windows(a, s)) return false;
   return grid_fits(r->info.grid, g);
+}
+
+bool gemm_needs_windows(GemmAlgorithm a, const GemmScenario& s) {
+  const int64_t ranks = int64_t(s.grid.rows) * s.grid.cols * s.grid.layers;
+  return a == GemmAlgorithm::Srumma && ranks > 1 && s.ranks_per_node < ranks;
 }
 
 double gemm_time(GemmAlgorithm a, const GemmScenario& s) {

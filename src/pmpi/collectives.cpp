@@ -222,63 +222,77 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
 
 using namespace commpress::pmpi;
 
+// Each entry point asks may_intercept() itself: where nothing can be intercepted (a job with no
+// policy) the call reaches PMPI_* with its arguments still in registers, without building the
+// wrapper's `Pass` or calling it (the wrappers are exported, so not inlined here).
 extern "C" {
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm) {
-  return allreduce(sendbuf, recvbuf, count, datatype, op, comm, [&] {
-    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  });
+  const auto pass = [=] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
+  return may_intercept() ? allreduce(sendbuf, recvbuf, count, datatype, op, comm, pass) : pass();
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm) {
-  return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, [&] {
-    return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  });
+  const auto pass = [=] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); };
+  return may_intercept() ? reduce(sendbuf, recvbuf, count, datatype, op, root, comm, pass) : pass();
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, [&] {
+  const auto pass = [=] {
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-  });
+  };
+  return may_intercept()
+             ? reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, pass)
+             : pass();
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, [&] {
+  const auto pass = [=] {
     return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-  });
+  };
+  return may_intercept() ? reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, pass)
+                         : pass();
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return bcast(buffer, count, datatype, root, comm,
-               [&] { return PMPI_Bcast(buffer, count, datatype, root, comm); });
+  const auto pass = [=] { return PMPI_Bcast(buffer, count, datatype, root, comm); };
+  return may_intercept() ? bcast(buffer, count, datatype, root, comm, pass) : pass();
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, [&] {
+  const auto pass = [=] {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  });
+  };
+  return may_intercept()
+             ? allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, pass)
+             : pass();
 }
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, [&] {
+  const auto pass = [=] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  });
+  };
+  return may_intercept()
+             ? alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, pass)
+             : pass();
 }
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                   recvtype, comm, [&] {
-                     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                           recvcounts, rdispls, recvtype, comm);
-                   });
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  const auto pass = [=] {
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm);
+  };
+  return may_intercept() ? alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                     rdispls, recvtype, comm, pass)
+                         : pass();
 }
 
 }  // extern "C"

@@ -53,6 +53,10 @@ double init_timeout_seconds() {
 
 }  // namespace
 
+namespace detail {
+std::atomic<bool> may_intercept_flag{false};
+}
+
 namespace {
 
 // What the ranks agree on at MPI_Init: the policy, and where it is on, whether the nonblocking
@@ -78,6 +82,7 @@ Status start_policies() {
   env_policy = *p;
   PMPI_Comm_create_keyval(copy_policy, delete_policy, &keyval, nullptr);
   started = true;
+  detail::may_intercept_flag.store(env_policy.active, std::memory_order_relaxed);
   return {};
 }
 
@@ -138,5 +143,6 @@ extern "C" int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   if (!any_key) return rc;
   PMPI_Comm_set_attr(comm, keyval, new Policy(*parsed));
   any_comm_policy.store(true, std::memory_order_relaxed);
+  if (parsed->active) detail::may_intercept_flag.store(true, std::memory_order_relaxed);
   return rc;
 }

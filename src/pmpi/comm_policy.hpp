@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include <atomic>
+
 #include "commpress/status.hpp"
 #include "pmpi/policy.hpp"
 
@@ -19,5 +21,13 @@ const Policy& environment_policy_in_force();
 // The policy of comm (the environment's unless set_info gave it one); nullptr before MPI_Init
 // went through this library (nothing is intercepted then).
 const Policy* policy_for(MPI_Comm comm);
+
+namespace detail {
+extern std::atomic<bool> may_intercept_flag;
+}
+// Whether any communicator can have an active policy: false before MPI_Init, and in a job
+// whose environment sets none until MPI_Comm_set_info gives one. One load, inline: every
+// wrapper asks it first, so a pass-through job's calls reach PMPI_* with nothing more.
+inline bool may_intercept() { return detail::may_intercept_flag.load(std::memory_order_relaxed); }
 
 }  // namespace commpress::pmpi

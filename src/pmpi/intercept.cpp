@@ -41,7 +41,7 @@ const char* op_text(MPI_Op op) {
   return "other op";
 }
 
-const Policy* active_policy(MPI_Comm comm, unsigned op) {
+const Policy* active_policy_of(MPI_Comm comm, unsigned op) {
   if (bypassing()) return nullptr;
   const Policy* p = policy_for(comm);
   return p != nullptr && p->intercepts(op) ? p : nullptr;

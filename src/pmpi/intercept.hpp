@@ -12,6 +12,7 @@
 #include "commpress/comm.hpp"
 #include "pmpi/call_log.hpp"
 #include "pmpi/collective_calls.hpp"
+#include "pmpi/comm_policy.hpp"
 #include "pmpi/policy.hpp"
 
 namespace commpress::pmpi {
@@ -36,7 +37,10 @@ struct Intercepted {
 
 // First checks, free of communication, which every rank of a correct program passes alike.
 // The policy of comm when it intercepts `op` (nullptr: pass through silently)...
-const Policy* active_policy(MPI_Comm comm, unsigned op);
+const Policy* active_policy_of(MPI_Comm comm, unsigned op);
+inline const Policy* active_policy(MPI_Comm comm, unsigned op) {
+  return may_intercept() ? active_policy_of(comm, op) : nullptr;
+}
 // ...and whether the call is large enough (a smaller one is recorded as passed through).
 bool large_enough(const Policy& policy, const CallFacts& facts);
 // count elements of t in bytes (0 when t has no size).

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <utility>
 
-#include "profile/mpi_against_plain.hpp"
+#include "comm/probe/mpi_against_plain.hpp"
 #include "comm/probe/codec_rates.hpp"
 #include "comm/probe/ping_pong.hpp"
 #include "comm/probe/step_wait.hpp"
@@ -307,7 +307,7 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
         "  " + std::to_string(*wait * 1e6) + " us per step at " + std::to_string(over) +
             " ranks per core");
   COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, rank, opts, rep));
-  using Measure = Result<model::MpiAgainstPlain> (*)(MPI_Comm, double);
+  using Measure = Result<model::MpiAgainstPlain> (*)(MPI_Comm, double, AgainstPlainRounds);
   using model::MachineProfile;
   const std::pair<Measure, model::MpiAgainstPlain MachineProfile::*> against_plain[] = {
       {measure_reduce_scatter_mpi, &MachineProfile::reduce_scatter_mpi},
@@ -318,7 +318,7 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   say(opts, rank,
       "MPI's own operations against commpress's plain ones (the shared window on one node only)");
   for (auto [measure, member] : against_plain) {
-    auto m = measure(comm, opts.max_message_bytes);
+    auto m = measure(comm, opts.max_message_bytes, AgainstPlainRounds{});
     if (!m.ok()) return m.status();
     rep.profile.*member = *m;
   }

@@ -25,6 +25,9 @@ namespace commpress::comm::probe {
 namespace {
 
 std::atomic<int> g_probed{0}, g_reused{0};
+// Set while this thread settles a communicator's profile: the probe times commpress's own
+// collectives (SharedWindow against MPI's), which must not start a probe of their own.
+thread_local bool t_settling = false;
 
 // The attribute's value: the kept profile of the communicator, or null where every rank was
 // given one.
@@ -52,7 +55,7 @@ struct Layout {
 };
 
 // Nodes by the session's node keys (host name and boot id); the key by host names, ranks per
-// node, threads per rank and the library version.
+// node, threads per rank and the library version and build.
 Result<Layout> layout(MPI_Comm comm, int size) {
   constexpr int kName = MPI_MAX_PROCESSOR_NAME;
   double node = comm::detail::node_key();
@@ -78,6 +81,7 @@ Result<Layout> layout(MPI_Comm comm, int size) {
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &threads, 1, MPI_INT, MPI_MAX, comm));
   for (const auto& [host, ranks] : per_host) out.key += host + ":" + std::to_string(ranks) + ",";
   out.key += " threads " + std::to_string(threads) + ", commpress " COMMPRESS_VERSION_STRING;
+  if (const std::string build = library_build_id(); !build.empty()) out.key += " build " + build;
   // The same hosts can be joined by other transports (shared memory, or TCP forced through
   // MCA parameters, as scripts/netsim does): what selects them is part of the layout.
   for (const char* var : {"OMPI_MCA_pml", "OMPI_MCA_btl", "OMPI_MCA_mtl",
@@ -146,6 +150,10 @@ Result<const model::MachineProfile*> settle(MPI_Comm comm, const ProbeCall& call
 }
 
 Status first_use(MPI_Comm user_comm, const ProbeCall& call) {
+  t_settling = true;
+  struct Done {
+    ~Done() { t_settling = false; }
+  } done;
   auto comm = comm::detail::private_comm(user_comm);
   if (!comm.ok()) return comm.status();
   int wants = comm::detail::machine_profile_given() ? 0 : 1;
@@ -164,7 +172,7 @@ Status first_use(MPI_Comm user_comm, const ProbeCall& call) {
 }  // namespace
 
 void use_probed_profile(MPI_Comm user_comm, const ProbeCall& call) {
-  if (user_comm == MPI_COMM_NULL) return;
+  if (user_comm == MPI_COMM_NULL || t_settling) return;
   void* attr = nullptr;
   int found = 0;
   if (MPI_Comm_get_attr(user_comm, keyval(), &attr, &found) == MPI_SUCCESS && found) {

@@ -1,5 +1,7 @@
 #include "comm/probe/profile_cache.hpp"
 
+#include <elf.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -20,6 +22,60 @@ using nlohmann::json;
 constexpr const char* kFormat = "commpress-probed-profile";
 constexpr int kVersion = 1;
 }  // namespace
+
+namespace {
+
+// dl_iterate_phdr's walk: the loaded object whose segments hold `address`, and the
+// NT_GNU_BUILD_ID note among its program headers.
+struct BuildIdSearch {
+  const void* address;  // a function of this library
+  std::string hex;
+};
+
+int find_build_id(dl_phdr_info* info, size_t, void* data) {
+  auto* search = static_cast<BuildIdSearch*>(data);
+  const auto at = reinterpret_cast<ElfW(Addr)>(search->address);
+  bool ours = false;
+  for (int i = 0; i < info->dlpi_phnum && !ours; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    ours = ph.p_type == PT_LOAD && at >= info->dlpi_addr + ph.p_vaddr &&
+           at < info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+  }
+  if (!ours) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const auto* p = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
+    const unsigned char* end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(p);
+      const unsigned char* name = p + sizeof(ElfW(Nhdr));
+      const unsigned char* desc = name + ((note->n_namesz + 3) & ~3u);
+      if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+          std::string(reinterpret_cast<const char*>(name), 3) == "GNU") {
+        static const char digits[] = "0123456789abcdef";
+        for (unsigned j = 0; j < note->n_descsz && desc + j < end; ++j) {
+          search->hex += digits[desc[j] >> 4];
+          search->hex += digits[desc[j] & 15];
+        }
+        return 1;
+      }
+      p = desc + ((note->n_descsz + 3) & ~3u);
+    }
+  }
+  return 1;  // ours, without a build id
+}
+
+}  // namespace
+
+std::string library_build_id() {
+  static const std::string id = [] {
+    BuildIdSearch search{reinterpret_cast<const void*>(&library_build_id), {}};
+    dl_iterate_phdr(find_build_id, &search);
+    return search.hex;
+  }();
+  return id;
+}
 
 std::string cache_directory() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");

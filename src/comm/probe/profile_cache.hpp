@@ -12,6 +12,11 @@
 
 namespace commpress::comm::probe {
 
+// The GNU build id of the library holding the probe (hex; "" where the linker wrote none):
+// part of the cache key, so a rebuilt library never reuses what an older build of the same
+// version probed (the probe itself may have changed).
+std::string library_build_id();
+
 // The directory ("" where neither variable is set: nothing is cached).
 std::string cache_directory();
 

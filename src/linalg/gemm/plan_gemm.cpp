@@ -20,6 +20,7 @@
 #include "comm/select.hpp"
 #include "comm/session/agreement.hpp"
 #include "comm/session/hierarchy.hpp"
+#include "comm/session/one_sided.hpp"
 #include "comm/session/private_comm.hpp"
 #include "commpress/gemm_model.hpp"
 #include "commpress/linalg.hpp"
@@ -158,7 +159,21 @@ bool may_run_srumma(const GemmOptions& o) {
   return o.algorithm == GemmAlgorithm::Srumma || o.algorithm == GemmAlgorithm::Auto;
 }
 
-md::GemmScenario scenario(const Request& r, const md::MachineProfile& prof, int domain) {
+// What SRUMMA's planning needs from the ranks: the shared-memory domain, and where it is
+// smaller than the ranks, whether MPI windows over them work (agreed, kept with comm).
+Status srumma_domain(MPI_Comm comm, int ranks, GemmProblem& p) {
+  auto d = shared_domain(comm);
+  if (!d.ok()) return d.status();
+  p.ranks_per_node = *d;
+  if (*d >= ranks) return {};
+  auto windows = comm::detail::one_sided_windows_work(comm);
+  if (!windows.ok()) return windows.status();
+  p.one_sided = *windows;
+  return {};
+}
+
+md::GemmScenario scenario(const Request& r, const md::MachineProfile& prof, int domain,
+                          bool one_sided) {
   md::GemmScenario s;
   s.m = r.m;
   s.n = r.n;
@@ -170,6 +185,7 @@ md::GemmScenario scenario(const Request& r, const md::MachineProfile& prof, int 
   s.overlap = r.opts->overlap;
   s.panel = r.opts->panel;
   s.ranks_per_node = domain;
+  s.one_sided = one_sided;
   return s;
 }
 
@@ -198,12 +214,12 @@ Result<Codecs> codecs_for(const Request& r, const md::MachineProfile& prof) {
 // The choice among the given grids. The memory cap bounds the choice of the replication, so
 // it applies only when plan_gemm chooses the grid.
 Result<GemmPlan> choose(const Request& r, const std::vector<md::GemmGrid>& grids, int domain,
-                        bool choose_grid) {
+                        bool one_sided, bool choose_grid) {
   const GemmOptions& o = *r.opts;
   const md::MachineProfile& prof = comm::detail::machine_profile();
   auto codecs = codecs_for(r, prof);
   if (!codecs.ok()) return codecs.status();
-  const md::GemmScenario base = scenario(r, prof, domain);
+  const md::GemmScenario base = scenario(r, prof, domain, one_sided);
   std::vector<md::GemmAlgorithm> algorithms;
   if (o.algorithm != GemmAlgorithm::Auto) algorithms.push_back(o.algorithm);
   const double cap = choose_grid ? double(o.memory_cap_bytes) : 0.0;
@@ -297,6 +313,17 @@ Result<GemmPlan> plan_gemm(const GemmProblem& p, const GemmOptions& opts) {
   if (opts.algorithm != GemmAlgorithm::Auto && forced(opts) == nullptr)
     return Status{ErrorCode::invalid_argument,
                   "plan_gemm: unknown gemm algorithm " + std::to_string(int(opts.algorithm))};
+  if (opts.algorithm == GemmAlgorithm::Srumma && !p.one_sided) {
+    md::GemmScenario s;
+    s.ranks_per_node = p.ranks_per_node;
+    s.grid = p.grid_rows > 0 ? md::GemmGrid{p.grid_rows, p.grid_cols, p.layers}
+                             : md::GemmGrid{p.ranks, 1, 1};
+    if (md::gemm_needs_windows(GemmAlgorithm::Srumma, s))
+      return Status{ErrorCode::unsupported,
+                    "plan_gemm: srumma reads across shared-memory domains through MPI windows, "
+                    "and MPI_Win_create fails over these ranks (Open MPI over TCP: try "
+                    "--mca osc sm,pt2pt); choose another algorithm or auto"};
+  }
   std::vector<md::GemmGrid> grids;
   const bool choose_grid = p.grid_rows <= 0;
   if (choose_grid) {
@@ -313,7 +340,7 @@ Result<GemmPlan> plan_gemm(const GemmProblem& p, const GemmOptions& opts) {
                         std::to_string(g.layers)};
     grids.push_back(g);
   }
-  auto plan = choose(r, grids, p.ranks_per_node, choose_grid);
+  auto plan = choose(r, grids, p.ranks_per_node, p.one_sided, choose_grid);
   if (!plan.ok()) return plan.status();
   COMMPRESS_RETURN_IF_ERROR(complete(*plan, r, p.ranks_per_node));
   return plan;
@@ -327,11 +354,8 @@ Result<GemmPlan> plan_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, 
   md::GemmScenario shape;
   shape.grid = {grid.rows(), grid.cols(), grid.layers()};
   const bool runs = opts.algorithm == GemmAlgorithm::Auto || md::gemm_runs(opts.algorithm, shape);
-  if (runs && grid.layers() == 1 && may_run_srumma(opts)) {
-    auto d = shared_domain(grid.comm());
-    if (!d.ok()) return d.status();
-    p.ranks_per_node = *d;
-  }
+  if (runs && grid.layers() == 1 && may_run_srumma(opts))
+    COMMPRESS_RETURN_IF_ERROR(srumma_domain(grid.comm(), grid.size(), p));
   return plan_gemm(p, opts);
 }
 
@@ -343,11 +367,7 @@ Result<GemmPlan> plan_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, 
   COMMPRESS_RETURN_IF_ERROR(agree_request(*pc, r));
   GemmProblem p{ta, tb, m, n, k, dtype, 1, 0, 0, 0, 1};
   COMMPRESS_MPI(MPI_Comm_size(*pc, &p.ranks));
-  if (may_run_srumma(opts)) {
-    auto d = shared_domain(*pc);
-    if (!d.ok()) return d.status();
-    p.ranks_per_node = *d;
-  }
+  if (may_run_srumma(opts)) COMMPRESS_RETURN_IF_ERROR(srumma_domain(*pc, p.ranks, p));
   return plan_gemm(p, opts);
 }
 

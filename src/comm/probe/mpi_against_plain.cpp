@@ -1,4 +1,4 @@
-#include "profile/mpi_against_plain.hpp"
+#include "comm/probe/mpi_against_plain.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,10 +8,7 @@
 #include "comm/session/node_key.hpp"
 #include "commpress/comm.hpp"
 
-namespace commpress::profile {
-
-// The profiler is a client of comm: it times comm's own calls.
-using namespace comm;
+namespace commpress::comm::probe {
 
 namespace {
 
@@ -31,7 +28,8 @@ Result<double> timed_call(MPI_Comm comm, const Call& call, Algorithm alg, size_t
   return t;
 }
 
-Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes, Algorithm plain,
+Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes,
+                                       const AgainstPlainRounds& rounds_of, Algorithm plain,
                                        const Call& call) {
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -47,7 +45,7 @@ Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes, Algorith
     // Measured with 4 ranks on 2 cores: MPI_Bcast's fastest rounds matched the tree's
     // (0.97x at 1 MiB) while the paired medians of two profiling runs had it 1.36x and
     // 1.42x slower.
-    const int rounds = bytes < 1e6 ? 15 : bytes < 4e6 ? 9 : 5;
+    const int rounds = bytes < 1e6 ? rounds_of.small : bytes < 4e6 ? rounds_of.medium : rounds_of.large;
     std::vector<double> ratios;
     for (int k = 0; k < rounds; ++k) {
       double t[2];
@@ -58,8 +56,9 @@ Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes, Algorith
       }
       if (k > 0 && t[1] > 0) ratios.push_back(t[0] / t[1]);
     }
-    std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
-    m.points.push_back({bytes, ratios.empty() ? 1.0 : ratios[ratios.size() / 2]});
+    const size_t at = rounds_of.lowest ? 0 : ratios.size() / 2;
+    std::nth_element(ratios.begin(), ratios.begin() + at, ratios.end());
+    m.points.push_back({bytes, ratios.empty() ? 1.0 : ratios[at]});
   }
   return m;
 }
@@ -86,65 +85,71 @@ Result<bool> one_node(MPI_Comm comm) {
 }
 
 Result<model::MpiAgainstPlain> against_shared_window(MPI_Comm comm, double max_bytes,
+                                                     const AgainstPlainRounds& rounds,
                                                      const Call& call) {
   auto here = one_node(comm);
   if (!here.ok()) return here.status();
   if (!*here) return model::MpiAgainstPlain{};
-  return measure(comm, max_bytes, Algorithm::SharedWindow, call);
+  return measure(comm, max_bytes, rounds, Algorithm::SharedWindow, call);
 }
 
 }  // namespace
 
-Result<model::MpiAgainstPlain> measure_allreduce_mpi(MPI_Comm comm, double max_bytes) {
+Result<model::MpiAgainstPlain> measure_allreduce_mpi(MPI_Comm comm, double max_bytes,
+                                                     AgainstPlainRounds rounds) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::vector<float> in, out;
-  return against_shared_window(comm, max_bytes, [&](Algorithm alg, size_t n) {
+  return against_shared_window(comm, max_bytes, rounds, [&](Algorithm alg, size_t n) {
     if (out.size() != n) in = walk(n, rank), out.assign(n, 0);
     return allreduce(in.data(), out.data(), n, Dtype::f32, Op::sum, comm, lossless(alg));
   });
 }
 
-Result<model::MpiAgainstPlain> measure_allgather_mpi(MPI_Comm comm, double max_bytes) {
+Result<model::MpiAgainstPlain> measure_allgather_mpi(MPI_Comm comm, double max_bytes,
+                                                     AgainstPlainRounds rounds) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::vector<float> in, out;
-  return against_shared_window(comm, max_bytes, [&](Algorithm alg, size_t n) {
+  return against_shared_window(comm, max_bytes, rounds, [&](Algorithm alg, size_t n) {
     if (in.size() != n) in = walk(n, rank), out.assign(n * size_t(size), 0);
     return allgather(in.data(), out.data(), n, Dtype::f32, comm, lossless(alg));
   });
 }
 
-Result<model::MpiAgainstPlain> measure_bcast_window_mpi(MPI_Comm comm, double max_bytes) {
+Result<model::MpiAgainstPlain> measure_bcast_window_mpi(MPI_Comm comm, double max_bytes,
+                                                        AgainstPlainRounds rounds) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::vector<float> buf;
-  return against_shared_window(comm, max_bytes, [&](Algorithm alg, size_t n) {
+  return against_shared_window(comm, max_bytes, rounds, [&](Algorithm alg, size_t n) {
     if (buf.size() != n) buf = walk(n, rank);
     return bcast(buf.data(), n, Dtype::f32, 0, comm, lossless(alg));
   });
 }
 
-Result<model::MpiAgainstPlain> measure_reduce_scatter_mpi(MPI_Comm comm, double max_bytes) {
+Result<model::MpiAgainstPlain> measure_reduce_scatter_mpi(MPI_Comm comm, double max_bytes,
+                                                          AgainstPlainRounds rounds) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::vector<float> in, out;
-  return measure(comm, max_bytes, Algorithm::PlainRing, [&](Algorithm alg, size_t n) {
+  return measure(comm, max_bytes, rounds, Algorithm::PlainRing, [&](Algorithm alg, size_t n) {
     if (out.size() != n) in = walk(n * size_t(size), rank), out.assign(n, 0);
     return reduce_scatter_block(in.data(), out.data(), n, Dtype::f32, Op::sum, comm, lossless(alg));
   });
 }
 
-Result<model::MpiAgainstPlain> measure_bcast_mpi(MPI_Comm comm, double max_bytes) {
+Result<model::MpiAgainstPlain> measure_bcast_mpi(MPI_Comm comm, double max_bytes,
+                                                 AgainstPlainRounds rounds) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::vector<float> buf;
-  return measure(comm, max_bytes, Algorithm::PlainBinomial, [&](Algorithm alg, size_t n) {
+  return measure(comm, max_bytes, rounds, Algorithm::PlainBinomial, [&](Algorithm alg, size_t n) {
     if (buf.size() != n) buf = walk(n, rank);
     return bcast(buf.data(), n, Dtype::f32, 0, comm, lossless(alg));
   });
 }
 
-}  // namespace commpress::profile
+}  // namespace commpress::comm::probe
