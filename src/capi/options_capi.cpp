@@ -51,7 +51,8 @@ commpress_status commpress_options_set_algorithm(commpress_options* options,
   return guarded("commpress_options_set_algorithm", [&] {
     if (options == nullptr) return null_argument("commpress_options_set_algorithm", "options");
     const int v = int(algorithm);
-    if (v < COMMPRESS_ALG_AUTO || v > COMMPRESS_ALG_SHARED_WINDOW)
+    // The algorithm table is the list: a range check went stale when the all-to-alls came.
+    if (v != COMMPRESS_ALG_AUTO && !algorithm_info(comm::Algorithm(v)))
       return fail(ErrorCode::invalid_argument,
                   "commpress_options_set_algorithm: unknown algorithm " + std::to_string(v));
     options->options.algorithm = comm::Algorithm(v);
