@@ -3,6 +3,7 @@
 // measures the codecs at once); rank 0 writes the file and prints the summary.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -77,9 +78,9 @@ Status run_profile(const ProfileArgs& args) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   profile::ProfileOptions o;
-  o.codecs = {"szp"};
+  // The defaults, then the named ones not among them.
   for (const auto& c : args.codecs)
-    if (c != "szp") o.codecs.push_back(c);
+    if (std::find(o.codecs.begin(), o.codecs.end(), c) == o.codecs.end()) o.codecs.push_back(c);
   o.rel_bounds = args.bounds;
   o.max_message_bytes = args.max_bytes;
   o.codec_elements = args.elements;
@@ -106,7 +107,7 @@ void add_profile_command(CLI::App& app, Outcome& outcome) {
   CLI::App* cmd = app.add_subcommand(
       "profile", "measure this machine for the cost models (run under mpirun, >= 2 ranks)");
   cmd->add_option("--out", args->out, "machine profile to write (JSON)")->capture_default_str();
-  cmd->add_option("--codec", args->codecs, "codecs to measure besides szp (repeatable)");
+  cmd->add_option("--codec", args->codecs, "codecs to measure besides szp, pred-byte and pred-bit (repeatable)");
   cmd->add_option("--bounds", args->bounds, "REL bounds for lossy codecs")->capture_default_str();
   cmd->add_option("--max-bytes", args->max_bytes, "largest ping-pong message")->capture_default_str();
   cmd->add_option("--elements", args->elements, "elements per codec measurement")->capture_default_str();

@@ -18,7 +18,10 @@
 namespace commpress::profile {
 
 struct ProfileOptions {
-  std::vector<std::string> codecs = {"szp"};
+  // The lossy codecs of the predictive-compression study by default, so that the model
+  // predicts each of them (a codec without rates gets no prediction and no compressed
+  // candidate).
+  std::vector<std::string> codecs = {"szp", "pred-byte", "pred-bit"};
   std::vector<double> rel_bounds = {1e-2, 1e-3, 1e-4};
   double max_message_bytes = 64.0 * (1 << 20);  // ping-pong sweep 8 B .. this
   size_t codec_elements = size_t{4} << 20;       // elements per codec measurement
