@@ -78,7 +78,7 @@ Status run_profile(const ProfileArgs& args) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   profile::ProfileOptions o;
-  for (const auto& c : args.codecs)  // besides the modes Auto weighs, measured always
+  for (const auto& c : args.codecs)  // besides the defaults (measure_profile.hpp)
     if (std::find(o.codecs.begin(), o.codecs.end(), c) == o.codecs.end()) o.codecs.push_back(c);
   o.rel_bounds = args.bounds;
   o.max_message_bytes = args.max_bytes;
@@ -106,7 +106,7 @@ void add_profile_command(CLI::App& app, Outcome& outcome) {
   CLI::App* cmd = app.add_subcommand(
       "profile", "measure this machine for the cost models (run under mpirun, >= 2 ranks)");
   cmd->add_option("--out", args->out, "machine profile to write (JSON)")->capture_default_str();
-  cmd->add_option("--codec", args->codecs, "codecs to measure besides szp and szp-eh (repeatable)");
+  cmd->add_option("--codec", args->codecs, "codecs to measure besides szp, szp-eh, pred-byte and pred-bit (repeatable)");
   cmd->add_option("--bounds", args->bounds, "REL bounds for lossy codecs")->capture_default_str();
   cmd->add_option("--max-bytes", args->max_bytes, "largest ping-pong message")->capture_default_str();
   cmd->add_option("--elements", args->elements, "elements per codec measurement")->capture_default_str();

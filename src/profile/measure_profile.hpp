@@ -19,8 +19,11 @@
 namespace commpress::profile {
 
 struct ProfileOptions {
-  // The codec modes Auto weighs, always (docs/szp-modes.md); the tool adds the ones asked for.
-  std::vector<std::string> codecs = {comm::detail::kFastMode, comm::detail::kEntropyMode};
+  // The codec modes Auto weighs (docs/szp-modes.md) and the other lossy codecs of the
+  // applications' study, so that the model predicts each of them (a codec without rates gets
+  // no prediction and no compressed candidate); the tool adds the ones asked for.
+  std::vector<std::string> codecs = {comm::detail::kFastMode, comm::detail::kEntropyMode,
+                                     "pred-byte", "pred-bit"};
   std::vector<double> rel_bounds = {1e-2, 1e-3, 1e-4};
   double max_message_bytes = 64.0 * (1 << 20);  // ping-pong sweep 8 B .. this
   size_t codec_elements = size_t{4} << 20;       // elements per codec measurement

@@ -322,6 +322,9 @@ static void errors_agree(void) {
   }
   CHECK_STATUS(commpress_options_set_algorithm(o, (commpress_algorithm)99),
                COMMPRESS_INVALID_ARGUMENT);
+  /* Every algorithm of the table is accepted, the all-to-alls' last among them. */
+  CHECK_OK(commpress_options_set_algorithm(o, COMMPRESS_ALG_PAIRWISE));
+  CHECK_OK(commpress_options_set_algorithm(o, COMMPRESS_ALG_BRUCK));
   CHECK_STATUS(commpress_options_set_codec(NULL, "szp"), COMMPRESS_INVALID_ARGUMENT);
   CHECK_STATUS(commpress_options_create(NULL), COMMPRESS_INVALID_ARGUMENT);
   CHECK_STATUS(commpress_wait(NULL, NULL), COMMPRESS_INVALID_ARGUMENT);

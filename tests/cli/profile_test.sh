@@ -48,6 +48,12 @@ for dt, c in szp.items():
     need(all(c.get(k, 0) > 0 for k in ("compress", "decompress", "combine", "combine_raw")),
          f"szp {dt}: every rate measured: {c}")
     need(c.get("typical_ratio", 0) > 1, f"szp {dt}: typical ratio {c.get('typical_ratio')}")
+# The study's other lossy codecs are measured by default, so the model predicts them too.
+for name in ("pred-byte", "pred-bit"):
+    rows = {c["dtype"]: c for c in p.get("codecs", []) if c.get("codec") == name}
+    need(set(rows) == {"f32", "f64"} and all(c.get("compress", 0) > 0 and c.get("decompress", 0) > 0
+                                             for c in rows.values()),
+         f"{name}: compress and decompress rates for f32 and f64 by default: {rows}")
 sizes = [s[0] for s in p.get("measurements", {}).get("pingpong_one_way", [])]
 need(sizes and sizes[0] == 8 and sizes[-1] == most, f"ping-pong sizes 8..{most}: {sizes[:3]}..{sizes[-1:]}")
 need(all(s[1] > 0 for s in p["measurements"]["pingpong_one_way"]), "ping-pong times > 0")
