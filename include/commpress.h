@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commpress/collective_algorithms.h"
 #include "commpress/config.h"
 
 #ifdef __cplusplus
@@ -86,22 +87,11 @@ typedef enum commpress_op {
 /* Stable values: they equal commpress::comm::Algorithm (docs/algorithms.md). */
 typedef enum commpress_algorithm {
   COMMPRESS_ALG_AUTO = 0, /* chosen by the cost model (may pick MPI: no compression) */
-  COMMPRESS_ALG_MPI = 1,  /* MPI's own operation, uncompressed */
-  COMMPRESS_ALG_DIRECT = 2,
-  COMMPRESS_ALG_BINOMIAL = 3,
-  COMMPRESS_ALG_RING = 4,
-  COMMPRESS_ALG_RECURSIVE_DOUBLING = 5,
-  COMMPRESS_ALG_DOC_RING = 6,
-  COMMPRESS_ALG_HOMOMORPHIC_RING = 7,
-  COMMPRESS_ALG_FUSED_RING = 8,
-  COMMPRESS_ALG_HOMOMORPHIC_RECURSIVE_DOUBLING = 9,
-  COMMPRESS_ALG_RABENSEIFNER = 10,
-  COMMPRESS_ALG_HIERARCHICAL = 11,
-  COMMPRESS_ALG_PLAIN_RING = 12,
-  COMMPRESS_ALG_PLAIN_BINOMIAL = 13,
-  COMMPRESS_ALG_SHARED_WINDOW = 14,
-  COMMPRESS_ALG_PAIRWISE = 15,
-  COMMPRESS_ALG_BRUCK = 16,
+  /* COMMPRESS_ALG_MPI = 1 (MPI's own operation, uncompressed), COMMPRESS_ALG_DIRECT = 2, ...:
+     one per row of the table in commpress/collective_algorithms.h (docs/algorithms.md). */
+#define COMMPRESS_C_ALGORITHM(id, value, name, c_name, ...) COMMPRESS_##c_name = value,
+  COMMPRESS_COLLECTIVE_ALGORITHMS(COMMPRESS_C_ALGORITHM)
+#undef COMMPRESS_C_ALGORITHM
   COMMPRESS_ALG_ENUM_MIN = -0x7fffffff - 1,
   COMMPRESS_ALG_ENUM_MAX = 0x7fffffff
 } commpress_algorithm;

@@ -39,12 +39,9 @@ static_assert(int(COMMPRESS_MIN) == int(comm::Op::min));
 static_assert(int(COMMPRESS_MAX) == int(comm::Op::max));
 static_assert(int(COMMPRESS_PROD) == int(comm::Op::prod));
 
-// The C enum's values are ABI: each row of the algorithm table has its COMMPRESS_<C_NAME>.
+// The C enum's values come from the algorithm table's rows (commpress/collective_algorithms.h);
+// Auto is the one value that is not a row.
 static_assert(int(COMMPRESS_ALG_AUTO) == int(Algorithm::Auto));
-#define COMMPRESS_SAME_C_ALGORITHM(id, value, name, c_name, ...) \
-  static_assert(int(COMMPRESS_##c_name) == int(Algorithm::id), name);
-COMMPRESS_COLLECTIVE_ALGORITHMS(COMMPRESS_SAME_C_ALGORITHM)
-#undef COMMPRESS_SAME_C_ALGORITHM
 
 thread_local std::string last_error;
 
