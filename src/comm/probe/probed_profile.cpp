@@ -19,6 +19,7 @@
 #include "comm/session/private_comm.hpp"
 #include "comm/transport/wire.hpp"
 #include "commpress/version.h"
+#include "comm/session/comm_keyval.hpp"
 
 namespace commpress::comm::probe {
 
@@ -32,11 +33,7 @@ thread_local bool t_settling = false;
 // The attribute's value: the kept profile of the communicator, or null where every rank was
 // given one.
 int keyval() {
-  static int key = [] {
-    int k = MPI_KEYVAL_INVALID;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr);
-    return k;
-  }();
+  static int key = detail::new_comm_keyval();
   return key;
 }
 

@@ -7,6 +7,7 @@
 
 #include "comm/session/environment.hpp"
 #include "comm/session/private_comm.hpp"
+#include "comm/session/comm_keyval.hpp"
 
 namespace commpress::comm::detail {
 
@@ -20,11 +21,7 @@ int delete_cache(MPI_Comm, int, void* attr, void*) {
 }
 
 int cache_keyval() {
-  static int key = [] {
-    int k = MPI_KEYVAL_INVALID;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &k, nullptr);
-    return k;
-  }();
+  static int key = new_comm_keyval(delete_cache);
   return key;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "comm/session/private_comm.hpp"
+#include "comm/session/comm_keyval.hpp"
 
 namespace commpress::comm::detail {
 
@@ -10,11 +11,7 @@ namespace {
 
 // The kept answer, as 1 + (windows work), so that a found attribute is never null.
 int keyval() {
-  static int key = [] {
-    int k = MPI_KEYVAL_INVALID;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr);
-    return k;
-  }();
+  static int key = new_comm_keyval();
   return key;
 }
 

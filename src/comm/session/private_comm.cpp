@@ -1,4 +1,5 @@
 #include "comm/session/private_comm.hpp"
+#include "comm/session/comm_keyval.hpp"
 
 #include <string>
 
@@ -14,11 +15,7 @@ int delete_dup(MPI_Comm, int, void* attr, void*) {
 }
 
 int keyval() {
-  static int key = [] {
-    int k = MPI_KEYVAL_INVALID;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_dup, &k, nullptr);
-    return k;
-  }();
+  static int key = new_comm_keyval(delete_dup);
   return key;
 }
 
