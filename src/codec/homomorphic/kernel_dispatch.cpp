@@ -6,7 +6,16 @@
 #include "codec/homomorphic/quantized_ops.hpp"
 
 #if __has_include(<sys/platform/x86.h>)
+// glibc's header is C: its functions return _Bool, which GCC accepts in C++ and clang does not.
+#if defined(__clang__) && !defined(_Bool)
+#define _Bool bool
+#define COMMPRESS_DEFINED_BOOL 1
+#endif
 #include <sys/platform/x86.h>  // glibc 2.33+: features as glibc sees them, tunables applied
+#ifdef COMMPRESS_DEFINED_BOOL
+#undef _Bool
+#undef COMMPRESS_DEFINED_BOOL
+#endif
 #define COMMPRESS_GLIBC_CPU_FEATURES 1
 #else
 #define COMMPRESS_GLIBC_CPU_FEATURES 0
