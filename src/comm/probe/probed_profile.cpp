@@ -26,10 +26,6 @@ namespace commpress::comm::probe {
 namespace {
 
 std::atomic<int> g_probed{0}, g_reused{0};
-// Set while this thread settles a communicator's profile: the probe times commpress's own
-// collectives (SharedWindow against MPI's), which must not start a probe of their own.
-thread_local bool t_settling = false;
-
 // The attribute's value: the kept profile of the communicator, or null where every rank was
 // given one.
 int keyval() {
@@ -147,12 +143,9 @@ Result<const model::MachineProfile*> settle(MPI_Comm comm, const ProbeCall& call
 }
 
 Status first_use(MPI_Comm user_comm, const ProbeCall& call) {
-  t_settling = true;
-  struct Done {
-    ~Done() { t_settling = false; }
-  } done;
   auto comm = comm::detail::private_comm(user_comm);
   if (!comm.ok()) return comm.status();
+  exempt_from_probe(*comm);
   int wants = comm::detail::machine_profile_given() ? 0 : 1;
   COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, &wants, 1, MPI_INT, MPI_MAX, *comm));
   const model::MachineProfile* kept = nullptr;
@@ -169,7 +162,7 @@ Status first_use(MPI_Comm user_comm, const ProbeCall& call) {
 }  // namespace
 
 void use_probed_profile(MPI_Comm user_comm, const ProbeCall& call) {
-  if (user_comm == MPI_COMM_NULL || t_settling) return;
+  if (user_comm == MPI_COMM_NULL) return;
   void* attr = nullptr;
   int found = 0;
   if (MPI_Comm_get_attr(user_comm, keyval(), &attr, &found) == MPI_SUCCESS && found) {
@@ -179,6 +172,11 @@ void use_probed_profile(MPI_Comm user_comm, const ProbeCall& call) {
   const Status st = first_use(user_comm, call);
   if (!st.ok()) std::fprintf(stderr, "commpress: probing the machine failed: %s\n",
                              st.to_string().c_str());
+}
+
+void exempt_from_probe(MPI_Comm comm) {
+  // The null attribute reads as "every rank was given a profile": the profile in force stays.
+  MPI_Comm_set_attr(comm, keyval(), nullptr);
 }
 
 ProbeCall probe_call(const Options& opts, const void* data, size_t count, Dtype dtype) {

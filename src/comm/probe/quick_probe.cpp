@@ -9,6 +9,7 @@
 #include "comm/probe/codec_rates.hpp"
 #include "comm/probe/link_probe.hpp"
 #include "comm/probe/mpi_against_plain.hpp"
+#include "comm/probe/probed_profile.hpp"
 #include "comm/probe/step_wait.hpp"
 #include "comm/probe/sum_rate.hpp"
 #include "comm/probe/timing.hpp"
@@ -96,6 +97,7 @@ Status measure_shared_window(MPI_Comm comm, model::MachineProfile& m, const Phas
   constexpr double kLargest = 8.0 * 1024 * 1024;
   MPI_Comm own = MPI_COMM_NULL;
   COMMPRESS_MPI(MPI_Comm_dup(comm, &own));
+  exempt_from_probe(own);
   Status st;
   auto take = [&](auto measure, double max_bytes, model::MpiAgainstPlain& into, const char* name) {
     if (!st.ok()) return;
