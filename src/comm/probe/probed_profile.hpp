@@ -27,8 +27,8 @@ void use_probed_profile(MPI_Comm user_comm, const ProbeCall& call);
 
 // Marks comm as one the probe measures on (the private communicator it probes, the one it
 // times commpress's own collectives on): collectives there never start a probe of their own.
-// A per-communicator mark, not a per-thread one: under SimGrid SMPI the ranks are threads of
-// one process sharing a thread's variables, and a flag set by one rank silenced the others.
+// A per-communicator mark, not a per-thread one: under SimGrid SMPI the ranks may run on one
+// thread of one process, and a thread's flag would then be every rank's.
 void exempt_from_probe(MPI_Comm comm);
 
 // The probe's view of a collective call: its codec, bound and this rank's data.
