@@ -87,8 +87,8 @@ Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfil
 
 // MPI's allreduce, allgather and bcast against SharedWindow, where every rank shares one node:
 // without these Auto never runs SharedWindow (it prices it only from MPI's time and this
-// ratio), which the measured profile of a 4-rank shared-memory machine has 1.3-2x faster than
-// MPI's allreduce. Fewer rounds than `commpress profile` (2 to 4 paired ratios per size, the
+// ratio), and on one node it is often the fastest allreduce (bench/results/zeroconf.md).
+// Fewer rounds than `commpress profile` (2 to 4 paired ratios per size, the
 // smallest taken), the allgather's blocks up to 1 MiB, on a communicator of their own: the
 // shared segments the measurement maps are unmapped when it is freed here, not kept.
 template <class Phase>

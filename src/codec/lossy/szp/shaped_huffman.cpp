@@ -187,9 +187,8 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   uint8_t coding = 0;
   // zstd's slower level only where the codes are nearly all the one-bit zero code (under
   // 9/8 bits a value: loose bounds on smooth data), whose long runs it finds and a fast
-  // level misses (REL 1e-2 on the smooth field: ratio 690 against 586); above that the codes
-  // carry the data and level 1 keeps ~95% of the gain at a fraction of the time
-  // (docs/measured-choices.md).
+  // level misses; above that the codes carry the data and level 1 keeps nearly all of the
+  // gain at a fraction of the time (the figures: docs/measured-choices.md).
   const int level = nbits * 64 < len * 9 ? kZstdDenseLevel : kZstdFastLevel;
   auto stored = put_stream_at(s.bits.data(), nbits, level, out.data() + pos, kZstd, coding);
   if (!stored.ok()) return stored.status();
