@@ -114,10 +114,13 @@ Result<CollectivePlan> plan_gather(AgreedCall call, const model::MachineProfile&
                                    const Options& opts);
 
 // Point-to-point (send, isend): the sender's plan, from its own call alone (no agreement:
-// the receiver follows what the sender's header announces); ranks is 2. plan_collective
-// with operation p2p plans the same.
+// the receiver follows what the sender's header announces); ranks is 2. A send plans with
+// the profile's typical ratio, all it knows before compressing; ratio > 0 plans with the
+// ratio the message is known to achieve instead (a measured transfer's, to compare the
+// model with it). plan_collective with operation p2p plans the same, with
+// AgreedCall::ratio_at_bound as ratio.
 Result<CollectivePlan> plan_p2p(size_t count, Dtype dtype, const model::MachineProfile& profile,
-                                const Options& opts);
+                                const Options& opts, double ratio = 0);
 
 // Collective: the plan the verb would run for this call (its agreement on the arguments and
 // the data's range, then planning as the verb does), on the profile in force. Moves no data.

@@ -29,7 +29,5 @@ CLI::App* plan_group(CLI::App& app);
 void add_plan_gemm_command(CLI::App& app, Outcome& outcome);
 // `commpress plan allreduce` and the other collectives that select (plan_collective_command.cpp).
 void add_plan_collective_commands(CLI::App& app, Outcome& outcome);
-// `commpress plan p2p-time`: the model's time for one message at a ratio (plan_p2p_command.cpp).
-void add_plan_p2p_command(CLI::App& app, Outcome& outcome);
 
 }  // namespace commpress::cli

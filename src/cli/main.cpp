@@ -20,7 +20,6 @@ constexpr GroupRegistrar kCommandGroups[] = {
 #endif
     commpress::cli::add_bench_commands,
     commpress::cli::add_plan_collective_commands,
-    commpress::cli::add_plan_p2p_command,
 #if COMMPRESS_HAVE_GEMM
     commpress::cli::add_bench_gemm_command,  // after the bench group it joins
     commpress::cli::add_plan_gemm_command,

@@ -69,6 +69,8 @@ Status run_plan_collective(const PlanCollectiveArgs& a) {
     if (v != 0 && !(std::isfinite(v) && v > 0))
       return invalid("--bound-rel and --bound-abs must be positive and finite");
   if (!(a.lo <= a.hi)) return invalid("--lo must not exceed --hi");
+  for (double r : {a.ratio, a.ratio_fine, a.entropy_ratio, a.entropy_ratio_fine})
+    if (!(std::isfinite(r) && r >= 0)) return invalid("ratios must be finite and >= 0 (0: not given)");
   comm::Options o;
   o.algorithm = *alg;
   o.codec = a.codec;
@@ -121,6 +123,10 @@ void add_one(CLI::App& group, Outcome& outcome, const char* name, model::Operati
   cmd->add_option("--bound-rel", a->bound_rel, "bound on the result relative to the inputs' range");
   cmd->add_option("--bound-abs", a->bound_abs, "absolute bound on the result");
   cmd->add_option("--chunk-bytes", a->chunk_bytes, "chunk size (0 = chosen)")->capture_default_str();
+  if (p2p)  // a send knows only the typical ratio; a measured message's is given here
+    cmd->add_option("--ratio", a->ratio,
+                    "the ratio the message achieves (0 = the profile's typical ratio, as a "
+                    "send predicts)");
   if (!p2p) {  // point-to-point plans from the call and the profile alone
     cmd->add_option("--ranks-per-node", a->ranks_per_node,
                     "consecutive ranks per node, as pretend nodes (default: nodes unknown)");

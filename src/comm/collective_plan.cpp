@@ -104,8 +104,8 @@ Result<CollectivePlan> plan_agreed(const Collective& c, AgreedCall call, const C
 }
 
 Result<CollectivePlan> plan_p2p(size_t count, Dtype dtype, const Options& opts,
-                                const model::MachineProfile* profile) {
-  const Selection sel = select_p2p(opts, count, dtype, profile);
+                                const model::MachineProfile* profile, double ratio) {
+  const Selection sel = select_p2p(opts, count, dtype, profile, ratio);
   if (sel.algorithm != Algorithm::Direct && sel.algorithm != Algorithm::Mpi)
     return Status{ErrorCode::invalid_argument, std::string("point-to-point does not implement "
                                                            "algorithm ") +
@@ -343,7 +343,7 @@ std::string render(const CollectivePlan& p, bool json) {
 Result<CollectivePlan> plan_collective(const AgreedCall& call, const model::MachineProfile& profile,
                                        const Options& opts) {
   if (call.operation == model::Operation::p2p)
-    return detail::plan_p2p(call.count, call.dtype, opts, &profile);
+    return detail::plan_p2p(call.count, call.dtype, opts, &profile, call.ratio_at_bound);
   COMMPRESS_RETURN_IF_ERROR(check_call(call, opts));
   const bool reduction = detail::is_reduction(call.operation);
   if (reduction) COMMPRESS_RETURN_IF_ERROR(detail::check_op(call.op));
@@ -404,8 +404,8 @@ Result<CollectivePlan> plan_gather(AgreedCall call, const model::MachineProfile&
 }
 
 Result<CollectivePlan> plan_p2p(size_t count, Dtype dtype, const model::MachineProfile& profile,
-                                const Options& opts) {
-  return detail::plan_p2p(count, dtype, opts, &profile);
+                                const Options& opts, double ratio) {
+  return detail::plan_p2p(count, dtype, opts, &profile, ratio);
 }
 
 std::string plan_to_text(const CollectivePlan& plan) { return render(plan, false); }

@@ -426,7 +426,7 @@ Selection select_agreed(const SelectCall& call, const Options& opts, int ranks,
 }
 
 Selection select_p2p(const Options& opts, size_t count, Dtype dtype,
-                     const model::MachineProfile* profile) {
+                     const model::MachineProfile* profile, double ratio) {
   SelectCall call{model::Operation::p2p, count, dtype};
   std::optional<Profiled> explicit_profile;
   if (profile) explicit_profile.emplace(*profile);
@@ -434,7 +434,9 @@ Selection select_p2p(const Options& opts, size_t count, Dtype dtype,
   const Context ctx(call, opts, 2, given);
   Selection s;
   s.algorithm = opts.algorithm == Algorithm::Auto ? Algorithm::Direct : opts.algorithm;
-  const double typical = ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio : 1;
+  const double typical = ratio > 0                                      ? ratio
+                         : ctx.rates && ctx.rates->typical_ratio > 0 ? ctx.rates->typical_ratio
+                                                                     : 1;
   if (s.algorithm == Algorithm::Direct && opts.algorithm == Algorithm::Auto && ctx.rates &&
       opts.chunk_bytes == 0 && count > 0)
     s.chunk_bytes = size_t(model::best_chunk_bytes(

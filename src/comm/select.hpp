@@ -136,8 +136,9 @@ int64_t machine_profile_fingerprint();
 // header protocol (it lets the receiver check codec, bound and count against the sender's),
 // chooses the chunk size, and sends the chunks uncompressed when the model finds that
 // compressing would not pay (compress = false); the header tells the receiver which.
-// profile: null for the profile in force.
+// profile: null for the profile in force. ratio: the ratio the message is known to achieve,
+// in place of the typical one (0: the typical one, all a send knows before compressing).
 Selection select_p2p(const Options& opts, size_t count, Dtype dtype,
-                     const model::MachineProfile* profile = nullptr);
+                     const model::MachineProfile* profile = nullptr, double ratio = 0);
 
 }  // namespace commpress::comm::detail

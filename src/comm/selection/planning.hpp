@@ -49,9 +49,9 @@ Result<Report> end_planned(const PlannedCall& p, const Status& local, const Traf
 
 // Point-to-point's plan (profile: null for the profile in force): Direct or Mpi, the chunks'
 // wire, whether they go compressed. Fails on an algorithm point-to-point lacks or options
-// that make no wire.
+// that make no wire. ratio: as select_p2p's.
 Result<CollectivePlan> plan_p2p(size_t count, Dtype dtype, const Options& opts,
-                                const model::MachineProfile* profile);
+                                const model::MachineProfile* profile, double ratio = 0);
 
 // A reduction's requirements on algorithm, codec and op that hold whatever the data
 // (name: the verb, for messages).
