@@ -40,13 +40,15 @@ LinkParams fit_line(std::span<const Sample> pts) {
     lp.beta = (sw * smt - sm * st) / det;
     lp.alpha = (st - lp.beta * sm) / sw;
   }
-  // A physical line: latency and cost per byte are never negative.
+  // A physical line: latency and cost per byte are never negative. A negative intercept
+  // keeps its slope: it comes from messages that go faster than the link's sustained rate
+  // (a shaper's token bucket, caches), and refitting through the origin let exactly those
+  // set the cost per byte, which then underpriced every large message.
   if (!(det > 0) || lp.beta < 0) {
     lp.beta = 0;
     lp.alpha = st / sw;
   } else if (lp.alpha < 0) {
     lp.alpha = 0;
-    lp.beta = smm > 0 ? smt / smm : 0;
   }
   return lp;
 }
