@@ -17,9 +17,10 @@
 namespace commpress::comm::probe {
 
 // Collective over comm: every rank compresses its n values `a` with c (at REL `rel` of their
-// range) back to back for `window` seconds, all starting together. Returns the slowest rank's
-// rate over the window as a fraction of `fastest` (bytes/s; the same on every rank), in
-// (0, 1].
+// range) back to back for `window` seconds (longer where it waits for its core: until it has
+// done 15 ms of work at the `fastest` rate, at most 0.5 s), all starting together. Returns the
+// slowest rank's rate over its window as a fraction of `fastest` (bytes/s; the same on every
+// rank), in (0, 1].
 template <class T>
 Result<double> codec_share(MPI_Comm comm, const codec::Codec& c, double rel, const T* a, size_t n,
                            double fastest, double window);
