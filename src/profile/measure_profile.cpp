@@ -102,7 +102,7 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
     if (!limit.ok()) return limit.status();
     out.overlap_bytes = *limit;
   }
-  COMMPRESS_RETURN_IF_ERROR(wait_computing(comm, rank >= 2));
+  COMMPRESS_RETURN_IF_ERROR(wait_for_all(comm, rank >= 2 ? Pace::compute : Pace::test));
   flat.push_back(out.overlap_bytes);
   int count = int(flat.size());
   PROFILE_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));

@@ -20,6 +20,13 @@ constexpr double kRendezvousSplit = 65536;
 // compute for twice a slow link's transfer time.
 constexpr double kOverlapMaxBytes = 262144;
 constexpr int kOverlapReps = 3;
+// Round trips per size, at least: where other jobs load the cores, most round trips wait for
+// a core at one end or the other (milliseconds, where the link takes microseconds), and the
+// time budget per size then allows only a few; the fastest of a few such was the line's
+// latency (the latency-bound sizes, up to 16 KiB, get many, as `commpress profile`'s 50 ms
+// per size do; the larger ones, which take milliseconds themselves, 3).
+constexpr int kFewBytes = 16384;
+constexpr int kFewBytesReps = 24, kManyBytesReps = 3;
 }  // namespace
 
 Result<model::Link> probe_link(MPI_Comm comm, int a, int b) {
@@ -50,7 +57,7 @@ Result<model::Link> probe_link(MPI_Comm comm, int a, int b) {
     MPI_Comm_rank(pair, &pair_rank);
     buf.assign(size_t(kSizes[std::size(kSizes) - 1]), std::byte{1});
     for (size_t i = 0; st.ok() && i < std::size(kSizes); ++i) {
-      auto t = ping_pong(pair, pair_rank, buf, kSizes[i], 2e-3, 2, 50);
+      auto t = ping_pong(pair, pair_rank, buf, kSizes[i], 2e-3, kSizes[i] <= kFewBytes ? kFewBytesReps : kManyBytesReps, 50);
       if (t.ok()) found[i] = *t;
       else st = t.status();
     }
@@ -59,6 +66,7 @@ Result<model::Link> probe_link(MPI_Comm comm, int a, int b) {
       st = {ErrorCode::mpi, "link probe: MPI_Bcast failed"};
     for (size_t i = 0; i < std::size(kSizes); ++i) pts.push_back({double(kSizes[i]), found[i]});
   }
+  COMMPRESS_RETURN_IF_ERROR(wait_for_all(comm, member ? Pace::test : Pace::sleep));
   COMMPRESS_RETURN_IF_ERROR(agree_failed());
   // Every rank computes while the pair judges the overlap, as every rank does during a
   // collective (idle ranks would leave their cores to the kernel's packet work, and the link
@@ -69,7 +77,7 @@ Result<model::Link> probe_link(MPI_Comm comm, int a, int b) {
     if (limit.ok()) found.back() = *limit;
     else st = limit.status();
   }
-  COMMPRESS_RETURN_IF_ERROR(wait_computing(comm, !member));
+  COMMPRESS_RETURN_IF_ERROR(wait_for_all(comm, member ? Pace::test : Pace::compute));
   COMMPRESS_RETURN_IF_ERROR(agree_failed());
   free_pair();
   COMMPRESS_MPI(MPI_Bcast(found.data(), int(found.size()), MPI_DOUBLE, a, comm));

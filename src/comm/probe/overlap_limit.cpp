@@ -1,7 +1,9 @@
 #include "comm/probe/overlap_limit.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "comm/probe/timing.hpp"
 #include "comm/session/private_comm.hpp"
@@ -65,11 +67,12 @@ Result<double> overlap_limit(MPI_Comm pair, int rank, std::vector<std::byte>& bu
   return limit;
 }
 
-Status wait_computing(MPI_Comm comm, bool compute) {
+Status wait_for_all(MPI_Comm comm, Pace pace) {
   MPI_Request all = MPI_REQUEST_NULL;
   COMMPRESS_MPI(MPI_Ibarrier(comm, &all));
   for (int done = 0; !done;) {
-    if (compute) spin(100e-6);
+    if (pace == Pace::compute) spin(100e-6);
+    if (pace == Pace::sleep) std::this_thread::sleep_for(std::chrono::microseconds(50));
     COMMPRESS_MPI(MPI_Test(&all, &done, MPI_STATUS_IGNORE));
   }
   return {};
