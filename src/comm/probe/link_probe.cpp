@@ -66,7 +66,6 @@ Result<model::Link> probe_link(MPI_Comm comm, int a, int b) {
       st = {ErrorCode::mpi, "link probe: MPI_Bcast failed"};
     for (size_t i = 0; i < std::size(kSizes); ++i) pts.push_back({double(kSizes[i]), found[i]});
   }
-  COMMPRESS_RETURN_IF_ERROR(wait_for_all(comm, member ? Pace::test : Pace::sleep));
   COMMPRESS_RETURN_IF_ERROR(agree_failed());
   // Every rank computes while the pair judges the overlap, as every rank does during a
   // collective (idle ranks would leave their cores to the kernel's packet work, and the link

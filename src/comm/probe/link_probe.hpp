@@ -14,8 +14,8 @@
 namespace commpress::comm::probe {
 
 // Collective over comm: ranks a and b (a != b) ping-pong messages of 8 B .. 1 MiB, a few
-// round trips each (within a small time budget per size; at least 24 up to 16 KiB, 3 above)
-// while the others sleep, then judge the overlap up to 256 KiB while the others compute. Every rank returns the same Link (a's
+// round trips each (within a small time budget per size; at least 24 up to 16 KiB, 3 above),
+// then judge the overlap up to 256 KiB while the others compute. Every rank returns the same Link (a's
 // measurements: fit_probed_link's line, and the overlap).
 Result<model::Link> probe_link(MPI_Comm comm, int a, int b);
 

@@ -1,9 +1,7 @@
 #include "comm/probe/overlap_limit.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <thread>
 
 #include "comm/probe/timing.hpp"
 #include "comm/session/private_comm.hpp"
@@ -72,7 +70,6 @@ Status wait_for_all(MPI_Comm comm, Pace pace) {
   COMMPRESS_MPI(MPI_Ibarrier(comm, &all));
   for (int done = 0; !done;) {
     if (pace == Pace::compute) spin(100e-6);
-    if (pace == Pace::sleep) std::this_thread::sleep_for(std::chrono::microseconds(50));
     COMMPRESS_MPI(MPI_Test(&all, &done, MPI_STATUS_IGNORE));
   }
   return {};

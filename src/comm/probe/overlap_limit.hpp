@@ -26,11 +26,10 @@ Result<double> overlap_limit(MPI_Comm pair, int rank, std::vector<std::byte>& bu
                              const std::vector<model::Sample>& one_way, int reps,
                              double max_bytes);
 
-// How a rank waits in wait_for_all between its tests: it only tests (MPI's own wait), keeps
-// its core busy as it would in a collective (the ranks not judging the overlap while a pair
-// judges it), or sleeps, leaving its core to others (the ranks not in a ping-pong: where
-// ranks share cores, a waiting rank's spinning delays the pair's every message).
-enum class Pace { test, compute, sleep };
+// How a rank waits in wait_for_all between its tests: it only tests (MPI's own wait), or
+// keeps its core busy as it would in a collective (the ranks not judging the overlap while a
+// pair judges it).
+enum class Pace { test, compute };
 
 // Collective over comm: returns when every rank has called it.
 Status wait_for_all(MPI_Comm comm, Pace pace);
