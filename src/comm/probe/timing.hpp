@@ -3,8 +3,6 @@
 // no data is at hand, and the date in a profile's origin.
 #pragma once
 
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -49,19 +47,20 @@ double timed(F&& f, int reps, Status& st) {
 }
 
 // The fastest of reps runs of f as `timed`, each run's time taken as the CPU time the process
-// used divided by the OpenMP threads it may use, where that is less than the wall-clock time:
-// the time the work takes on the cores it runs on, without the time it waited for a core
-// (another rank's or another job's turn). A run longer than a scheduler time slice on a
-// loaded machine is never without such waits, so its fastest wall-clock time still holds them.
+// used where that is less than the wall-clock time: on one thread, the time the work took on
+// its core, without the time it waited for one (another rank's or another job's turn). A run
+// longer than a scheduler time slice on a loaded machine is never without such waits, so its
+// fastest wall-clock time still holds them. Work on several threads uses more CPU time than
+// wall-clock time unless its threads waited (and libgomp's threads spin after a region), so
+// there the wall clock decides, as in `timed`.
 template <class F>
 double timed_on_core(F&& f, int reps, Status& st) {
-  const double threads = std::max(1, omp_get_max_threads());
   double best = 0;
   for (int i = 0; i < reps && st.ok(); ++i) {
     const auto t0 = Clock::now();
     const double c0 = process_cpu_seconds();
     st = f();
-    const double t = std::min(seconds_since(t0), (process_cpu_seconds() - c0) / threads);
+    const double t = std::min(seconds_since(t0), process_cpu_seconds() - c0);
     best = i == 0 ? t : std::min(best, t);
   }
   return best;
