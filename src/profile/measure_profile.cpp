@@ -8,6 +8,7 @@
 
 #include "comm/probe/mpi_against_plain.hpp"
 #include "comm/probe/codec_rates.hpp"
+#include "comm/probe/overlap_limit.hpp"
 #include "comm/probe/ping_pong.hpp"
 #include "comm/probe/step_wait.hpp"
 #include "comm/probe/sum_rate.hpp"
@@ -27,8 +28,6 @@ using namespace comm::probe;
 
 namespace {
 
-constexpr int kTag = 0x7e0;
-
 #define PROFILE_MPI(call)                                                                 \
   do {                                                                                    \
     if (int rc_ = (call); rc_ != MPI_SUCCESS)                                             \
@@ -41,64 +40,6 @@ void say(const ProfileOptions& o, int rank, const std::string& line) {
 }
 
 // --- ping-pong ------------------------------------------------------------------------------
-
-// --- overlap --------------------------------------------------------------------------------
-
-// The time the slower end of an m-byte message from rank 0 to rank 1 spends inside MPI (the
-// nonblocking post and the wait) when both compute (spin, no MPI calls) for `busy` seconds in
-// between. A message the link moves on its own (eager, into the kernel's or the peer's
-// buffers) costs only the calls; one that moves only inside MPI calls (rendezvous, or a copy
-// the receiving call makes itself) costs its whole transfer there.
-Result<double> time_in_mpi(MPI_Comm pair, int rank, std::vector<std::byte>& buf, int m,
-                           double busy) {
-  MPI_Request req = MPI_REQUEST_NULL;
-  PROFILE_MPI(MPI_Barrier(pair));
-  auto t0 = Clock::now();
-  if (rank == 0)
-    PROFILE_MPI(MPI_Isend(buf.data(), m, MPI_BYTE, 1, kTag, pair, &req));
-  else
-    PROFILE_MPI(MPI_Irecv(buf.data(), m, MPI_BYTE, 0, kTag, pair, &req));
-  double in_mpi = seconds_since(t0);
-  spin(busy);
-  t0 = Clock::now();
-  PROFILE_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-  in_mpi += seconds_since(t0);
-  PROFILE_MPI(MPI_Allreduce(MPI_IN_PLACE, &in_mpi, 1, MPI_DOUBLE, MPI_MAX, pair));
-  return in_mpi;
-}
-
-// Link::overlap_bytes: the largest power of two whose time inside MPI, beyond that of a 1 KiB
-// message (the calls themselves), stays under half its extra ping-pong time while both
-// ends compute for twice that (best of five: a preemption only ever adds). Sizes whose
-// ping-pong time is under 4x the 1 KiB one are not judged (latency, not transfer, dominates
-// them, and microsecond noise would): they count as overlapping if the first judged size
-// does. Sizes stop at the first that fails.
-Result<double> overlap_limit(MPI_Comm pair, int rank, std::vector<std::byte>& buf,
-                             const std::vector<model::Sample>& one_way) {
-  auto in_mpi = [&](const model::Sample& s) -> Result<double> {
-    double best = INFINITY;
-    for (int rep = 0; rep < 5; ++rep) {
-      auto t = time_in_mpi(pair, rank, buf, int(s.bytes), 2 * s.seconds + 20e-6);
-      if (!t.ok()) return t.status();
-      best = std::min(best, *t);
-    }
-    return best;
-  };
-  const auto base = std::find_if(one_way.begin(), one_way.end(),
-                                 [](const model::Sample& s) { return s.bytes >= 1024; });
-  if (base == one_way.end()) return 0.0;
-  auto base_mpi = in_mpi(*base);
-  if (!base_mpi.ok()) return base_mpi.status();
-  double limit = 0;
-  for (auto s = base + 1; s != one_way.end(); ++s) {
-    if (s->seconds < 4 * base->seconds) continue;
-    auto t = in_mpi(*s);
-    if (!t.ok()) return t.status();
-    if (*t - *base_mpi > 0.5 * (s->seconds - base->seconds)) break;
-    limit = s->bytes;
-  }
-  return limit;
-}
 
 // --- ping-pong and overlap, between ranks 0 and 1 --------------------------------------------
 
@@ -156,17 +97,12 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
   // Auto choose measured slower than 1 MiB ones (docs/measured-choices.md).
   PROFILE_MPI(MPI_Barrier(comm));
   if (pair != MPI_COMM_NULL) {
-    auto limit = overlap_limit(pair, rank, buf, out.one_way);
+    auto limit = overlap_limit(pair, rank, buf, out.one_way, 5, INFINITY);
     MPI_Comm_free(&pair);
     if (!limit.ok()) return limit.status();
     out.overlap_bytes = *limit;
   }
-  MPI_Request probed = MPI_REQUEST_NULL;
-  PROFILE_MPI(MPI_Ibarrier(comm, &probed));
-  for (int done = 0; !done;) {
-    if (rank >= 2) spin(100e-6);
-    PROFILE_MPI(MPI_Test(&probed, &done, MPI_STATUS_IGNORE));
-  }
+  COMMPRESS_RETURN_IF_ERROR(wait_for_all(comm, rank >= 2 ? Pace::compute : Pace::test));
   flat.push_back(out.overlap_bytes);
   int count = int(flat.size());
   PROFILE_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));

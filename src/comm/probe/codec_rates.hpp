@@ -22,11 +22,15 @@ struct CodecRow {
   double compress = 0, decompress = 0, combine = 0, combine_raw = 0;
 };
 
+// How a run is timed: by the wall clock, or by the time it ran on its cores (timing.hpp,
+// timed_on_core: the waits for a core left out).
+enum class Clocking { wall, on_core };
+
 // a and b: n values each of dtype T (b is the second operand of the combines). One ABS bound
 // from a's range at `rel` serves both, so their frames combine. The fastest of `reps` runs.
 template <class T>
 Result<CodecRow> measure_codec(const codec::Codec& c, double rel, const T* a, const T* b,
-                               size_t n, int reps);
+                               size_t n, int reps, Clocking clock = Clocking::wall);
 
 // Fixed cost of one call: a 1024-value array's time beyond what the row's rates account for.
 template <class T>

@@ -1,6 +1,7 @@
 // One link class's line (alpha, beta) from a short ping-pong between two ranks: the first
-// collective's probe of the links (probe/quick_probe.*). `commpress profile` sweeps 8 B ..
-// 64 MiB instead and finds the eager/rendezvous knee and the overlap.
+// collective's probe of the links (probe/quick_probe.*), with the size up to which the link
+// overlaps computation (overlap_limit.hpp). `commpress profile` sweeps 8 B .. 64 MiB instead
+// and finds the eager/rendezvous knee.
 #pragma once
 
 #include <mpi.h>
@@ -13,8 +14,9 @@
 namespace commpress::comm::probe {
 
 // Collective over comm: ranks a and b (a != b) ping-pong messages of 8 B .. 1 MiB, a few
-// round trips each (within a small time budget per size, at least 2); the others wait. Every
-// rank returns the same Link (a's measurements, fit_probed_link).
+// round trips each (within a small time budget per size; at least 24 up to 16 KiB, 3 above),
+// then judge the overlap up to 256 KiB while the others compute. Every rank returns the same Link (a's
+// measurements: fit_probed_link's line, and the overlap).
 Result<model::Link> probe_link(MPI_Comm comm, int a, int b);
 
 // The line probe_link fits to its measured (bytes, seconds) points: the sizes below 64 KiB

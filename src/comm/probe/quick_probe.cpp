@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "comm/probe/codec_rates.hpp"
+#include "comm/probe/codec_share.hpp"
 #include "comm/probe/link_probe.hpp"
 #include "comm/probe/mpi_against_plain.hpp"
 #include "comm/probe/probed_profile.hpp"
@@ -26,6 +27,11 @@ namespace {
 // profile` uses 4 Mi values), and milliseconds of codec work.
 constexpr size_t kCodecValues = size_t{256} << 10;
 constexpr size_t kMinOwnData = size_t{64} << 10;  // less of the call's data: a random walk
+// The fastest of 3 runs per operation (of 2 for the combines, whose first run sizes their
+// output): with one run, the first touch of a buffer set a combine's rate.
+constexpr int kCodecReps = 3;
+// Long enough to span several of the scheduler's time slices where ranks share a core.
+constexpr double kShareWindow = 0.03;
 
 std::mutex g_extensions_mutex;
 std::vector<ProbeExtension>& extensions() {
@@ -33,20 +39,40 @@ std::vector<ProbeExtension>& extensions() {
   return list;
 }
 
+// The values a codec is measured on: the call's own where this rank holds enough of them (the
+// first kCodecValues), else a random walk.
 template <class T>
-Result<CodecRow> rates_on(const codec::Codec& c, const ProbeCall& call) {
+struct Values {
   std::vector<T> walk;
   const T* a = nullptr;
   size_t n = kCodecValues;
+};
+
+template <class T>
+Values<T> values_of(const ProbeCall& call) {
+  Values<T> v;
   if (call.data && call.dtype == codec::dtype_of<T>() && call.count >= kMinOwnData) {
-    a = static_cast<const T*>(call.data);
-    n = std::min(call.count, kCodecValues);
+    v.a = static_cast<const T*>(call.data);
+    v.n = std::min(call.count, kCodecValues);
   } else {
-    walk = random_walk<T>(n, 11);
-    a = walk.data();
+    v.walk = random_walk<T>(v.n, 11);
+    v.a = v.walk.data();
   }
+  return v;
+}
+
+template <class T>
+Result<CodecRow> rates_on(const codec::Codec& c, const ProbeCall& call) {
+  const Values<T> v = values_of<T>(call);
   // The combines' second operand: the same values (their rate does not depend on which).
-  return measure_codec<T>(c, call.rel_bound, a, a, n, 2);
+  return measure_codec<T>(c, call.rel_bound, v.a, v.a, v.n, kCodecReps, Clocking::on_core);
+}
+
+template <class T>
+Result<double> share_on(MPI_Comm comm, const codec::Codec& c, const ProbeCall& call,
+                        double fastest) {
+  const Values<T> v = values_of<T>(call);
+  return codec_share<T>(comm, c, call.rel_bound, v.a, v.n, fastest, kShareWindow);
 }
 
 // The codecs and dtypes Auto will look up: szp (the default lossy codec and the homomorphic
@@ -63,8 +89,14 @@ std::vector<std::pair<const codec::Codec*, codec::Dtype>> to_measure(const Probe
   return out;
 }
 
-Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfile& m) {
+// Each rate is the fastest rank's fastest run timed on its core (the core's own rate: how
+// long runs wait for a core depends on the moment), times the share of a core the slowest
+// rank's codec work keeps while every rank codes at once (codec_share.hpp); gamma and the
+// calls' overhead, times, are divided by it.
+Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfile& m,
+                      double& core_share) {
   comm::detail::CodecThreads share;  // the threads a collective's codec work gets
+  std::vector<model::CodecRates> rates;
   for (auto [c, dt] : to_measure(call)) {
     auto row = dt == codec::Dtype::f32 ? rates_on<float>(*c, call) : rates_on<double>(*c, call);
     int failed = row.ok() ? 0 : 1;
@@ -74,14 +106,31 @@ Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfil
                                                  " failed on another rank"};
     double overhead = dt == codec::Dtype::f32 ? measure_call_overhead<float>(*c, *row)
                                               : measure_call_overhead<double>(*c, *row);
-    // The slowest rank's: rates and ratio by their minimum, the overhead by its maximum.
-    double v[6] = {row->compress, row->decompress, row->combine, row->combine_raw, row->ratio,
-                   -overhead};
-    COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 6, MPI_DOUBLE, MPI_MIN, comm));
+    // Rates by their maximum; the ratio (it depends on each rank's data) by its minimum and
+    // the overhead by its maximum (both negated for the one MPI_MAX).
+    double v[6] = {row->compress, row->decompress, row->combine, row->combine_raw, -row->ratio,
+                   overhead};
+    COMMPRESS_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 6, MPI_DOUBLE, MPI_MAX, comm));
     row->compress = v[0], row->decompress = v[1], row->combine = v[2], row->combine_raw = v[3];
-    row->ratio = v[4];
-    m.codecs.push_back(summarize(std::span<const CodecRow>(&*row, 1), -v[5]));
+    row->ratio = -v[4];
+    rates.push_back(summarize(std::span<const CodecRow>(&*row, 1), v[5]));
   }
+  if (rates.empty()) return {};
+  // The share, measured with the first codec (szp) on the call's dtype where it was measured.
+  const model::CodecRates* on = &rates.front();
+  for (const model::CodecRates& r : rates)
+    if (r.codec == on->codec && r.dtype == call.dtype) on = &r;
+  const codec::Codec* c = codec::find_codec(on->codec);
+  auto got = on->dtype == codec::Dtype::f32 ? share_on<float>(comm, *c, call, on->compress)
+                                            : share_on<double>(comm, *c, call, on->compress);
+  if (!got.ok()) return got.status();
+  core_share = *got;
+  for (model::CodecRates& r : rates) {
+    for (double* rate : {&r.compress, &r.decompress, &r.combine, &r.combine_raw}) *rate *= *got;
+    r.call_overhead /= *got;
+    m.codecs.push_back(r);
+  }
+  m.gamma /= *got;
   return {};
 }
 
@@ -180,8 +229,10 @@ Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
     m.oversubscribed_wait = *wait;
   }
   phase("step wait");
-  COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, call, m));
+  double core_share = 1;
+  COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, call, m, core_share));
   phase("codecs");
+  out.phases += " (core share " + std::to_string(core_share) + ")";
   if (node_count == 1 && size > 1) COMMPRESS_RETURN_IF_ERROR(measure_shared_window(comm, m, phase));
   std::vector<ProbeExtension> more;
   {

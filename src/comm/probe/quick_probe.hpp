@@ -1,11 +1,12 @@
 // The first collective's measurement of the machine, for Auto where no profile is given
 // (docs/models.md, "Zero configuration"): what `commpress profile` measures, cut to what Auto
-// needs and to a bounded time: each link class's line (the same node, other nodes) from a
-// short ping-pong, gamma, the codecs' rates on the call's own data at its bound, the wait of
-// an oversubscribed step, and where every rank shares one node, MPI's allreduce, allgather
-// and bcast against SharedWindow. Every rank returns the same numbers (the slowest rank's
-// rates). Not measured: the links' overlap (taken as none) and MPI's reduce_scatter and bcast
-// against the plain ring and tree (those stay MPI's); `commpress profile` measures them.
+// needs and to a bounded time: each link class's line (the same node, other nodes) and the
+// message size up to which it overlaps computation, from a short ping-pong; gamma; the
+// codecs' rates on the call's own data at its bound, under the sharing of cores that every
+// rank coding at once meets (codec_share.hpp); the wait of an oversubscribed step; and where
+// every rank shares one node, MPI's allreduce, allgather and bcast against SharedWindow.
+// Every rank returns the same numbers. Not measured: MPI's reduce_scatter and bcast against
+// the plain ring and tree (those stay MPI's); `commpress profile` measures them.
 #pragma once
 
 #include <mpi.h>
