@@ -56,8 +56,8 @@ class WholePanel {
   // fills it by other means (data(), block()); no transfer, status 0.
   void prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo, int64_t hi);
   // Lets MPI progress the broadcast (and start_needed's gather, started as soon as the
-  // broadcast has arrived).
-  void test();
+  // broadcast has arrived); true once everything has arrived (wait() then returns at once).
+  bool test();
   // Local: fails only when a compressed panel does not decode (the panel is then garbage,
   // and the caller goes on to keep the grid's collectives in step).
   Status wait();
