@@ -1,9 +1,11 @@
 // bench_triangular: commpress_pdpotrf / commpress_pdtrsm next to ScaLAPACK's pdpotrf_ /
-// pdtrsm_ on the same block-cyclic matrices in the same launch, and (one rank, --serial)
-// LAPACK's dpotrf on the whole matrix with the node's BLAS threads. Prints one JSON line per
-// measurement: op, routine, n, nb, grid, layers, codec, best and median seconds of the repeats,
-// GFLOP/s and, for commpress's routines, the bytes the call moved between processes
-// (commpress_triangular_last_bytes, summed over the grid).
+// pdtrsm_ on the same block-cyclic matrices in the same launch, in alternating rounds (one call
+// of each per repeat), and (one rank, --serial) LAPACK's dpotrf on the whole matrix with the
+// node's BLAS threads. Prints one JSON line per measurement: op, routine, n, nb, grid, layers,
+// codec, best and median seconds of the repeats, GFLOP/s, the median of the ranks' largest CPU
+// time, the load average and, for commpress's routines, the bytes the call moved between
+// processes (commpress_triangular_last_bytes, summed over the grid) and the median over the
+// rounds of ScaLAPACK's time over commpress's.
 //   mpirun -np P bench_triangular --n 4096 [--nb 64] [--repeats 3] [--ops potrf,trsm]
 //                                 [--layers 1] [--codec none] [--serial] [--scalapack-only]
 // --scalapack-only runs ScaLAPACK's routines alone (for an outside count of their traffic,
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -65,6 +68,14 @@ Args parse(int argc, char** argv) {
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
+// This process's CPU time: on a loaded machine the part of a call's time that is its own work
+// (and its own busy waiting), not the time other processes held the cores.
+double cpu_now() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 // Symmetric and diagonally dominant: positive definite, and well conditioned for the solve.
 double spd(int64_t i, int64_t j, int n) {
   const double v = commpress::linalg::detail::matrix_value(7, std::min(i, j), std::max(i, j));
@@ -73,7 +84,11 @@ double spd(int64_t i, int64_t j, int n) {
 
 struct Timing {
   double best = 1e300, median = 0;
+  double cpu = 0;  // the median over the repeats of the ranks' largest CPU time
 };
+
+// Each measured call leaves its CPU time here (F and G below return the wall time).
+double last_cpu = 0;
 
 Timing summary(std::vector<double> t) {
   std::sort(t.begin(), t.end());
@@ -90,21 +105,29 @@ struct Rounds {
 
 template <class F, class G>
 Rounds alternate(int repeats, F&& theirs, G&& ours) {
-  std::vector<double> t;  // theirs, ours, theirs, ours...
+  std::vector<double> t, cpu;  // theirs, ours, theirs, ours...
   for (int r = 0; r < repeats; ++r) {
     MPI_Barrier(MPI_COMM_WORLD);
     t.push_back(theirs());
+    cpu.push_back(last_cpu);
     MPI_Barrier(MPI_COMM_WORLD);
     t.push_back(ours());
+    cpu.push_back(last_cpu);
   }
   MPI_Allreduce(MPI_IN_PLACE, t.data(), int(t.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  std::vector<double> a, b, ratio;
+  MPI_Allreduce(MPI_IN_PLACE, cpu.data(), int(cpu.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  std::vector<double> a, b, ca, cb, ratio;
   for (int r = 0; r < repeats; ++r) {
     a.push_back(t[size_t(2 * r)]);
     b.push_back(t[size_t(2 * r + 1)]);
+    ca.push_back(cpu[size_t(2 * r)]);
+    cb.push_back(cpu[size_t(2 * r + 1)]);
     ratio.push_back(a.back() / b.back());
   }
-  return {summary(a), summary(b), summary(ratio).median};
+  Rounds out{summary(a), summary(b), summary(ratio).median};
+  out.theirs.cpu = summary(ca).median;
+  out.ours.cpu = summary(cb).median;
+  return out;
 }
 
 // The 1-minute load average (other processes' included), for the record beside the times.
@@ -146,9 +169,9 @@ void print(const Args& a, const char* op, const char* routine, const std::string
   if (rank != 0) return;
   std::printf("{\"op\":\"%s\",\"routine\":\"%s\",\"n\":%d,\"nb\":%d,\"grid\":\"%s\",\"layers\":%d,"
               "\"codec\":\"%s\",\"best_s\":%.6f,\"median_s\":%.6f,\"gflops\":%.3f,\"model_s\":%.6f,"
-              "\"load\":%.2f",
+              "\"cpu_s\":%.6f,\"load\":%.2f",
               op, routine, a.n, a.nb, grid.c_str(), a.layers, a.codec.c_str(), t.best, t.median,
-              flops / t.best / 1e9, model_s, load_average());
+              flops / t.best / 1e9, model_s, t.cpu, load_average());
   if (bytes >= 0) std::printf(",\"bytes\":%lld", bytes);
   if (ratio > 0) std::printf(",\"ratio_median\":%.4f", ratio);
   std::printf("}\n");
@@ -217,20 +240,22 @@ int main(int argc, char** argv) {
   const double alpha = 1;
   auto factor_once = [&](bool ours) {
     work = base;
-    const double t0 = now();
+    const double t0 = now(), c0 = cpu_now();
     if (ours) commpress_pdpotrf("L", &a.n, work.data(), &one, &one, desc, &info);
     else pdpotrf_("L", &a.n, work.data(), &one, &one, desc, &info);
+    last_cpu = cpu_now() - c0;
     return now() - t0;
   };
   auto solve_once = [&](bool ours) {
     work = base;  // B = A: any dense right-hand side
-    const double t0 = now();
+    const double t0 = now(), c0 = cpu_now();
     if (ours)
       commpress_pdtrsm("L", "L", "N", "N", &a.n, &a.n, &alpha, factor.data(), &one, &one, desc,
                        work.data(), &one, &one, desc);
     else
       pdtrsm_("L", "L", "N", "N", &a.n, &a.n, &alpha, factor.data(), &one, &one, desc,
               work.data(), &one, &one, desc);
+    last_cpu = cpu_now() - c0;
     return now() - t0;
   };
   // Both routines in alternating rounds, or ScaLAPACK's alone.

@@ -1,4 +1,4 @@
-"""Renders bench_triangular's JSON lines as bench/results/triangular.md.
+"""Renders bench_triangular's JSON lines as bench/results/triangular-speed.md.
 
     report.py RESULTS.jsonl OUT.md KERNEL_LINE NOTE COMMAND
 """

@@ -64,14 +64,8 @@ TrailingUpdate<T>::TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g,
   mine_.assign(size_t(ld_ * std::max<int64_t>(1, bk_)), T(0));
   for (int64_t i = k + 1; i < blocks; ++i) {
     if (a.rows.owner(i) != g.row) continue;
-    const int64_t r0 = a.rows.local_start(i) - base_, bi = a.rows.block_size(i);
-    int64_t q0 = 0;
-    for (const WholePanel<T>* p : panels_) {
-      for (int64_t q = 0; q < p->width(); ++q)
-        std::copy(p->block(i) + q * p->rows(), p->block(i) + q * p->rows() + bi,
-                  &mine_[size_t(r0 + (q0 + q) * ld_)]);
-      q0 += p->width();
-    }
+    pack_side_by_side(panels_, i, a.rows.block_size(i),
+                      mine_.data() + (a.rows.local_start(i) - base_), ld_);
   }
 }
 
@@ -90,15 +84,8 @@ void TrailingUpdate<T>::apply_range(int64_t j0, int64_t j1) {
   int64_t at = 0;
   for (int64_t j = first; j <= last; ++j) {
     if (a_.cols.owner(j) != g_.col) continue;
-    const int64_t bj = a_.cols.block_size(j);
-    int64_t q0 = 0;
-    for (const WholePanel<T>* p : panels_) {
-      for (int64_t q = 0; q < p->width(); ++q)
-        std::copy(p->block(j) + q * p->rows(), p->block(j) + q * p->rows() + bj,
-                  &columns_[size_t(at + (q0 + q) * width)]);
-      q0 += p->width();
-    }
-    at += bj;
+    pack_side_by_side(panels_, j, a_.cols.block_size(j), columns_.data() + at, width);
+    at += a_.cols.block_size(j);
   }
   // Each block column's rows down to the last diagonal block: its diagonal block through syrk
   // (the upper triangle is not the caller's to write), the rows below it through gemm.

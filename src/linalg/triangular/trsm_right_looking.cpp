@@ -51,14 +51,8 @@ class SolveUpdate {
     p_.resize(size_t(rows * k_));
     for (int64_t i = lo; i < hi; ++i) {
       if (b.rows.owner(i) != g.row) continue;
-      const int64_t at = b.rows.local_start(i) - r0_, bi = b.rows.block_size(i);
-      int64_t q0 = 0;
-      for (const WholePanel<T>* p : panels) {
-        for (int64_t q = 0; q < p->width(); ++q)
-          std::copy(p->block(i) + q * p->rows(), p->block(i) + q * p->rows() + bi,
-                    &p_[size_t(at + (q0 + q) * rows)]);
-        q0 += p->width();
-      }
+      pack_side_by_side(panels, i, b.rows.block_size(i),
+                        p_.data() + (b.rows.local_start(i) - r0_), rows);
     }
     x_.resize(size_t(k_ * nq));
     int64_t q0 = 0;
