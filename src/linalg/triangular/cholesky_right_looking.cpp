@@ -157,7 +157,7 @@ int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& w
       factor(k + 1);
       update.apply_range(k + 2, k1);
     }
-    // A few block columns per gemm, MPI progressing the panels in between.
+    // The rest of the last step's update, a few block columns per gemm (no panel is on its way).
     const int64_t group = 4 * int64_t(g.cols);
     for (; later && later_from < blocks; later_from += group)
       later->apply_range(later_from, std::min(blocks, later_from + group));
