@@ -3,11 +3,20 @@
 # `mpirun -np N --oversubscribe name`, with a timeout so a deadlock fails instead of hanging.
 function(commpress_add_mpi_test)
   cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "SOURCES;RANKS;LIBS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SOURCES})
+  target_link_libraries(${ARG_NAME} PRIVATE commpress_mpi_test_main ${ARG_LIBS})
+  commpress_add_mpi_runs(NAME ${ARG_NAME} TARGET ${ARG_NAME} RANKS ${ARG_RANKS}
+                         TIMEOUT ${ARG_TIMEOUT})
+endfunction()
+
+# commpress_add_mpi_runs(NAME name TARGET target RANKS 1 2 3 [TIMEOUT seconds] [ENV A=1 ...])
+# Registers an MPI test's executable as `name.npN`, once per rank count (as above), with more
+# environment where one executable runs again under other settings.
+function(commpress_add_mpi_runs)
+  cmake_parse_arguments(ARG "" "NAME;TARGET;TIMEOUT" "RANKS;ENV" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
-  add_executable(${ARG_NAME} ${ARG_SOURCES})
-  target_link_libraries(${ARG_NAME} PRIVATE commpress_mpi_test_main ${ARG_LIBS})
   set(extra_flags --oversubscribe)
   execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(uid STREQUAL "0")
@@ -17,7 +26,7 @@ function(commpress_add_mpi_test)
     add_test(NAME ${ARG_NAME}.np${np}
              COMMAND ${MPIEXEC_EXECUTABLE} -np ${np} ${extra_flags}
                      --mca btl self,vader,tcp --mca mpi_yield_when_idle 1
-                     $<TARGET_FILE:${ARG_NAME}>)
+                     $<TARGET_FILE:${ARG_TARGET}>)
     # PROCESSORS = ranks, so ctest -j does not pile other tests onto an oversubscribed run.
     set_tests_properties(${ARG_NAME}.np${np} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
                          PROCESSORS ${np} LABELS mpi)
@@ -25,6 +34,9 @@ function(commpress_add_mpi_test)
     # (the probe's own tests replace this environment).
     set_tests_properties(${ARG_NAME}.np${np} PROPERTIES ENVIRONMENT
       "COMMPRESS_PROFILE=${PROJECT_SOURCE_DIR}/tests/support/dev_box_profile.json")
+    if(ARG_ENV)
+      set_property(TEST ${ARG_NAME}.np${np} APPEND PROPERTY ENVIRONMENT ${ARG_ENV})
+    endif()
     commpress_ignore_mpi_leaks(${ARG_NAME}.np${np})
   endforeach()
 endfunction()

@@ -1,9 +1,11 @@
 // bench_triangular: commpress_pdpotrf / commpress_pdtrsm next to ScaLAPACK's pdpotrf_ /
-// pdtrsm_ on the same block-cyclic matrices in the same launch, and (one rank, --serial)
-// LAPACK's dpotrf on the whole matrix with the node's BLAS threads. Prints one JSON line per
-// measurement: op, routine, n, nb, grid, layers, codec, best and median seconds of the repeats,
-// GFLOP/s and, for commpress's routines, the bytes the call moved between processes
-// (commpress_triangular_last_bytes, summed over the grid).
+// pdtrsm_ on the same block-cyclic matrices in the same launch, in alternating rounds (one call
+// of each per repeat), and (one rank, --serial) LAPACK's dpotrf on the whole matrix with the
+// node's BLAS threads. Prints one JSON line per measurement: op, routine, n, nb, grid, layers,
+// codec, best and median seconds of the repeats, GFLOP/s, the median of the ranks' largest CPU
+// time, the load average and, for commpress's routines, the bytes the call moved between
+// processes (commpress_triangular_last_bytes, summed over the grid) and the median over the
+// rounds of ScaLAPACK's time over commpress's.
 //   mpirun -np P bench_triangular --n 4096 [--nb 64] [--repeats 3] [--ops potrf,trsm]
 //                                 [--layers 1] [--codec none] [--serial] [--scalapack-only]
 // --scalapack-only runs ScaLAPACK's routines alone (for an outside count of their traffic,
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -65,6 +68,14 @@ Args parse(int argc, char** argv) {
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
+// This process's CPU time: on a loaded machine the part of a call's time that is its own work
+// (and its own busy waiting), not the time other processes held the cores.
+double cpu_now() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 // Symmetric and diagonally dominant: positive definite, and well conditioned for the solve.
 double spd(int64_t i, int64_t j, int n) {
   const double v = commpress::linalg::detail::matrix_value(7, std::min(i, j), std::max(i, j));
@@ -73,19 +84,60 @@ double spd(int64_t i, int64_t j, int n) {
 
 struct Timing {
   double best = 1e300, median = 0;
+  double cpu = 0;  // the median over the repeats of the ranks' largest CPU time
 };
 
-template <class F>
-Timing time_it(int repeats, F&& once) {
-  std::vector<double> t;
-  for (int r = 0; r < repeats; ++r) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    t.push_back(once());
-  }
-  // The slowest rank's time is the call's.
-  MPI_Allreduce(MPI_IN_PLACE, t.data(), int(t.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+// Each measured call leaves its CPU time here (F and G below return the wall time).
+double last_cpu = 0;
+
+Timing summary(std::vector<double> t) {
   std::sort(t.begin(), t.end());
   return {t.front(), t[t.size() / 2]};
+}
+
+// Each repeat runs ScaLAPACK's call then commpress's (the same round sees the same load), each
+// after a barrier; a call's time is its slowest rank's. Returns both timings and the median of
+// the rounds' ratios (ScaLAPACK's time over commpress's).
+struct Rounds {
+  Timing theirs, ours;
+  double ratio = 0;
+};
+
+template <class F, class G>
+Rounds alternate(int repeats, F&& theirs, G&& ours) {
+  std::vector<double> t, cpu;  // theirs, ours, theirs, ours...
+  for (int r = 0; r < repeats; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    t.push_back(theirs());
+    cpu.push_back(last_cpu);
+    MPI_Barrier(MPI_COMM_WORLD);
+    t.push_back(ours());
+    cpu.push_back(last_cpu);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, t.data(), int(t.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, cpu.data(), int(cpu.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  std::vector<double> a, b, ca, cb, ratio;
+  for (int r = 0; r < repeats; ++r) {
+    a.push_back(t[size_t(2 * r)]);
+    b.push_back(t[size_t(2 * r + 1)]);
+    ca.push_back(cpu[size_t(2 * r)]);
+    cb.push_back(cpu[size_t(2 * r + 1)]);
+    ratio.push_back(a.back() / b.back());
+  }
+  Rounds out{summary(a), summary(b), summary(ratio).median};
+  out.theirs.cpu = summary(ca).median;
+  out.ours.cpu = summary(cb).median;
+  return out;
+}
+
+// The 1-minute load average (other processes' included), for the record beside the times.
+double load_average() {
+  double load = -1;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
+    std::fclose(f);
+  }
+  return load;
 }
 
 // The model's prediction for one measured call on the profile in force (COMMPRESS_PROFILE):
@@ -111,15 +163,17 @@ double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
 }
 
 void print(const Args& a, const char* op, const char* routine, const std::string& grid,
-           double flops, const Timing& t, double model_s, long long bytes = -1) {
+           double flops, const Timing& t, double model_s, long long bytes = -1, double ratio = 0) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return;
   std::printf("{\"op\":\"%s\",\"routine\":\"%s\",\"n\":%d,\"nb\":%d,\"grid\":\"%s\",\"layers\":%d,"
-              "\"codec\":\"%s\",\"best_s\":%.6f,\"median_s\":%.6f,\"gflops\":%.3f,\"model_s\":%.6f",
+              "\"codec\":\"%s\",\"best_s\":%.6f,\"median_s\":%.6f,\"gflops\":%.3f,\"model_s\":%.6f,"
+              "\"cpu_s\":%.6f,\"load\":%.2f",
               op, routine, a.n, a.nb, grid.c_str(), a.layers, a.codec.c_str(), t.best, t.median,
-              flops / t.best / 1e9, model_s);
+              flops / t.best / 1e9, model_s, t.cpu, load_average());
   if (bytes >= 0) std::printf(",\"bytes\":%lld", bytes);
+  if (ratio > 0) std::printf(",\"ratio_median\":%.4f", ratio);
   std::printf("}\n");
   std::fflush(stdout);
 }
@@ -183,53 +237,47 @@ int main(int argc, char** argv) {
   }
   const bool potrf = a.ops.find("potrf") != std::string::npos;
   const bool trsm = a.ops.find("trsm") != std::string::npos;
-  if (potrf || trsm) {
-    auto t = time_it(a.repeats, [&] {
-      work = base;
-      const double t0 = now();
-      pdpotrf_("L", &a.n, work.data(), &one, &one, desc, &info);
-      return now() - t0;
-    });
-    factor = work;
-    if (potrf)
-      print(a, "potrf", "pdpotrf_ (ScaLAPACK)", grid, potrf_flops, t,
-            predicted(a, "potrf", false, pr, pc));
-    if (potrf && !a.scalapack_only) {
-      t = time_it(a.repeats, [&] {
-        work = base;
-        const double t0 = now();
-        commpress_pdpotrf("L", &a.n, work.data(), &one, &one, desc, &info);
-        return now() - t0;
-      });
-      print(a, "potrf", "commpress_pdpotrf", grid, potrf_flops, t,
-            predicted(a, "potrf", true, pr, pc), commpress_triangular_last_bytes());
-    }
-  }
-  if (trsm) {
-    const double alpha = 1;
-    auto solve = [&](bool ours) {
-      return time_it(a.repeats, [&] {
-        work = base;  // B = A: any dense right-hand side
-        const double t0 = now();
-        if (ours)
-          commpress_pdtrsm("L", "L", "N", "N", &a.n, &a.n, &alpha, factor.data(), &one, &one, desc,
-                           work.data(), &one, &one, desc);
-        else
-          pdtrsm_("L", "L", "N", "N", &a.n, &a.n, &alpha, factor.data(), &one, &one, desc,
-                  work.data(), &one, &one, desc);
-        return now() - t0;
-      });
-    };
-    print(a, "trsm", "pdtrsm_ (ScaLAPACK)", grid, trsm_flops, solve(false),
-          predicted(a, "trsm", false, pr, pc));
+  const double alpha = 1;
+  auto factor_once = [&](bool ours) {
+    work = base;
+    const double t0 = now(), c0 = cpu_now();
+    if (ours) commpress_pdpotrf("L", &a.n, work.data(), &one, &one, desc, &info);
+    else pdpotrf_("L", &a.n, work.data(), &one, &one, desc, &info);
+    last_cpu = cpu_now() - c0;
+    return now() - t0;
+  };
+  auto solve_once = [&](bool ours) {
+    work = base;  // B = A: any dense right-hand side
+    const double t0 = now(), c0 = cpu_now();
+    if (ours)
+      commpress_pdtrsm("L", "L", "N", "N", &a.n, &a.n, &alpha, factor.data(), &one, &one, desc,
+                       work.data(), &one, &one, desc);
+    else
+      pdtrsm_("L", "L", "N", "N", &a.n, &a.n, &alpha, factor.data(), &one, &one, desc,
+              work.data(), &one, &one, desc);
+    last_cpu = cpu_now() - c0;
+    return now() - t0;
+  };
+  // Both routines in alternating rounds, or ScaLAPACK's alone.
+  auto measure = [&](const char* op, const char* theirs, const char* ours, double flops,
+                     auto&& once) {
     if (a.scalapack_only) {
-      Cblacs_gridexit(ctx);
-      MPI_Finalize();
-      return 0;
+      Rounds r;
+      r.theirs = alternate(a.repeats, [&] { return once(false); }, [] { return 1.0; }).theirs;
+      print(a, op, theirs, grid, flops, r.theirs, predicted(a, op, false, pr, pc));
+      return;
     }
-    const Timing ours = solve(true);
-    print(a, "trsm", "commpress_pdtrsm", grid, trsm_flops, ours, predicted(a, "trsm", true, pr, pc),
-          commpress_triangular_last_bytes());
+    const Rounds r = alternate(a.repeats, [&] { return once(false); }, [&] { return once(true); });
+    print(a, op, theirs, grid, flops, r.theirs, predicted(a, op, false, pr, pc));
+    print(a, op, ours, grid, flops, r.ours, predicted(a, op, true, pr, pc),
+          commpress_triangular_last_bytes(), r.ratio);
+  };
+  if (potrf)
+    measure("potrf", "pdpotrf_ (ScaLAPACK)", "commpress_pdpotrf", potrf_flops, factor_once);
+  if (trsm) {
+    factor_once(false);
+    factor = work;
+    measure("trsm", "pdtrsm_ (ScaLAPACK)", "commpress_pdtrsm", trsm_flops, solve_once);
   }
   Cblacs_gridexit(ctx);
   MPI_Finalize();

@@ -1,15 +1,20 @@
-// Right-looking blocked Cholesky over the grid (lower: A = L L^T). Step k: the process column
-// holding block column k factors its diagonal block (?potrf on the diagonal's owner, sent down
-// the column with its info), solves the blocks below it (?trsm), and the panel L(k:, k) is
-// brought to every rank as the rows its update reads (WholePanel::start_needed: its block rows
-// along its process row, its block columns within its process column) for the trailing update
+// Right-looking blocked Cholesky over the grid (lower: A = L L^T). Block column k: the process
+// column holding it factors its diagonal block (?potrf on the diagonal's owner, sent down the
+// column with its info), solves the blocks below it (?trsm), and the panel L(k:, k) is brought
+// to every rank as the rows its update reads (WholePanel::start_needed: its block rows along
+// its process row, its block columns within its process column) for the trailing update
 // A(i, j) -= L(i,k) L(j,k)^T.
-// Look-ahead of one: block column k+1 is updated first, then factored and its broadcast
-// started, and only then the rest of the trailing update runs, so panel k+1's communication
-// overlaps step k's flops. The upper factorization is the lower one of the transpose.
+// The block columns go in steps of TriangularWire::update_width columns: within a step each
+// panel updates the step's later block columns; the step's panels together then update the
+// rest, one gemm with the step's width as its inner dimension. Look-ahead: the next step's
+// columns are updated first and its first panel factored and sent; the rest of the update
+// fills this rank's waits for the next step's panels. The upper factorization is the lower
+// one of the transpose.
 #include <mpi.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <vector>
 
 #include "linalg/gemm/local_blas.hpp"
@@ -49,38 +54,19 @@ int factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePan
 
 template <class T>
 TrailingUpdate<T>::TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g,
-                                  const WholePanel<T>& p, int64_t k)
-    : a_(a), g_(g), p_(p) {
+                                  std::vector<const WholePanel<T>*> panels, int64_t k)
+    : a_(a), g_(g), panels_(std::move(panels)) {
   const int64_t blocks = a.rows.blocks();
   mp_ = a.rows.local_size(g.row);
-  bk_ = p.width();
+  for (const WholePanel<T>* p : panels_) bk_ += p->width();
   base_ = a.rows.local_before(k + 1, g.row);
   ld_ = std::max<int64_t>(1, mp_ - base_);
   mine_.assign(size_t(ld_ * std::max<int64_t>(1, bk_)), T(0));
   for (int64_t i = k + 1; i < blocks; ++i) {
     if (a.rows.owner(i) != g.row) continue;
-    const int64_t r0 = a.rows.local_start(i) - base_;
-    for (int64_t q = 0; q < bk_; ++q)
-      std::copy(p.block(i) + q * p.rows(), p.block(i) + q * p.rows() + a.rows.block_size(i),
-                &mine_[size_t(r0 + q * ld_)]);
+    pack_side_by_side(panels_, i, a.rows.block_size(i),
+                      mine_.data() + (a.rows.local_start(i) - base_), ld_);
   }
-}
-
-template <class T>
-void TrailingUpdate<T>::apply_rows(int64_t j, int64_t row_end) {
-  // The diagonal block through syrk (its upper triangle is not the caller's to write), the
-  // blocks below it through one gemm.
-  if (a_.cols.owner(j) != g_.col) return;
-  const int64_t bj = a_.cols.block_size(j), lc = a_.cols.local_start(j);
-  int64_t first = a_.rows.local_before(j, g_.row);
-  if (a_.rows.owner(j) == g_.row) {
-    local_syrk_minus(bj, bk_, mine_.data() + (first - base_), ld_, a_.at(first, lc), a_.lld);
-    first += bj;
-  }
-  if (row_end > first)
-    local_gemm<T>(Trans::N, Trans::T, row_end - first, bj, bk_, T(-1),
-                  mine_.data() + (first - base_), ld_, p_.block(j), p_.rows(), T(1),
-                  a_.at(first, lc), a_.lld);
 }
 
 template <class T>
@@ -92,23 +78,36 @@ void TrailingUpdate<T>::apply_range(int64_t j0, int64_t j1) {
       last = j;
       width += a_.cols.block_size(j);
     }
-  if (first < 0) return;
-  const int64_t split = a_.rows.local_before(last + 1, g_.row);
-  for (int64_t j = first; j <= last; ++j) apply_rows(j, split);
-  if (split >= mp_ || width == 0) return;
+  if (first < 0 || bk_ == 0) return;
+  // The panels' rows of these block columns, side by side: width x bk_.
   columns_.resize(size_t(width * bk_));
   int64_t at = 0;
   for (int64_t j = first; j <= last; ++j) {
     if (a_.cols.owner(j) != g_.col) continue;
-    const int64_t bj = a_.cols.block_size(j);
-    for (int64_t q = 0; q < bk_; ++q)
-      std::copy(p_.block(j) + q * p_.rows(), p_.block(j) + q * p_.rows() + bj,
-                &columns_[size_t(at + q * width)]);
+    pack_side_by_side(panels_, j, a_.cols.block_size(j), columns_.data() + at, width);
+    at += a_.cols.block_size(j);
+  }
+  // Each block column's rows down to the last diagonal block: its diagonal block through syrk
+  // (the upper triangle is not the caller's to write), the rows below it through gemm.
+  const int64_t split = a_.rows.local_before(last + 1, g_.row);
+  at = 0;
+  for (int64_t j = first; j <= last; ++j) {
+    if (a_.cols.owner(j) != g_.col) continue;
+    const int64_t bj = a_.cols.block_size(j), lc = a_.cols.local_start(j);
+    int64_t r = a_.rows.local_before(j, g_.row);
+    if (a_.rows.owner(j) == g_.row) {
+      local_syrk_minus(bj, bk_, mine_.data() + (r - base_), ld_, a_.at(r, lc), a_.lld);
+      r += bj;
+    }
+    if (split > r)
+      local_gemm<T>(Trans::N, Trans::T, split - r, bj, bk_, T(-1), mine_.data() + (r - base_),
+                    ld_, columns_.data() + at, width, T(1), a_.at(r, lc), a_.lld);
     at += bj;
   }
-  local_gemm<T>(Trans::N, Trans::T, mp_ - split, width, bk_, T(-1),
-                mine_.data() + (split - base_), ld_, columns_.data(), width, T(1),
-                a_.at(split, a_.cols.local_start(first)), a_.lld);
+  if (split < mp_)
+    local_gemm<T>(Trans::N, Trans::T, mp_ - split, width, bk_, T(-1),
+                  mine_.data() + (split - base_), ld_, columns_.data(), width, T(1),
+                  a_.at(split, a_.cols.local_start(first)), a_.lld);
 }
 
 template <class T>
@@ -124,30 +123,55 @@ template <class T>
 int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& wire) {
   const int64_t blocks = a.rows.blocks();
   if (blocks == 0) return 0;
-  WholePanel<T> panels[2];
-  auto wait_panel = [&](WholePanel<T>& p) {
+  // Block columns per step: their panels update the trailing matrix together.
+  const int64_t width = std::max<int64_t>(1, wire.update_width / a.rows.nb);
+  std::map<int64_t, std::unique_ptr<WholePanel<T>>> panels;  // those an update still reads
+  auto factor = [&](int64_t k) {
+    panels[k] = std::make_unique<WholePanel<T>>();
+    factor_panel(a, g, k, *panels[k], wire);
+  };
+  // The last step's update of the block columns past the current step: a block column at a
+  // time while this rank waits for a panel, the rest once the current step's panels are in.
+  std::unique_ptr<TrailingUpdate<T>> later;
+  int64_t later_from = blocks;
+  auto await = [&](WholePanel<T>& p) {
+    while (!p.test() && later && later_from < blocks) {
+      later->apply_range(later_from, std::min(blocks, later_from + g.cols));
+      later_from += g.cols;
+    }
     wire.note(p.wait());
     wire.bytes += p.bytes();
   };
-  factor_panel(a, g, 0, panels[0], wire);
-  wait_panel(panels[0]);
-  for (int64_t k = 0; k < blocks; ++k) {
-    WholePanel<T>& p = panels[k % 2];
-    if (p.status() != 0) return int(k * a.rows.nb) + p.status();
-    TrailingUpdate<T> update(a, g, p, k);
-    const bool last = k + 1 == blocks;
-    WholePanel<T>& next = panels[(k + 1) % 2];
-    if (!last) {
+  factor(0);
+  for (int64_t k0 = 0, k1 = 0; k0 < blocks; k0 = k1) {
+    k1 = std::min(blocks, k0 + width);
+    for (int64_t k = k0; k < k1; ++k) {
+      WholePanel<T>& p = *panels[k];
+      await(p);
+      if (p.status() != 0) return int(k * a.rows.nb) + p.status();
+      if (k + 1 == k1) break;
+      // Within the step, each panel updates the step's next block columns at once, the next
+      // first, so that it is factored and on its way while the others are updated.
+      TrailingUpdate<T> update(a, g, p, k);
       update.apply(k + 1);
-      factor_panel(a, g, k + 1, next, wire);
+      factor(k + 1);
+      update.apply_range(k + 2, k1);
     }
-    // A few block columns per gemm, MPI progressing the next panel in between.
+    // The rest of the last step's update, a few block columns per gemm (no panel is on its way).
     const int64_t group = 4 * int64_t(g.cols);
-    for (int64_t j = k + 2; j < blocks; j += group) {
-      update.apply_range(j, std::min(blocks, j + group));
-      next.test();
-    }
-    if (!last) wait_panel(next);
+    for (; later && later_from < blocks; later_from += group)
+      later->apply_range(later_from, std::min(blocks, later_from + group));
+    later.reset();
+    panels.erase(panels.begin(), panels.lower_bound(k0));
+    if (k1 == blocks) break;
+    // Look-ahead: the next step's block columns get this step's update first, its first panel
+    // is factored and sent, and the rest of the update waits for the gaps of the next step.
+    std::vector<const WholePanel<T>*> step;
+    for (int64_t k = k0; k < k1; ++k) step.push_back(panels[k].get());
+    later = std::make_unique<TrailingUpdate<T>>(a, g, std::move(step), k1 - 1);
+    later_from = std::min(blocks, k1 + width);
+    later->apply_range(k1, later_from);
+    factor(k1);
   }
   cholesky_residual_bound(a, g, wire);
   return 0;

@@ -23,25 +23,30 @@ int factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePan
 
 // A(i, j) -= L(i, k) L(j, k)^T for the lower part of the block columns j > k this rank holds,
 // with panel k (arrived; only the rows of this rank's block rows and block columns are read):
-// apply(j) updates block column j. Local.
+// apply(j) updates block column j. Local. Given the panels of consecutive block columns
+// k0..k (all arrived), the same for all of them at once, A(i, j) -= L(i, k0:k) L(j, k0:k)^T
+// for j > k: one gemm with their summed width as its inner dimension, which the BLAS runs
+// far nearer its peak than one per panel of a small block.
 template <class T>
 class TrailingUpdate {
  public:
-  TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g, const WholePanel<T>& p, int64_t k);
-  void apply(int64_t j) { apply_rows(j, mp_); }
+  TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g, const WholePanel<T>& p, int64_t k)
+      : TrailingUpdate(a, g, std::vector<const WholePanel<T>*>{&p}, k) {}
+  TrailingUpdate(const BlockCyclic<T>& a, const LineGrid& g,
+                 std::vector<const WholePanel<T>*> panels, int64_t k);
+  void apply(int64_t j) { apply_range(j, j + 1); }
   // The block columns of [j0, j1) this rank holds: each one's rows down to the last of their
   // diagonal blocks, then the rows below in one gemm over all of them (a gemm per block
   // column repacks the panel's rows each time).
   void apply_range(int64_t j0, int64_t j1);
 
  private:
-  void apply_rows(int64_t j, int64_t row_end);  // local rows [j's first, row_end)
-  std::vector<T> columns_;  // the panel's rows of apply_range's block columns, packed
+  std::vector<T> columns_;  // the panels' rows of apply_range's block columns, packed
   const BlockCyclic<T>& a_;
   const LineGrid& g_;
-  const WholePanel<T>& p_;
+  std::vector<const WholePanel<T>*> panels_;
   int64_t mp_ = 0, bk_ = 0, base_ = 0, ld_ = 1;
-  std::vector<T> mine_;  // the panel's rows of this rank's block rows below k, local order
+  std::vector<T> mine_;  // the panels' rows of this rank's block rows below k, local order
 };
 
 // With a lossy codec: the bound on max |A - L L^T| compression can add (triangular.hpp).

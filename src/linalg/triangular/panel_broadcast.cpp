@@ -184,18 +184,16 @@ void WholePanel<T>::finish_gather() {
 }
 
 template <class T>
-void WholePanel<T>::test() {
-  if (!across_) return;
-  if (!needed_.on) {
-    spread_.test();
-    return;
-  }
+bool WholePanel<T>::test() {
+  if (!across_) return true;
+  if (!needed_.on) return spread_.test();
   if (!needed_.gathering) {
-    if (spread_.test()) start_gather();
-    return;
+    if (!spread_.test()) return false;
+    start_gather();
   }
   int done = 0;
   MPI_Test(&needed_.request, &done, MPI_STATUS_IGNORE);
+  return done != 0;
 }
 
 template <class T>

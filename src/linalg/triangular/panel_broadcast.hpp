@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -56,8 +57,8 @@ class WholePanel {
   // fills it by other means (data(), block()); no transfer, status 0.
   void prepare(const BlockCyclic<T>& a, PanelKind kind, int64_t k, int64_t lo, int64_t hi);
   // Lets MPI progress the broadcast (and start_needed's gather, started as soon as the
-  // broadcast has arrived).
-  void test();
+  // broadcast has arrived); true once everything has arrived (wait() then returns at once).
+  bool test();
   // Local: fails only when a compressed panel does not decode (the panel is then garbage,
   // and the caller goes on to keep the grid's collectives in step).
   Status wait();
@@ -101,5 +102,20 @@ class WholePanel {
 
 extern template class WholePanel<float>;
 extern template class WholePanel<double>;
+
+// Block i (its first bi items) of each panel, side by side into dst with leading dimension ld:
+// a panel's columns after those of the panels before it (the operand of an update by all of
+// them at once).
+template <class T>
+void pack_side_by_side(const std::vector<const WholePanel<T>*>& panels, int64_t i, int64_t bi,
+                       T* dst, int64_t ld) {
+  int64_t q0 = 0;
+  for (const WholePanel<T>* p : panels) {
+    for (int64_t q = 0; q < p->width(); ++q)
+      std::copy(p->block(i) + q * p->rows(), p->block(i) + q * p->rows() + bi,
+                dst + (q0 + q) * ld);
+    q0 += p->width();
+  }
+}
 
 }  // namespace commpress::linalg::detail

@@ -16,6 +16,7 @@ Status CallWire::prepare(codec::Dtype dtype) {
   frames_.emplace(std::move(*w));
   wire_.frames = &*frames_;
   wire_.abs_bound = options_.abs_bound;
+  wire_.update_width = options_.update_width;
   return {};
 }
 
@@ -23,6 +24,7 @@ void CallWire::add_fields(CallFields& f, int position) const {
   f.add("codec option", comm::detail::fingerprint(options_.codec), position);
   f.add("bound option", value_bits(options_.abs_bound), position);
   f.add("layers option", options_.layers, position);
+  f.add("update width option", options_.update_width, position);
 }
 
 Result<int> CallWire::planned_layers(bool cholesky, int64_t n, int64_t nrhs, int nb,

@@ -30,6 +30,9 @@ struct TriangularWire {
   // With abs_bound > 0: the bound, derived after the run, on every element of the residual
   // the compression can add (see each algorithm); 0 otherwise.
   double result_bound = 0;
+  // The inner dimension the trailing updates aim for: the panels of that many columns (whole
+  // blocks, at least one) update the rest at once, as one gemm.
+  int64_t update_width = 256;
   void note(const Status& st) {
     if (error.ok() && !st.ok()) error = st;
   }

@@ -64,6 +64,15 @@ Result<TriangularOptions> from_environment() {
                         "' is not a byte count"};
     o->memory_cap = cap;
   }
+  if (const char* text = std::getenv("COMMPRESS_TRIANGULAR_UPDATE_WIDTH"); o.ok() && text && *text) {
+    char* end = nullptr;
+    const long width = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || width < 1 || width > (1L << 20))
+      return Status{ErrorCode::invalid_argument,
+                    std::string("COMMPRESS_TRIANGULAR_UPDATE_WIDTH='") + text +
+                        "' is not a column count (1 to 2^20)"};
+    o->update_width = width;
+  }
   if (!o.ok())
     return Status{o.status().code(),
                   "COMMPRESS_TRIANGULAR_* environment: " + o.status().message()};
@@ -102,6 +111,7 @@ Status set_triangular_options(const char* codec, double abs_bound) {
   if (auto current = triangular_options(); current.ok()) {
     o->layers = current->layers;
     o->memory_cap = current->memory_cap;
+    o->update_width = current->update_width;
   }
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);

@@ -19,6 +19,9 @@ struct TriangularOptions {
   // Bytes per rank the model's choice of layers may add (0: no cap), from
   // COMMPRESS_TRIANGULAR_MEMORY_CAP.
   double memory_cap = 0;
+  // The trailing updates' inner dimension, in elements (TriangularWire::update_width), from
+  // COMMPRESS_TRIANGULAR_UPDATE_WIDTH.
+  int64_t update_width = 256;
 };
 
 // Those set by set_triangular_options, else COMMPRESS_TRIANGULAR_CODEC and
