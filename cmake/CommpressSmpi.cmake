@@ -40,6 +40,10 @@ set(MPI_FOUND TRUE)
 # std::smpi_shared_malloc_intercept; the large buffers are shared explicitly instead
 # (bench/scale).
 add_compile_definitions(SMPI_NO_OVERRIDE_MALLOC)
+# What the sources do differently under SMPI, where the simulated hosts and ranks share this
+# process (docs/smpi.md): a node is the simulated host (node_key.cpp), waits on shared memory
+# hand the turn to the simulator (shared_segment.cpp), no progress threads (progress_queue.cpp).
+add_compile_definitions(COMMPRESS_SMPI)
 foreach(off COMMPRESS_HWCAPS COMMPRESS_PYTHON COMMPRESS_HDF5_PLUGIN)
   if(${off})
     message(STATUS "COMMPRESS_SMPI: ${off} is not built under SMPI")

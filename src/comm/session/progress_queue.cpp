@@ -170,12 +170,18 @@ Result<ProgressQueue*> queue_of(MPI_Comm comm) {
 }  // namespace
 
 bool threads_available() {
+#ifdef COMMPRESS_SMPI
+  // SimGrid's SMPI runs each rank as a simulated actor: a thread of our own is none, and its
+  // MPI calls would not belong to any rank.
+  return false;
+#else
   int initialized = 0, finalized = 0, level = MPI_THREAD_SINGLE;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized) return false;
   MPI_Query_thread(&level);
   return level == MPI_THREAD_MULTIPLE && environment().progress != ProgressMode::inline_;
+#endif
 }
 
 void post(MPI_Comm comm, const std::shared_ptr<Task>& task) {

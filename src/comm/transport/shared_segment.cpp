@@ -14,6 +14,10 @@
 
 #include "comm/session/private_comm.hpp"
 
+#ifdef COMMPRESS_SMPI
+#include <smpi/smpi_helpers_internal.h>  // smpi_usleep
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define COMMPRESS_CPU_RELAX() _mm_pause()
@@ -40,6 +44,19 @@ int keyval(SegmentUse use) {
 }
 
 std::atomic<int> g_fail_next{0};
+
+// Lets the other ranks run while this one waits for a flag. Under SimGrid's SMPI the ranks
+// take turns on one thread of this process, and only an MPI call or a simulated sleep hands
+// the turn on: sched_yield kept the turn, and the first rank to wait spun forever (the
+// zero-configuration probe's SharedWindow measurement hung so). One simulated microsecond a
+// turn: the wait's simulated time then ends within a microsecond of the mark it waited for.
+void yield_turn() {
+#ifdef COMMPRESS_SMPI
+  smpi_usleep(1);
+#else
+  sched_yield();
+#endif
+}
 
 int take_injected_failure() {
   return g_fail_next.exchange(0);
@@ -103,7 +120,7 @@ void SharedSegment::wait(int line) const {
     if (spins < 64)
       COMMPRESS_CPU_RELAX();
     else
-      sched_yield();
+      yield_turn();
   }
 }
 
