@@ -11,6 +11,8 @@
 // Placement (gemm_terms.hpp, GridLine): A's shift runs along a row, B's along a column. With
 // several ranks a node a row may stay inside one node while a column crosses nodes with all
 // the node's ranks sending at once; the two shifts then take different links side by side.
+// On one link (one rank a node, or no nodes known) both are in flight at once: one latency,
+// the bytes of both.
 //
 // Memory: two buffers per operand (the block in use and the one arriving) sized for the
 // largest encoding (a frame at its bound when compressed, the raw block otherwise), plus a
@@ -71,7 +73,7 @@ double cannon_time(const GemmScenario& s) {
   const double reduce = fiber.reduce(s.gamma, b.mb * b.nb * e);
   if (q == 1) return compress_once + replicate + product + reduce;
   const GridLine row = row_line(s), col = col_line(s);
-  const double shift = side_by_side(row, row.hop(z.wire(a)), col, col.hop(z.wire(bb)));
+  const double shift = shift_pair(row, z.wire(a), col, z.wire(bb));
   const double cpu = product + z.decompress_time(a) + z.decompress_time(bb);
   // The skew, then steps - 1 shifts each beside (overlap) or after a product, then the last.
   const double step = s.overlap ? std::max(shift, cpu) : shift + cpu;

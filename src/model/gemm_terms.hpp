@@ -73,7 +73,12 @@ struct GridLine {
   bool crosses() const { return nodes > 1; }
   // One message to another member (a shift to the neighbour, a skew straight to its place):
   // on a line over several nodes the slowest is one between nodes.
-  double hop(double bytes) const { return (crosses() ? across : inside).time(bytes); }
+  const Link& hop_link() const { return crosses() ? across : inside; }
+  double hop(double bytes) const { return hop_link().time(bytes); }
+  double hop_latency(double bytes) const {
+    const Link& l = hop_link();
+    return (bytes >= l.switch_bytes ? l.rendezvous : l.eager).alpha;
+  }
   double bcast(const GemmCodec& z, double bytes) const;
   double reduce(double gamma, double bytes) const;
 };
@@ -109,6 +114,15 @@ inline GridLine grid_line(const GemmScenario& s, int size, int stride) {
 // ones (a row inside the node while the column crosses the network).
 inline double side_by_side(const GridLine& a, double ta, const GridLine& b, double tb) {
   return a.crosses() == b.crosses() ? ta + tb : std::max(ta, tb);
+}
+
+// Two single messages posted together, A's along its row and B's along its column (Cannon's
+// shifts and skew): on different links side by side; on the same link both are in flight at
+// once, so their latencies overlap and their bytes queue.
+inline double shift_pair(const GridLine& row, double a, const GridLine& col, double b) {
+  const double ta = row.hop(a), tb = col.hop(b);
+  if (row.crosses() != col.crosses()) return std::max(ta, tb);
+  return ta + tb - std::min(row.hop_latency(a), col.hop_latency(b));
 }
 
 inline double GridLine::bcast(const GemmCodec& z, double bytes) const {

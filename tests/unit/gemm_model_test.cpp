@@ -63,29 +63,33 @@ TEST(GemmModel, ThresholdByHand) {
 
 TEST(GemmModel, CannonModelIsTheClosedFormWithADirectSkew) {
   // 1000^3 f64 on 4 x 4 (blocks of 250 divide evenly), no overlap. The closed form charges
-  // the skew as q hop-by-hop shifts (2q shifts in all); the runner skews straight to each
-  // block's place, one shift, so the model is the closed form less q - 1 = 3 shifts, plus the
-  // products 2 * 1000^3 / (16 * 1e10) = 0.0125 s. A shift: two blocks of 250^2 * 8 bytes.
+  // the skew as q hop-by-hop shifts, 2q shifts of two messages each, 2 (alpha + x beta / r);
+  // the runner skews straight to each block's place, one shift, so the model has q = 4 shifts,
+  // and posts a shift's two messages together, which overlaps their latencies:
+  // alpha + 2 x beta / r. Plus the products 2 * 1000^3 / (16 * 1e10) = 0.0125 s.
   GemmScenario s = square(1000, {4, 4, 1}, 1e-6, 1e-9, 1e10);
   const double A = 1000.0 * 1000 * 8, block = A / 16;
+  auto closed_shift = [&](double r) { return 2 * (1e-6 + block / r * 1e-9); };
+  auto model_shift = [&](double r) { return 1e-6 + 2 * block / r * 1e-9; };
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s),
               compressed_cannon_time(16, A, {1e-6, 1e-9}, 1, INFINITY, INFINITY) -
-                  4 * 2 * (1e-6 + block * 1e-9) + 0.0125,
+                  8 * closed_shift(1) + 4 * model_shift(1) + 0.0125,
               1e-12);
   s.codec = codec(4, 1e9, 2e9);
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s),
-              compressed_cannon_time(16, A, {1e-6, 1e-9}, 4, 1e9, 2e9) -
-                  4 * 2 * (1e-6 + block / 4 * 1e-9) + 0.0125,
+              compressed_cannon_time(16, A, {1e-6, 1e-9}, 4, 1e9, 2e9) - 8 * closed_shift(4) +
+                  4 * model_shift(4) + 0.0125,
               1e-12);
   // One layer of Cannon25D is Cannon.
   EXPECT_DOUBLE_EQ(gemm_time(GemmAlgorithm::Cannon25D, s), gemm_time(GemmAlgorithm::Cannon, s));
 }
 
 TEST(GemmModel, CannonOverlapTakesTheLongerOfShiftAndProductPerStep) {
-  // 2 x 2, 512^3 f64: blocks 256 x 256 = 524288 B; a shift is 2 (1e-6 + 524288e-9). The skew
-  // (one shift), the first product beside or after the one shift between them, the last.
+  // 2 x 2, 512^3 f64: blocks 256 x 256 = 524288 B; a shift is 1e-6 + 2 * 524288e-9 (the two
+  // messages in flight at once). The skew (one shift), the first product beside or after the
+  // one shift between them, the last.
   GemmScenario s = square(512, {2, 2, 1}, 1e-6, 1e-9, 1e10);
-  const double shift = 2 * (1e-6 + 524288e-9);
+  const double shift = 1e-6 + 2 * 524288e-9;
   const double product = 2.0 * 256 * 256 * 256 / 1e10;
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), shift + (shift + product) + product, 1e-12);
   s.overlap = true;
@@ -106,12 +110,13 @@ TEST(GemmModel, CannonOnNodesOfARowShiftsTheRowInsideAndTheColumnOverASharedLink
   const double across = 1e-5 + 8 * block * 1e-9;
   ASSERT_GT(across, 1e-7 + block * 1e-11);
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * across, 1e-12);  // skew + 7 shifts
-  // Unknown nodes: every message on the network, unshared, one after the other.
+  // Unknown nodes: every message on the network, unshared; a shift's two messages in flight
+  // on it at once.
   s.node_size = 0;
-  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * 2 * (1e-5 + block * 1e-9), 1e-12);
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * (1e-5 + 2 * block * 1e-9), 1e-12);
   // One rank a node: the same (nothing shares, nothing stays inside).
   s.node_size = 1;
-  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * 2 * (1e-5 + block * 1e-9), 1e-12);
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * (1e-5 + 2 * block * 1e-9), 1e-12);
 }
 
 TEST(GemmModel, SummaOnNodesBroadcastsAcrossThenInside) {
