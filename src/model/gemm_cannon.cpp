@@ -5,7 +5,8 @@
 // before them sends each block straight to its place (cannon_steps.cpp), one message per
 // operand, so it costs one shift: steps shifts in all. Jencka & Bienz's closed form
 // (compressed_cannon_time) charges the skew as q hop-by-hop shifts, 2q in all; the general
-// model is that form less q - 1 shifts. Compressed, the blocks are compressed once before the
+// model is that form with q shifts (each with one latency where both messages take one link,
+// below). Compressed, the blocks are compressed once before the
 // skew, the frames circulate and each step decodes the pair it multiplies.
 //
 // Placement (gemm_terms.hpp, GridLine): A's shift runs along a row, B's along a column. With

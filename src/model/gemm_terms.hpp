@@ -96,7 +96,8 @@ inline GridLine grid_line(const GemmScenario& s, int size, int stride) {
   size = std::max(1, size);
   GridLine g{s.link, s.link, 1, size};
   const int r = s.node_size, p = s.grid.size();
-  if (r <= 1 || p % r != 0 || size == 1) return g;  // no nodes known: every message between two
+  // No nodes known (or a line of one): every message on the network, unshared.
+  if (r <= 1 || p % r != 0 || size == 1) return g;
   g.inside = s.node_link;
   if (p <= r) {  // the whole grid on one node
     g.per_node = size;
