@@ -3,6 +3,7 @@
 
   bench/scale/report.py --scale DIR/scale.jsonl [--csv bench/results/collectives.csv]
                         [--plots bench/results]
+  bench/scale/report.py --gemm-cases --scale AFTER/scale.jsonl [--before BEFORE/scale.jsonl]
 
 For each group (platform, verb, algorithm) at every rank count: simulated seconds, the model's
 prediction and their ratio; per group the median and worst |measured/predicted - 1|.
@@ -78,6 +79,55 @@ def auto_table(rows, min_ranks):
     return "\n".join(out)
 
 
+def gemm_key(r):
+    return (r.get("platform"), f'{r.get("nodes")}x{r.get("ranks_per_node")}', r["ranks"],
+            r["algorithm_requested"], r.get("grid"), r.get("codec"),
+            "on" if r.get("overlap") else "off")
+
+
+def gemm_table(rows, before_rows, min_ranks):
+    """Every multiply case: simulated against predicted, after (rows) and, where given, before
+    (before_rows: the same runs predicted by the earlier model); then median and worst error per
+    algorithm, codec and overlap over the platforms and layouts."""
+    def cases(rs):
+        return {gemm_key(r): r for r in rs if "grid" in r and not r.get("error")
+                and r.get("predicted_seconds") and seconds(r) and r["ranks"] >= min_ranks}
+    after, before = cases(rows), cases(before_rows)
+    head = "| platform | nodes x per node | ranks | algorithm | grid | codec | overlap | simulated ms |"
+    if before:
+        head += " predicted before ms | sim/pred before |"
+    head += " predicted ms | sim/pred |"
+    out = [head, "|" + "---|" * (head.count("|") - 1)]
+    groups = defaultdict(list)
+    for k in sorted(after):
+        r = after[k]
+        m, p = seconds(r), r["predicted_seconds"]
+        line = f"| {' | '.join(map(str, k))} | {1e3 * m:.2f} |"
+        b = before.get(k)
+        if before:
+            line += f" {1e3 * b['predicted_seconds']:.2f} | {m / b['predicted_seconds']:.2f} |" if b else " | |"
+        out.append(line + f" {1e3 * p:.2f} | {m / p:.2f} |")
+        groups[(k[3], k[5], k[6])].append((abs(m / p - 1), abs(m / b["predicted_seconds"] - 1) if b else None, k))
+        groups[("all", "", "")].append(groups[(k[3], k[5], k[6])][-1])
+    out.append("")
+    out.append("| algorithm | codec | overlap | cases |" + (" median error before | worst before |" if before else "")
+               + " median error | worst error (case) | within 15 % |")
+    out.append("|" + "---|" * (out[-1].count("|") - 1))
+    for g in sorted(groups, key=lambda g: (g[0] == "all", g)):
+        v = groups[g]
+        errs = [e for e, _, _ in v]
+        worst = max(v, key=lambda x: x[0])
+        line = f"| {g[0]} | {g[1]} | {g[2]} | {len(v)} |"
+        if before:
+            eb = [x for _, x, _ in v if x is not None]
+            line += (f" {100 * statistics.median(eb):.0f} % | {100 * max(eb):.0f} % |" if eb else " | |")
+        med = statistics.median(errs)
+        line += (f" {100 * med:.0f} % | {100 * worst[0]:.0f} % ({worst[2][0]} {worst[2][1]}) |"
+                 f" {'yes' if med <= 0.15 else 'no'} |")
+        out.append(line)
+    return "\n".join(out)
+
+
 def csv_rows(path):
     rows = []
     with open(path) as f:
@@ -117,8 +167,16 @@ def main():
     ap.add_argument("--csv")
     ap.add_argument("--plot")
     ap.add_argument("--min-ranks", type=int, default=64)
+    ap.add_argument("--gemm-cases", action="store_true",
+                    help="the multiplies case by case (with --before: the earlier model's predictions too)")
+    ap.add_argument("--before", nargs="*", default=[],
+                    help="scale.jsonl of the same runs predicted by the earlier model")
     a = ap.parse_args()
     rows = [json.loads(l) for p in a.scale for l in open(p) if l.strip()]
+    if a.gemm_cases:
+        before = [json.loads(l) for p in a.before for l in open(p) if l.strip()]
+        print(gemm_table(rows, before, a.min_ranks))
+        return
     if rows:
         print(f"## Simulated (SMPI) against src/model, >= {a.min_ranks} ranks\n")
         print(table_errors(rows, lambda r: (r.get("platform"), "compute " + r.get("compute", "yes"),

@@ -99,7 +99,14 @@ struct GemmScenario {
   int64_t m = 0, n = 0, k = 0;
   int elem_size = 8;
   GemmGrid grid;
-  Link link;             // between two ranks (the profile's network)
+  Link link;             // between two ranks on different nodes (the profile's network)
+  // The nodes the grid's ranks sit on: node_size consecutive ranks a node (grid rank order:
+  // layer, then row, then column), node_link between two ranks of one node. A grid line that
+  // stays inside a node moves on node_link; one that crosses nodes shares each node's link
+  // with the node's other ranks doing the same step. 0 or 1, or a size that does not tile the
+  // grid into several nodes: no nodes known, every message on `link`, unshared.
+  int node_size = 0;
+  Link node_link;
   double gamma = 0;      // seconds per byte of one operand of a sum (the C reduction)
   double flops = kDefaultGemmFlopsF64;  // per rank
   GemmCodec codec;

@@ -42,14 +42,6 @@ model::MachineProfile unmeasured_profile() {
   return m;
 }
 
-bool same_link(const model::Link& a, const model::Link& b) {
-  auto same = [](const model::LinkParams& x, const model::LinkParams& y) {
-    return x.alpha == y.alpha && x.beta == y.beta;
-  };
-  return same(a.eager, b.eager) && same(a.rendezvous, b.rendezvous) &&
-         a.switch_bytes == b.switch_bytes;
-}
-
 bool is_reduction(model::Operation op) {
   return op == model::Operation::reduce_scatter || op == model::Operation::allreduce ||
          op == model::Operation::reduce;
@@ -105,13 +97,7 @@ struct Context {
     valid = wire.ok();
     if (valid) codec = wire->codec();
     if (codec) rates = profile.value.rates(codec->name(), c.dtype);
-    // Pretend nodes when asked for; else the node size of the profiling run, when that run
-    // measured a link between nodes (a profile of one node says nothing about nodes).
-    const int pretend = pretend_ranks_per_node(o);
-    const model::MachineProfile& m = profile.value;
-    // A profile whose one measured link is also its node link comes from one node.
-    const bool one_node_profile = m.intra_node && same_link(*m.intra_node, m.network);
-    ranks_per_node = pretend > 0 ? pretend : one_node_profile ? 0 : m.ranks_per_node;
+    ranks_per_node = modelled_ranks_per_node(profile.value, o);
   }
 
   bool lossy() const { return codec && codec->lossy(); }

@@ -47,7 +47,15 @@ class Terms {
   double chunk_msg(double wire_bytes, bool back_to_back) const {
     const double alone = m_.network.time(wire_bytes);
     return (back_to_back ? std::max(alone, wire_bytes * m_.network.rendezvous.beta) : alone) +
-           wait();
+           (sharers_ - 1) * wire_bytes * m_.network.rendezvous.beta + wait();
+  }
+  // These terms for an algorithm that n ranks of every node run at once, each its own
+  // instance over the nodes (Hierarchical's rings across nodes, one per local rank): their
+  // chunk messages share the node's one link, each waiting for the others' bytes.
+  Terms shared_by(double n) const {
+    Terms t = *this;
+    t.sharers_ = std::max(1.0, n);
+    return t;
   }
   // `bytes` sent as chunk messages, back to back with the other steps' (a ring's).
   double stream(double bytes, double wire_bytes) const {
@@ -128,6 +136,7 @@ class Terms {
   int p_;
   double over_;
   double codec_over_;
+  double sharers_ = 1;
 };
 
 // Each algorithm's cost model, named by its row of COMMPRESS_COLLECTIVE_ALGORITHMS

@@ -1,11 +1,19 @@
 // Cannon and 2.5D Cannon, and compressed Cannon's closed form and threshold (Jencka & Bienz).
 //
-// A q x q layer does `steps` multiply-and-shift steps. Every shift moves the A and the B block
-// one hop (two messages); the skew before them is charged as `steps` more shifts, Jencka &
-// Bienz's accounting (a hop-by-hop skew's worst case; a direct skew costs less), which is
-// what makes the general model reduce to their closed form. Compressed, the blocks are
-// compressed once before the skew, the frames circulate and each step decodes the pair it
-// multiplies.
+// A q x q layer does `steps` products with a shift between two of them; every shift moves
+// the A block one hop along its grid row and the B block one hop along its column. The skew
+// before them sends each block straight to its place (cannon_steps.cpp), one message per
+// operand, so it costs one shift: steps shifts in all. Jencka & Bienz's closed form
+// (compressed_cannon_time) charges the skew as q hop-by-hop shifts, 2q in all; the general
+// model is that form with q shifts (each with one latency where both messages take one link,
+// below). Compressed, the blocks are compressed once before the
+// skew, the frames circulate and each step decodes the pair it multiplies.
+//
+// Placement (gemm_terms.hpp, GridLine): A's shift runs along a row, B's along a column. With
+// several ranks a node a row may stay inside one node while a column crosses nodes with all
+// the node's ranks sending at once; the two shifts then take different links side by side.
+// On one link (one rank a node, or no nodes known) both are in flight at once: one latency,
+// the bytes of both.
 //
 // Memory: two buffers per operand (the block in use and the one arriving) sized for the
 // largest encoding (a frame at its bound when compressed, the raw block otherwise), plus a
@@ -57,16 +65,20 @@ double cannon_time(const GemmScenario& s) {
   if (q == 1 && c == 1) return product;
   const GemmCodec& z = s.codec;
   const double compress_once = z.compress_time(a) + z.compress_time(bb);
-  // Replication over the layers: layer 0's blocks (frames when compressed) to every layer.
+  // Replication over the layers: layer 0's blocks (frames when compressed) to every layer,
+  // along the fibers.
+  const GridLine fiber = fiber_line(s);
   double replicate = 0;
-  if (c > 1) replicate = block_bcast(s.link, z, a, c) + block_bcast(s.link, z, bb, c);
+  if (c > 1) replicate = fiber.bcast(z, a) + fiber.bcast(z, bb);
   // C's partial products summed over the layers onto layer 0.
-  const double reduce = reduce_time(s.link, s.gamma, b.mb * b.nb * e, c);
+  const double reduce = fiber.reduce(s.gamma, b.mb * b.nb * e);
   if (q == 1) return compress_once + replicate + product + reduce;
-  const double shift = s.link.time(z.wire(a)) + s.link.time(z.wire(bb));
+  const GridLine row = row_line(s), col = col_line(s);
+  const double shift = shift_pair(row, z.wire(a), col, z.wire(bb));
   const double cpu = product + z.decompress_time(a) + z.decompress_time(bb);
+  // The skew, then steps - 1 shifts each beside (overlap) or after a product, then the last.
   const double step = s.overlap ? std::max(shift, cpu) : shift + cpu;
-  return compress_once + replicate + steps * shift + steps * step + reduce;
+  return compress_once + replicate + shift + (steps - 1) * step + cpu + reduce;
 }
 
 double cannon_memory(const GemmScenario& s) {

@@ -2,7 +2,9 @@
 //
 // Each panel of k is broadcast along the grid rows (op(A)'s piece, mb x kb) and along the grid
 // columns (op(B)'s piece, kb x nb), then every rank multiplies it in. Broadcasts are charged as
-// MPI_Bcast (gemm_terms.hpp: the better of binomial and scatter + allgather). Compressed, the
+// MPI_Bcast (gemm_terms.hpp: the better of binomial and scatter + allgather) over the line's
+// nodes and then inside a node, the links between nodes shared by the node's ranks
+// (GridLine). Compressed, the
 // owner compresses each panel piece once, broadcasts its length and its frame, and every
 // receiver decodes it; that codec work sits with the product on the rank's cores. Look-ahead
 // (overlap) posts panel t + 1's broadcasts before panel t's product: the first panel is
@@ -28,7 +30,9 @@ double panel_loop(const GemmScenario& s, double panels, double width, bool overl
   const int pr = s.grid.rows, pc = s.grid.cols;
   const double ap = b.mb * width * e, bp = width * b.nb * e;
   const GemmCodec& z = s.codec;
-  const double net = block_bcast(s.link, z, ap, pc) + block_bcast(s.link, z, bp, pr);
+  // A's piece along the grid row, B's along the column, posted together.
+  const GridLine row = row_line(s), col = col_line(s);
+  const double net = side_by_side(row, row.bcast(z, ap), col, col.bcast(z, bp));
   double cpu = product_time(s, b.mb, b.nb, width);
   if (pc > 1) cpu += z.compress_time(ap) + z.decompress_time(ap);
   if (pr > 1) cpu += z.compress_time(bp) + z.decompress_time(bp);
@@ -77,9 +81,10 @@ double summa_time(const GemmScenario& s) {
     const double e = s.elem_size;
     const double share = per_layer / panels.count * (b.mb * b.ka + b.kb * b.nb) * e;
     const GemmCodec& z = s.codec;
-    t += (c - 1) * (z.compress_time(share) + s.link.time(8) + s.link.time(z.wire(share))) +
+    const GridLine fiber = fiber_line(s);
+    t += (c - 1) * (z.compress_time(share) + fiber.hop(8) + fiber.hop(z.wire(share))) +
          z.decompress_time(share);
-    t += reduce_time(s.link, s.gamma, b.mb * b.nb * e, c);
+    t += fiber.reduce(s.gamma, b.mb * b.nb * e);
   }
   return t;
 }

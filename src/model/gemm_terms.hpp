@@ -56,6 +56,90 @@ inline double reduce_time(const Link& link, double gamma, double x, int P) {
   return std::min(binomial, halving);
 }
 
+// A grid line as the network sees it: `size` ranks `stride` apart in rank order (a grid row:
+// 1; a column: the row's length; a fiber: a layer's ranks) on nodes of s.node_size
+// consecutive ranks. Its members sit per_node to a node on `nodes` nodes. MPI's trees over
+// consecutive members (binomial, scatter + allgather) first move between the nodes and then
+// inside them, so a broadcast or reduction over the line is one over its nodes plus one over
+// a node's members. Between nodes a message shares its node's one link: every rank of the grid
+// is on one line of each kind, and the node's other lines of that kind (node_size / per_node
+// of them) take the same step at the same moment, so their bytes pass the link with its own,
+// at the link's sustained rate (the collectives' Terms::step_msg does the same).
+struct GridLine {
+  Link inside;  // between two members on one node
+  Link across;  // between nodes, shared with the node's other lines
+  int per_node = 1, nodes = 1;
+
+  bool crosses() const { return nodes > 1; }
+  // One message to another member (a shift to the neighbour, a skew straight to its place):
+  // on a line over several nodes the slowest is one between nodes.
+  const Link& hop_link() const { return crosses() ? across : inside; }
+  double hop(double bytes) const { return hop_link().time(bytes); }
+  double hop_latency(double bytes) const {
+    const Link& l = hop_link();
+    return (bytes >= l.switch_bytes ? l.rendezvous : l.eager).alpha;
+  }
+  double bcast(const GemmCodec& z, double bytes) const;
+  double reduce(double gamma, double bytes) const;
+};
+
+// A link that n senders share: each message waits for the other n - 1 messages' bytes.
+inline Link shared(const Link& l, double n) {
+  Link out = l;
+  const double extra = std::max(0.0, n - 1) * l.rendezvous.beta;
+  out.eager.beta += extra;
+  out.rendezvous.beta += extra;
+  return out;
+}
+
+inline GridLine grid_line(const GemmScenario& s, int size, int stride) {
+  size = std::max(1, size);
+  GridLine g{s.link, s.link, 1, size};
+  const int r = s.node_size, p = s.grid.size();
+  // No nodes known (or a line of one): every message on the network, unshared.
+  if (r <= 1 || p % r != 0 || size == 1) return g;
+  g.inside = s.node_link;
+  if (p <= r) {  // the whole grid on one node
+    g.per_node = size;
+    g.nodes = 1;
+    return g;
+  }
+  g.per_node = stride >= r ? 1 : std::clamp(r / stride, 1, size);
+  g.nodes = (size + g.per_node - 1) / g.per_node;
+  g.across = shared(s.link, double(r) / g.per_node);
+  return g;
+}
+
+// Two transfers posted together, each on its line: one after the other where both take the
+// same link (both between nodes, or both inside one), side by side where they take different
+// ones (a row inside the node while the column crosses the network).
+inline double side_by_side(const GridLine& a, double ta, const GridLine& b, double tb) {
+  return a.crosses() == b.crosses() ? ta + tb : std::max(ta, tb);
+}
+
+// Two single messages posted together, A's along its row and B's along its column (Cannon's
+// shifts and skew): on different links side by side; on the same link both are in flight at
+// once, so their latencies overlap and their bytes queue.
+inline double shift_pair(const GridLine& row, double a, const GridLine& col, double b) {
+  const double ta = row.hop(a), tb = col.hop(b);
+  if (row.crosses() != col.crosses()) return std::max(ta, tb);
+  return ta + tb - std::min(row.hop_latency(a), col.hop_latency(b));
+}
+
+inline double GridLine::bcast(const GemmCodec& z, double bytes) const {
+  return block_bcast(across, z, bytes, nodes) + block_bcast(inside, z, bytes, per_node);
+}
+inline double GridLine::reduce(double gamma, double bytes) const {
+  return reduce_time(across, gamma, bytes, nodes) + reduce_time(inside, gamma, bytes, per_node);
+}
+
+// The grid's lines: rows (stride 1), columns (stride cols), fibers (stride rows x cols).
+inline GridLine row_line(const GemmScenario& s) { return grid_line(s, s.grid.cols, 1); }
+inline GridLine col_line(const GemmScenario& s) { return grid_line(s, s.grid.rows, s.grid.cols); }
+inline GridLine fiber_line(const GemmScenario& s) {
+  return grid_line(s, s.grid.layers, s.grid.rows * s.grid.cols);
+}
+
 // The largest local blocks of one pr x pc layer, in elements.
 struct LayerBlocks {
   double mb, nb;  // rows of C (and op(A)), columns of C (and op(B))

@@ -122,7 +122,8 @@ double rabenseifner(const Terms& t, double n, End end) {
 }
 
 // ArGM: raw reduce-scatter inside each node of d ranks (MPI's ring on the node link), a
-// compressed ring across the N = p / d nodes on each node-block, raw allgather inside.
+// compressed ring across the N = p / d nodes on each node-block (d rings at once, sharing
+// each node's link), raw allgather inside.
 double hierarchical(const Terms& t, double n, End end) {
   const int p = t.p();
   const int d = std::max(1, t.scenario().ranks_per_node);
@@ -135,7 +136,8 @@ double hierarchical(const Terms& t, double n, End end) {
   const int nodes = p / d;
   const double part = n / d;
   const double intra_rs = (d - 1) * (t.node_msg(part) + t.gamma(part));
-  const double cross = ring(t, inner, part, nodes, end);
+  // Every local rank runs its own ring across the nodes at once: d rings share a node's link.
+  const double cross = ring(t.shared_by(d), inner, part, nodes, end);
   if (end == End::all) return intra_rs + cross + (d - 1) * t.node_msg(part);
   return intra_rs + cross;
 }

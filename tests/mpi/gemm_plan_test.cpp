@@ -13,6 +13,7 @@
 #include <string>
 
 #include "comm/select.hpp"
+#include "comm/session/hierarchy.hpp"
 #include "commpress/gemm_model.hpp"
 #include "commpress/linalg.hpp"
 #include "mpi_harness.hpp"
@@ -83,6 +84,8 @@ TEST(GemmPlan, ForcedSummaGetsTheModelsNumbers) {
   s.m = 200, s.n = 150, s.k = 120, s.elem_size = 4;
   s.grid = {g.rows(), g.cols(), 1};
   s.link = prof.network;
+  s.node_size = comm::detail::modelled_ranks_per_node(prof, comm::Options{});
+  s.node_link = prof.node_link();
   s.gamma = prof.gamma;
   s.flops = model::gemm_flop_rate(prof, Dtype::f32);
   s.panel = 16;

@@ -61,29 +61,98 @@ TEST(GemmModel, ThresholdByHand) {
   EXPECT_TRUE(std::isinf(compressed_cannon_threshold(16, 0.9, 1e9, 1e9)));
 }
 
-TEST(GemmModel, CannonModelReducesToTheClosedForm) {
-  // 1000^3 f64 on 4 x 4 (blocks of 250 divide evenly), no overlap: the model's Cannon is the
-  // closed form plus the products 2 * 1000^3 / (16 * 1e10) = 0.0125 s.
+TEST(GemmModel, CannonModelIsTheClosedFormWithADirectSkew) {
+  // 1000^3 f64 on 4 x 4 (blocks of 250 divide evenly), no overlap. The closed form charges
+  // the skew as q hop-by-hop shifts, 2q shifts of two messages each, 2 (alpha + x beta / r);
+  // the runner skews straight to each block's place, one shift, so the model has q = 4 shifts,
+  // and posts a shift's two messages together, which overlaps their latencies:
+  // alpha + 2 x beta / r. Plus the products 2 * 1000^3 / (16 * 1e10) = 0.0125 s.
   GemmScenario s = square(1000, {4, 4, 1}, 1e-6, 1e-9, 1e10);
-  const double A = 1000.0 * 1000 * 8;
+  const double A = 1000.0 * 1000 * 8, block = A / 16;
+  auto closed_shift = [&](double r) { return 2 * (1e-6 + block / r * 1e-9); };
+  auto model_shift = [&](double r) { return 1e-6 + 2 * block / r * 1e-9; };
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s),
-              compressed_cannon_time(16, A, {1e-6, 1e-9}, 1, INFINITY, INFINITY) + 0.0125, 1e-12);
+              compressed_cannon_time(16, A, {1e-6, 1e-9}, 1, INFINITY, INFINITY) -
+                  8 * closed_shift(1) + 4 * model_shift(1) + 0.0125,
+              1e-12);
   s.codec = codec(4, 1e9, 2e9);
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s),
-              compressed_cannon_time(16, A, {1e-6, 1e-9}, 4, 1e9, 2e9) + 0.0125, 1e-12);
+              compressed_cannon_time(16, A, {1e-6, 1e-9}, 4, 1e9, 2e9) - 8 * closed_shift(4) +
+                  4 * model_shift(4) + 0.0125,
+              1e-12);
   // One layer of Cannon25D is Cannon.
   EXPECT_DOUBLE_EQ(gemm_time(GemmAlgorithm::Cannon25D, s), gemm_time(GemmAlgorithm::Cannon, s));
 }
 
 TEST(GemmModel, CannonOverlapTakesTheLongerOfShiftAndProductPerStep) {
-  // 2 x 2, 512^3 f64: blocks 256 x 256 = 524288 B; a shift is 2 (1e-6 + 524288e-9).
+  // 2 x 2, 512^3 f64: blocks 256 x 256 = 524288 B; a shift is 1e-6 + 2 * 524288e-9 (the two
+  // messages in flight at once). The skew (one shift), the first product beside or after the
+  // one shift between them, the last.
   GemmScenario s = square(512, {2, 2, 1}, 1e-6, 1e-9, 1e10);
-  const double shift = 2 * (1e-6 + 524288e-9);
+  const double shift = 1e-6 + 2 * 524288e-9;
   const double product = 2.0 * 256 * 256 * 256 / 1e10;
-  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 2 * shift + 2 * (shift + product), 1e-12);
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), shift + (shift + product) + product, 1e-12);
   s.overlap = true;
-  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 2 * shift + 2 * std::max(shift, product),
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), shift + std::max(shift, product) + product,
               1e-12);
+}
+
+// --- placement: grid lines inside a node or across nodes -----------------------------------
+
+TEST(GemmModel, CannonOnNodesOfARowShiftsTheRowInsideAndTheColumnOverASharedLink) {
+  // 8 x 8 ranks on 8 nodes of 8: a grid row is one node (A's shift on the node's link), a
+  // column crosses the 8 nodes, and all 8 ranks of a node send their B block at once through
+  // its one link: alpha + 8 * bytes * beta. The two shifts run side by side.
+  GemmScenario s = square(1024, {8, 8, 1}, 1e-5, 1e-9, INFINITY);
+  s.node_size = 8;
+  s.node_link = line(1e-7, 1e-11);
+  const double block = 128.0 * 128 * 8;
+  const double across = 1e-5 + 8 * block * 1e-9;
+  ASSERT_GT(across, 1e-7 + block * 1e-11);
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * across, 1e-12);  // skew + 7 shifts
+  // Unknown nodes: every message on the network, unshared; a shift's two messages in flight
+  // on it at once.
+  s.node_size = 0;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * (1e-5 + 2 * block * 1e-9), 1e-12);
+  // One rank a node: the same (nothing shares, nothing stays inside).
+  s.node_size = 1;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * (1e-5 + 2 * block * 1e-9), 1e-12);
+}
+
+TEST(GemmModel, SummaOnNodesBroadcastsAcrossThenInside) {
+  // 4 x 4 ranks on nodes of 8: a row (4 consecutive ranks) is inside a node; a column (ranks
+  // 4 apart) has 2 members on each of 2 nodes, and the node's 8 / 2 = 4 columns cross at once:
+  // one message between the nodes on a link shared 4 ways, then one inside (2 members).
+  GemmScenario s = square(512, {4, 4, 1}, 1e-5, 1e-9, INFINITY);
+  s.panel = 128;  // 4 panels; pieces of 128 x 128 f64
+  s.node_size = 8;
+  s.node_link = line(1e-7, 1e-11);
+  const double piece = 128.0 * 128 * 8;
+  auto in = [](double x) { return 1e-7 + x * 1e-11; };
+  // Over the 4 members on one node: the better of binomial (2 levels) and scatter + allgather.
+  const double row = std::min(2 * in(piece), in(piece / 2) + in(piece / 4) + 3 * in(piece / 4));
+  const double col = (1e-5 + 4 * piece * 1e-9) + in(piece);
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * std::max(row, col), 1e-12);
+  // The whole grid on one node: everything on the node's link.
+  s.node_size = 16;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * (row + row), 1e-12);
+}
+
+TEST(GemmModel, LayersReplicateAlongFibersThatShareTheNodesLink) {
+  // 2 x 2 x 2 on nodes of 4 (a layer a node): the fiber's two members are on two nodes and all
+  // 4 ranks of a node replicate at once; compared with nodes of one rank, the replication's
+  // bandwidth term is 4 times as large.
+  GemmScenario s = square(512, {2, 2, 2}, 0, 1e-9, INFINITY);
+  s.node_link = line(0, 0);
+  s.node_size = 4;
+  const double shared = gemm_time(GemmAlgorithm::Cannon25D, s);
+  s.node_size = 1;
+  const double alone = gemm_time(GemmAlgorithm::Cannon25D, s);
+  // Layer blocks 256 x 256 f64 = 524288 B. Replication: A and B over the 2-member fiber; the
+  // reduction of C over it (gamma 0): one message. Each layer's one step: the skew of A and B.
+  const double blk = 524288;
+  EXPECT_NEAR(alone, 3 * blk * 1e-9 + 2 * blk * 1e-9, 1e-12);
+  EXPECT_NEAR(shared, 4 * 3 * blk * 1e-9, 1e-12);  // the skew stays inside the node
 }
 
 TEST(GemmModel, SummaByHand) {
@@ -128,17 +197,19 @@ TEST(GemmModel, SrummaByHand) {
 
 // --- the threshold against the models' predictions ----------------------------------------
 
-TEST(GemmModel, CompressedCannonWinsExactlyAboveTheThreshold) {
+TEST(GemmModel, CompressedCannonWinsExactlyAboveTwiceTheThreshold) {
+  // The closed form (and its threshold) charges 2q shifts, the model q (a direct skew): the
+  // bytes compression saves on a link are halved, so the model's break-even is at 2 tau.
   for (int q : {2, 3, 4, 8}) {
     for (double r : {1.2, 2.0, 6.8}) {
       const double c = 1.5e9, d = 4e9;
       const double tau = compressed_cannon_threshold(q * q, r, c, d);
-      for (double f : {0.5, 0.9, 0.99, 1.01, 1.1, 2.0, 10.0}) {
+      for (double f : {0.5, 0.9, 0.99, 1.01, 1.1, 1.98, 2.02, 10.0}) {
         GemmScenario s = square(240 * q, {q, q, 1}, 2e-6, f * tau, 5e10);
         const double raw = gemm_time(GemmAlgorithm::Cannon, s);
         s.codec = codec(r, c, d);
         const double packed = gemm_time(GemmAlgorithm::Cannon, s);
-        EXPECT_EQ(packed < raw, f > 1) << "q " << q << " r " << r << " beta/tau " << f;
+        EXPECT_EQ(packed < raw, f > 2) << "q " << q << " r " << r << " beta/tau " << f;
         // The closed form agrees on the sign.
         const double A = 240.0 * q * 240 * q * 8;
         EXPECT_EQ(compressed_cannon_time(q * q, A, {2e-6, f * tau}, r, c, d) <

@@ -204,8 +204,9 @@ TEST(ModelCost, HierarchicalReducesRawInsideNodes) {
   m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
   const double part = n / 4;  // each rank's node-block
   const double intra = 3 * (1e-6 + part * 1e-10 + part * kGamma) + 3 * (1e-6 + part * 1e-10);
-  // Across the 2 nodes: homomorphic ring allreduce of the node-block.
-  const double b = part / 2, step = kAlpha + b / r * kBeta;
+  // Across the 2 nodes: homomorphic ring allreduce of the node-block, the 4 local ranks' rings
+  // at once through the node's link (each message waits for the other 3 rings' bytes).
+  const double b = part / 2, step = kAlpha + 4 * b / r * kBeta;
   const double cross = (b / kH + step) + 2 * b / kC + step + 2 * b / kD;
   EXPECT_NEAR(predict(m, m.rates("szp", commpress::codec::Dtype::f32), Algorithm::Hierarchical, s),
               intra + cross, 1e-12);

@@ -32,6 +32,25 @@ int pretend_ranks_per_node(const Options& opts) {
   return environment().pretend_ranks_per_node;
 }
 
+namespace {
+
+bool same_link(const model::Link& a, const model::Link& b) {
+  auto same = [](const model::LinkParams& x, const model::LinkParams& y) {
+    return x.alpha == y.alpha && x.beta == y.beta;
+  };
+  return same(a.eager, b.eager) && same(a.rendezvous, b.rendezvous) &&
+         a.switch_bytes == b.switch_bytes;
+}
+
+}  // namespace
+
+int modelled_ranks_per_node(const model::MachineProfile& m, const Options& opts) {
+  const int pretend = pretend_ranks_per_node(opts);
+  if (pretend > 0) return pretend;
+  const bool one_node_profile = m.intra_node && same_link(*m.intra_node, m.network);
+  return one_node_profile ? 0 : m.ranks_per_node;
+}
+
 Hierarchy& Hierarchy::operator=(Hierarchy&& o) noexcept {
   std::swap(node_, o.node_);
   std::swap(cross_, o.cross_);

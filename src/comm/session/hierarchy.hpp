@@ -9,11 +9,19 @@
 #include <vector>
 
 #include "commpress/comm.hpp"
+#include "commpress/model.hpp"
 
 namespace commpress::comm::detail {
 
 // The k in use: the option if positive, else the environment variable, else 0 (real nodes).
 int pretend_ranks_per_node(const Options& opts);
+
+// The node size the cost models assume (consecutive ranks per node; 0 = no nodes known):
+// the pretend size when asked for, else the profiling run's, when that run measured a link
+// between nodes (a profile whose one measured link is also its node link comes from one node
+// and says nothing about nodes). The collectives' Scenario and the multiply's GemmScenario
+// both take it.
+int modelled_ranks_per_node(const model::MachineProfile& m, const Options& opts);
 
 class Hierarchy {
  public:

@@ -98,11 +98,14 @@ Status check_request(const Request& r) {
 int64_t profile_fingerprint(const md::MachineProfile& m) {
   std::string s;
   auto add = [&s](double v) { s += std::to_string(std::bit_cast<int64_t>(v)) + ","; };
-  for (const md::LinkParams& lp : {m.network.eager, m.network.rendezvous}) {
+  const md::Link& node = m.node_link();
+  for (const md::LinkParams& lp : {m.network.eager, m.network.rendezvous, node.eager, node.rendezvous}) {
     add(lp.alpha);
     add(lp.beta);
   }
   add(m.network.switch_bytes);
+  add(node.switch_bytes);
+  add(m.ranks_per_node);
   add(m.gamma);
   add(m.gemm_flops_f64);
   add(m.gemm_flops_f32);
@@ -180,6 +183,9 @@ md::GemmScenario scenario(const Request& r, const md::MachineProfile& prof, int 
   s.k = r.k;
   s.elem_size = int(codec::dtype_size(r.dtype));
   s.link = prof.network;
+  // The nodes as the collectives' models see them (the profiling run's, or pretend ones).
+  s.node_size = comm::detail::modelled_ranks_per_node(prof, comm::Options{});
+  s.node_link = prof.node_link();
   s.gamma = prof.gamma;
   s.flops = md::gemm_flop_rate(prof, r.dtype);
   s.overlap = r.opts->overlap;
