@@ -75,36 +75,31 @@ Result<size_t> encode_payload(const T* x, size_t n, Mode mode, std::span<std::by
   const int threads = pick_threads(nb);
   if (threads <= 1) return nb + encode_range(x, n, 0, nb, headers, bodies, encode_block);
 
-  // Chunk 0 writes in place; the others write to scratch at a worst-case offset and are
-  // copied behind their predecessors once all sizes are known.
+  // Each chunk writes at its worst-case offset in out (room the caller already holds), and
+  // the chunks after the first are moved behind their predecessors once all sizes are known:
+  // no scratch to allocate or clear, and out's pages past the frame are touched only where a
+  // chunk lands.
   const size_t max_body = max_body_size<T>(mode);
-  // A smaller team than requested only moves chunk 1's start later, so this is enough.
-  std::byte* scratch =
-      workspace_array<std::byte>(ws, 0, (nb - chunk_begin(nb, size_t(threads), 1)) * max_body);
   size_t* sizes = workspace_array<size_t>(ws, 1, size_t(threads) + 1);
-  if (!scratch || !sizes)
-    return Status{ErrorCode::capacity, "out of memory for szp encoder scratch"};
+  if (!sizes) return Status{ErrorCode::capacity, "out of memory for szp encoder scratch"};
   size_t total = 0;
 #pragma omp parallel num_threads(threads)
   {
     const size_t team = size_t(omp_get_num_threads()), c = size_t(omp_get_thread_num());
     const size_t lo = chunk_begin(nb, team, c), hi = chunk_begin(nb, team, c + 1);
-    const size_t scratch_at = c == 0 ? 0 : (lo - chunk_begin(nb, team, 1)) * max_body;
-    std::byte* dst = c == 0 ? bodies : scratch + scratch_at;
-    sizes[c] = encode_range(x, n, lo, hi, headers, dst, encode_block);
+    sizes[c] = encode_range(x, n, lo, hi, headers, bodies + lo * max_body, encode_block);
 #pragma omp barrier
 #pragma omp single
     {
-      size_t acc = 0;
-      for (size_t i = 0; i < team; ++i) {
-        size_t s = sizes[i];
-        sizes[i] = acc;
-        acc += s;
+      // In order: a chunk's destination may overlap the areas of the chunks before it, whose
+      // bytes have moved by then, never that of a later one.
+      size_t acc = sizes[0];
+      for (size_t i = 1; i < team; ++i) {
+        std::memmove(bodies + acc, bodies + chunk_begin(nb, team, i) * max_body, sizes[i]);
+        acc += sizes[i];
       }
-      sizes[team] = acc;
       total = acc;
     }
-    if (c > 0) std::memcpy(bodies + sizes[c], scratch + scratch_at, sizes[c + 1] - sizes[c]);
   }
   return nb + total;
 }
