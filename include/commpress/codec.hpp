@@ -162,8 +162,8 @@ class Codec {
   }
   // Decodes a frame through a bounded buffer, so a frame of any size decodes in that
   // memory (a file written as it is decoded): consecutive runs of its elements are decoded
-  // by the calling thread into the halves of `buffer` (aligned for the frame's dtype) in
-  // turn and handed to sink in order. A piece's bytes stay as they are until sink returns
+  // (with OpenMP's threads, as decompress() decodes) into the halves of `buffer` (aligned
+  // for the frame's dtype) in turn and handed to sink in order. A piece's bytes stay as they are until sink returns
   // from the next piece, so a sink may write one piece while the next decodes. The frame is
   // checked as decompress() checks it before the first piece; a sink error ends the decode
   // and is returned as it is. Only where decodes_in_pieces() (unsupported otherwise, before

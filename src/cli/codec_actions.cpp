@@ -1,7 +1,9 @@
 // compress, decompress, inspect and list: thin layers over the codec API that add only file
 // handling and messages naming the file at fault.
+#include <omp.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -138,6 +140,8 @@ Status run_decompress(const DecompressArgs& args) {
     // pieces.
     auto pieces = PageBuffer::allocate(2 * kPieceBytes, "the decoded pieces");
     if (!pieces.ok()) return pieces.status();
+    // The writer thread takes a core of its own: the decoders get the others.
+    omp_set_num_threads(std::max(1, omp_get_max_threads() - 1));
     cc::Workspace ws;
     COMMPRESS_RETURN_IF_ERROR(write_file_streamed(
         args.out,

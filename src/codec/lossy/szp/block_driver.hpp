@@ -212,18 +212,22 @@ Result<uint64_t> decode_blocks(const PayloadView& view, size_t n, Mode mode, uin
   return end;
 }
 
+// The payload's header bytes and bodies; an empty array's payload must be empty.
+inline Result<PayloadView> open_payload(std::span<const std::byte> payload, size_t n) {
+  auto view = split_payload(payload, n);
+  if (view.ok() && view->headers.empty() && !view->bodies.empty())
+    return Status{ErrorCode::corrupt_frame, "szp payload of an empty array must be empty"};
+  return view;
+}
+
 // decode_block as for decode_blocks; out holds n values.
 template <class T, class DecodeBlock>
 Status decode_payload(std::span<const std::byte> payload, size_t n, Mode mode, T* out,
                       Workspace& ws, const DecodeBlock& decode_block) {
-  auto view = split_payload(payload, n);
+  auto view = open_payload(payload, n);
   if (!view.ok()) return view.status();
   const size_t nb = view->headers.size();
-  if (nb == 0) {
-    if (!view->bodies.empty())
-      return {ErrorCode::corrupt_frame, "szp payload of an empty array must be empty"};
-    return {};
-  }
+  if (nb == 0) return {};
   auto end = decode_blocks<T>(*view, n, mode, 0, 0, nb, true, pick_threads(nb), out, ws,
                              decode_block);
   if (!end.ok()) return end.status();
@@ -232,8 +236,8 @@ Status decode_payload(std::span<const std::byte> payload, size_t n, Mode mode, T
                                 decode_block);
 }
 
-// decode_payload through `buffer`, its halves in turn: consecutive blocks are decoded by the
-// calling thread into one half and handed to sink, in order, the last piece holding only the
+// decode_payload through `buffer`, its halves in turn: consecutive blocks are decoded (with
+// OpenMP's threads, as decode_payload) into one half and handed to sink, in order, the last piece holding only the
 // n values' tail; a piece's bytes stay as they are until sink returns from the next piece
 // (so a sink may write one piece while the next decodes). The whole payload is checked
 // before the first piece; a sink error ends the decode and is returned as it is.
@@ -241,14 +245,10 @@ template <class T, class DecodeBlock>
 Status decode_payload_pieces(std::span<const std::byte> payload, size_t n, Mode mode,
                              std::span<T> buffer, const PieceSink& sink, Workspace& ws,
                              const DecodeBlock& decode_block) {
-  auto view = split_payload(payload, n);
+  auto view = open_payload(payload, n);
   if (!view.ok()) return view.status();
   const size_t nb = view->headers.size();
-  if (nb == 0) {
-    if (!view->bodies.empty())
-      return {ErrorCode::corrupt_frame, "szp payload of an empty array must be empty"};
-    return {};
-  }
+  if (nb == 0) return {};
   const size_t piece_blocks = buffer.size() / 2 / kBlockValues;
   if (piece_blocks == 0)
     return {ErrorCode::invalid_argument, "a piece buffer must hold two szp blocks of " +
@@ -268,8 +268,8 @@ Status decode_payload_pieces(std::span<const std::byte> payload, size_t n, Mode 
     const size_t hi = std::min(nb, lo + piece_blocks);
     const std::span<T> piece = buffer.subspan((k % 2) * piece_blocks * kBlockValues,
                                               piece_blocks * kBlockValues);
-    auto end = decode_blocks<T>(*view, n, mode, pos, lo, hi, false, 1, piece.data(), ws,
-                                decode_block);
+    auto end = decode_blocks<T>(*view, n, mode, pos, lo, hi, false, pick_threads(hi - lo),
+                                piece.data(), ws, decode_block);
     if (!end.ok()) return end.status();
     pos = *end;
     const size_t values = std::min(n, hi * kBlockValues) - lo * kBlockValues;
