@@ -110,7 +110,8 @@ class Workspace {
   std::array<std::vector<std::byte>, 4> slots_;
 };
 
-// Receives decoded elements, a piece at a time (the bytes last only for the call).
+// Receives decoded elements, a piece at a time (how long a piece's bytes stay put:
+// Codec::decompress_pieces).
 using PieceSink = std::function<Status(std::span<const std::byte>)>;
 
 class Codec {
@@ -163,11 +164,11 @@ class Codec {
   // Decodes a frame through a bounded buffer, so a frame of any size decodes in that
   // memory (a file written as it is decoded): consecutive runs of its elements are decoded
   // (with OpenMP's threads, as decompress() decodes) into the halves of `buffer` (aligned
-  // for the frame's dtype) in turn and handed to sink in order. A piece's bytes stay as they are until sink returns
-  // from the next piece, so a sink may write one piece while the next decodes. The frame is
-  // checked as decompress() checks it before the first piece; a sink error ends the decode
-  // and is returned as it is. Only where decodes_in_pieces() (unsupported otherwise, before
-  // any piece).
+  // for the frame's dtype) in turn and handed to sink in order. A piece's bytes stay as
+  // they are until sink returns from the next piece, so a sink may write one piece while
+  // the next decodes. The frame is checked as decompress() checks it before the first
+  // piece; a sink error ends the decode and is returned as it is. Only where
+  // decodes_in_pieces() (unsupported otherwise, before any piece).
   Status decompress_pieces(std::span<const std::byte> frame, std::span<std::byte> buffer,
                            const PieceSink& sink, Workspace& ws) const;
 

@@ -124,7 +124,7 @@ TEST(DecodeInPieces, DamageIsRefusedBeforeAnyPiece) {
     Pieces got;
     Status st = decode_pieces<float>(frame, 128, got);
     EXPECT_FALSE(st.ok()) << what;
-    EXPECT_TRUE(got.sizes.empty()) << what << ": " << got.sizes.size() << " pieces before the error";
+    EXPECT_TRUE(got.sizes.empty()) << what << ": " << got.sizes.size() << " pieces first";
   }
 }
 

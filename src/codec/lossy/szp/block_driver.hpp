@@ -153,10 +153,11 @@ inline Status bodies_mismatch(uint64_t need, size_t held) {
 
 // Decodes blocks [lo, hi) of a payload of n values, whose bodies start `pos` bytes into
 // view.bodies, into out (block lo's first value), with up to `threads` threads, each a
-// contiguous share found by a prefix sum over its header bytes. Every header is checked and the bodies' end found before
-// anything is decoded: it must be the payload's end when `whole`, inside it otherwise.
-// Returns that end. decode_block(uint8_t header, const std::byte* body, size_t valid, T* out)
-// is called only for valid headers whose body lies inside the payload.
+// contiguous share found by a prefix sum over its header bytes. Every header is checked and
+// the bodies' end found before anything is decoded: it must be the payload's end when
+// `whole`, inside it otherwise. Returns that end. decode_block(uint8_t header, const
+// std::byte* body, size_t valid, T* out) is called only for valid headers whose body lies
+// inside the payload.
 template <class T, class DecodeBlock>
 Result<uint64_t> decode_blocks(const PayloadView& view, size_t n, Mode mode, uint64_t pos,
                                size_t lo, size_t hi, bool whole, int threads, T* out,
@@ -237,10 +238,11 @@ Status decode_payload(std::span<const std::byte> payload, size_t n, Mode mode, T
 }
 
 // decode_payload through `buffer`, its halves in turn: consecutive blocks are decoded (with
-// OpenMP's threads, as decode_payload) into one half and handed to sink, in order, the last piece holding only the
-// n values' tail; a piece's bytes stay as they are until sink returns from the next piece
-// (so a sink may write one piece while the next decodes). The whole payload is checked
-// before the first piece; a sink error ends the decode and is returned as it is.
+// OpenMP's threads, as decode_payload) into one half and handed to sink, in order, the last
+// piece holding only the n values' tail; a piece's bytes stay as they are until sink
+// returns from the next piece (so a sink may write one piece while the next decodes). The
+// whole payload is checked before the first piece; a sink error ends the decode and is
+// returned as it is.
 template <class T, class DecodeBlock>
 Status decode_payload_pieces(std::span<const std::byte> payload, size_t n, Mode mode,
                              std::span<T> buffer, const PieceSink& sink, Workspace& ws,
