@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -109,6 +110,10 @@ class Workspace {
   std::array<std::vector<std::byte>, 4> slots_;
 };
 
+// Receives decoded elements, a piece at a time (how long a piece's bytes stay put:
+// Codec::decompress_pieces).
+using PieceSink = std::function<Status(std::span<const std::byte>)>;
+
 class Codec {
  public:
   virtual ~Codec() = default;
@@ -156,6 +161,16 @@ class Codec {
   Status decompress(std::span<const std::byte> frame, std::span<T> out) const {
     return decompress(frame, out.data(), out.size(), dtype_of<T>());
   }
+  // Decodes a frame through a bounded buffer, so a frame of any size decodes in that
+  // memory (a file written as it is decoded): consecutive runs of its elements are decoded
+  // (with OpenMP's threads, as decompress() decodes) into the halves of `buffer` (aligned
+  // for the frame's dtype) in turn and handed to sink in order. A piece's bytes stay as
+  // they are until sink returns from the next piece, so a sink may write one piece while
+  // the next decodes. The frame is checked as decompress() checks it before the first
+  // piece; a sink error ends the decode and is returned as it is. Only where
+  // decodes_in_pieces() (unsupported otherwise, before any piece).
+  Status decompress_pieces(std::span<const std::byte> frame, std::span<std::byte> buffer,
+                           const PieceSink& sink, Workspace& ws) const;
 
   // --- implemented by each codec -------------------------------------------------------
   // Largest payload (header excluded) encode may write for n elements (n <= kMaxCount).
@@ -180,6 +195,12 @@ class Codec {
   // Decodes a payload whose header was already validated; out holds info.count elements.
   virtual Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                         Workspace& ws) const = 0;
+  // Whether decode_pieces works: the payload decodes in runs of elements, in order.
+  virtual bool decodes_in_pieces() const { return false; }
+  // decode() in pieces, as decompress_pieces describes; buffer holds whole elements.
+  virtual Status decode_pieces(std::span<const std::byte> payload, const FrameInfo& info,
+                               std::span<std::byte> buffer, const PieceSink& sink,
+                               Workspace& ws) const;
 
  private:
   // decompress() once the header is parsed and its checksum verified (the frame's checksum
@@ -190,6 +211,9 @@ class Codec {
                                Workspace& ws) const;
   Status decompress_inspected(std::span<const std::byte> frame, const FrameInfo& info, void* out,
                               size_t n, Dtype d, Workspace& ws) const;
+  // Everything decompress_inspected checks before it decodes.
+  Status check_decodable(std::span<const std::byte> frame, const FrameInfo& info, size_t n,
+                         Dtype d) const;
   friend Status decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d);
 };
 

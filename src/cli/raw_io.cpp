@@ -4,7 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -69,10 +73,11 @@ bool writes_directly(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
 
-Status write_directly(const std::string& path, std::span<const std::byte> bytes) {
+template <class Write>
+Status write_directly(const std::string& path, const Write& write) {
   const int fd = ::open(path.c_str(), O_WRONLY);
   if (fd < 0) return io_error("cannot open", path);
-  Status st = write_all(fd, bytes);
+  Status st = write(fd);
   if (::close(fd) != 0 && st.ok()) st = {ErrorCode::io, std::strerror(errno)};
   return st.ok() ? st : Status{ErrorCode::io, "cannot write '" + path + "': " + st.message()};
 }
@@ -107,8 +112,93 @@ Status replace_file(const std::string& path, bool sync, const Write& write) {
 }  // namespace
 
 Status write_file(const std::string& path, std::span<const std::byte> bytes, bool sync) {
-  if (writes_directly(path)) return write_directly(path, bytes);
-  return replace_file(path, sync, [&](int fd) { return write_all(fd, bytes); });
+  auto write = [&](int fd) { return write_all(fd, bytes); };
+  return writes_directly(path) ? write_directly(path, write) : replace_file(path, sync, write);
+}
+
+namespace {
+
+// Writes pieces on a thread of its own, one at a time, so that a piece is written while its
+// producer makes the next (in other memory). Where no thread can start, put() writes itself.
+class PieceWriter {
+ public:
+  explicit PieceWriter(int fd) : fd_(fd) {
+    try {
+      thread_ = std::thread([this] { run(); });
+    } catch (const std::system_error&) {
+    }
+  }
+  PieceWriter(const PieceWriter&) = delete;
+  PieceWriter& operator=(const PieceWriter&) = delete;
+  ~PieceWriter() { (void)finish(); }
+
+  // Waits until the piece before is written, then hands this one over; a write error stops
+  // the writing and is returned here from then on, and by finish().
+  Status put(std::span<const std::byte> piece) {
+    if (!thread_.joinable()) return error_.ok() ? error_ = write_all(fd_, piece) : error_;
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [&] { return !busy_; });
+    if (!error_.ok()) return error_;
+    piece_ = piece;
+    busy_ = true;
+    work_.notify_one();
+    return {};
+  }
+
+  // Waits for the last piece; the first write error, if any.
+  Status finish() {
+    if (thread_.joinable()) {
+      {
+        std::unique_lock lock(mutex_);
+        idle_.wait(lock, [&] { return !busy_; });
+        done_ = true;
+      }
+      work_.notify_one();
+      thread_.join();
+    }
+    return error_;
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      work_.wait(lock, [&] { return busy_ || done_; });
+      if (!busy_) return;
+      const auto piece = piece_;
+      lock.unlock();
+      Status st = write_all(fd_, piece);
+      lock.lock();
+      if (error_.ok()) error_ = st;
+      busy_ = false;
+      idle_.notify_one();
+    }
+  }
+
+  const int fd_;
+  std::mutex mutex_;
+  std::condition_variable work_, idle_;
+  std::span<const std::byte> piece_;
+  bool busy_ = false, done_ = false;
+  Status error_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+Status write_file_streamed(const std::string& path, const Produce& produce, bool sync) {
+  Status produced;  // the producer's own error, passed on as it is
+  auto write = [&](int fd) -> Status {
+    PieceWriter writer(fd);
+    produced = produce([&](std::span<const std::byte> piece) { return writer.put(piece); });
+    if (Status written = writer.finish(); !written.ok()) {  // the file's: the caller names it
+      produced = {};
+      return written;
+    }
+    return produced.ok() ? Status{} : Status{ErrorCode::io, "not written"};
+  };
+  Status st = writes_directly(path) ? write_directly(path, write) : replace_file(path, sync, write);
+  return produced.ok() ? st : produced;
 }
 
 Status write_file_in_place(const std::string& path, size_t size, const Fill& fill, bool sync) {
@@ -116,7 +206,7 @@ Status write_file_in_place(const std::string& path, size_t size, const Fill& fil
     auto buf = PageBuffer::allocate(size, "the output");
     if (!buf.ok()) return buf.status();
     COMMPRESS_RETURN_IF_ERROR(fill(buf->bytes()));
-    return write_directly(path, buf->bytes());
+    return write_directly(path, [&](int fd) { return write_all(fd, buf->bytes()); });
   }
   Status filled;  // the producer's own error, passed on as it is
   Status st = replace_file(path, sync, [&](int fd) -> Status {
@@ -125,8 +215,14 @@ Status write_file_in_place(const std::string& path, size_t size, const Fill& fil
     // a store into a mapping beyond them would be a SIGBUS.
     if (const int e = posix_fallocate(fd, 0, off_t(size)); e != 0)
       return {ErrorCode::io, std::strerror(e)};
-    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) return {ErrorCode::io, std::strerror(errno)};
+#ifdef MADV_POPULATE_WRITE
+    // Each page faulted in once, writable (MAP_POPULATE maps a shared file's pages for
+    // reading, and every first store then faults again to dirty it). Older kernels refuse
+    // the advice; the stores then fault as they come.
+    madvise(p, size, MADV_POPULATE_WRITE);
+#endif
     filled = fill({static_cast<std::byte*>(p), size});
     munmap(p, size);
     return filled.ok() ? Status{} : Status{ErrorCode::io, "not written"};

@@ -1,7 +1,8 @@
 // Whole-file reads and writes with errors that name the file and the reason. A write
 // replaces its destination only once it has fully succeeded. The codec commands read through
-// MappedFile and code into PageBuffer: no copy of the input and no output buffer filled
-// with zeros by the program before the codec fills it.
+// MappedFile and code into PageBuffer or, decoding, a piece at a time into write(): no copy
+// of the input and no output buffer filled with zeros by the program before the codec
+// fills it.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +50,7 @@ class PageBuffer {
   void* data_ = nullptr;
   size_t size_ = 0;
 };
+
 // Writes bytes to path. sync makes them durable (fsync) before they replace the destination;
 // without it the replacement is still atomic for every reader, as with cp.
 Status write_file(const std::string& path, std::span<const std::byte> bytes, bool sync = true);
@@ -58,6 +60,14 @@ Status write_file(const std::string& path, std::span<const std::byte> bytes, boo
 // fill() error is returned as it is, and nothing is left behind.
 using Fill = std::function<Status(std::span<std::byte>)>;
 Status write_file_in_place(const std::string& path, size_t size, const Fill& fill, bool sync);
+
+// The same for bytes produced a piece at a time: produce(sink) hands sink each piece in
+// order, and each is written as it comes (to a pipe too), by a thread of its own while the
+// next is produced, so the tool holds two pieces whatever the size. A piece's bytes must
+// stay as they are until sink returns from the next. A produce() error is returned as it
+// is, and nothing is left behind.
+using Produce = std::function<Status(const codec::PieceSink&)>;
+Status write_file_streamed(const std::string& path, const Produce& produce, bool sync);
 
 // Reads a raw little-endian array of dtype d; its size must be a whole number of elements.
 Result<std::vector<std::byte>> read_array(const std::string& path, codec::Dtype d);

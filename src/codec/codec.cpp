@@ -222,6 +222,31 @@ Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, 
 
 Status Codec::decompress_inspected(std::span<const std::byte> frame, const FrameInfo& info,
                                    void* out, size_t n, Dtype d, Workspace& ws) const {
+  COMMPRESS_RETURN_IF_ERROR(check_decodable(frame, info, n, d));
+  if (n > 0 && out == nullptr) return {ErrorCode::invalid_argument, "null output buffer"};
+  return decode(frame.subspan(kFrameHeaderSize), info, out, ws);
+}
+
+Status Codec::decompress_pieces(std::span<const std::byte> frame, std::span<std::byte> buffer,
+                                const PieceSink& sink, Workspace& ws) const {
+  auto info = detail::inspect_header(frame);
+  if (!info.ok()) return info.status();
+  COMMPRESS_RETURN_IF_ERROR(check_decodable(frame, *info, info->count, info->dtype));
+  const size_t elem = dtype_size(info->dtype);
+  if (reinterpret_cast<uintptr_t>(buffer.data()) % elem != 0)
+    return {ErrorCode::invalid_argument, "a piece buffer must be aligned to its elements"};
+  return decode_pieces(frame.subspan(kFrameHeaderSize), *info,
+                       buffer.first(buffer.size() / elem * elem), sink, ws);
+}
+
+Status Codec::decode_pieces(std::span<const std::byte>, const FrameInfo&, std::span<std::byte>,
+                            const PieceSink&, Workspace&) const {
+  return {ErrorCode::unsupported,
+          "codec " + std::string(name()) + " decodes whole frames only, not in pieces"};
+}
+
+Status Codec::check_decodable(std::span<const std::byte> frame, const FrameInfo& info, size_t n,
+                              Dtype d) const {
   if (info.codec != id())
     return {ErrorCode::mismatch, "frame was written by codec id " +
                                      std::to_string(int(info.codec)) + ", not by " +
@@ -239,7 +264,6 @@ Status Codec::decompress_inspected(std::span<const std::byte> frame, const Frame
   if (!supports(d))
     return {ErrorCode::corrupt_frame, std::string("codec ") + std::string(name()) +
                                           " cannot hold dtype " + dtype_name(d)};
-  if (n > 0 && out == nullptr) return {ErrorCode::invalid_argument, "null output buffer"};
   // A lossless codec's frame promises exactness; any bound in its header is forged.
   if (!lossy() && info.mode != BoundMode::lossless)
     return {ErrorCode::corrupt_frame, std::string("a ") + std::string(name()) +
@@ -248,7 +272,7 @@ Status Codec::decompress_inspected(std::span<const std::byte> frame, const Frame
   if (info.payload_size > max_payload(n, d))
     return {ErrorCode::corrupt_frame, "payload of " + std::to_string(info.payload_size) +
                                           " bytes exceeds this codec's worst case"};
-  return decode(frame.subspan(kFrameHeaderSize), info, out, ws);
+  return {};
 }
 
 Status Codec::decompress(std::span<const std::byte> frame, void* out, size_t n, Dtype d) const {

@@ -12,6 +12,9 @@ mkdir -p "$WORK/full"
 head -c 262144 /dev/urandom >"$WORK/in.f32"
 "$BIN" codec compress --codec raw --dtype f32 "$WORK/in.f32" "$WORK/in.frame" >/dev/null \
   || fail "compress to a roomy directory failed"
+# szp's decoder writes its output a piece at a time (the others' is mapped whole).
+"$BIN" codec compress --codec szp --abs 1e-3 --dtype f32 "$WORK/in.f32" "$WORK/in.szp" >/dev/null \
+  || fail "szp compress to a roomy directory failed"
 echo "an older file" >"$WORK/old.txt"
 
 # check_full MODE DIR RUNNER...: every writing command, run through RUNNER into DIR.
@@ -19,13 +22,13 @@ check_full() {
   local mode=$1 dir=$2
   shift 2
   local runner=("$@")
-  for cmd in compress decompress; do
+  for cmd in compress decompress decompress-szp; do
     local args
-    if [ $cmd = compress ]; then
-      args=(codec compress --codec raw --dtype f32 "$WORK/in.f32")
-    else
-      args=(codec decompress "$WORK/in.frame")
-    fi
+    case $cmd in
+      compress) args=(codec compress --codec raw --dtype f32 "$WORK/in.f32") ;;
+      decompress) args=(codec decompress "$WORK/in.frame") ;;
+      decompress-szp) args=(codec decompress "$WORK/in.szp") ;;
+    esac
     for dest in kept new; do
       rm -f "$dir"/* "$dir"/.[!.]* 2>/dev/null
       [ $dest = kept ] && cp "$WORK/old.txt" "$dir/out"

@@ -75,36 +75,31 @@ Result<size_t> encode_payload(const T* x, size_t n, Mode mode, std::span<std::by
   const int threads = pick_threads(nb);
   if (threads <= 1) return nb + encode_range(x, n, 0, nb, headers, bodies, encode_block);
 
-  // Chunk 0 writes in place; the others write to scratch at a worst-case offset and are
-  // copied behind their predecessors once all sizes are known.
+  // Each chunk writes at its worst-case offset in out (room the caller already holds), and
+  // the chunks after the first are moved behind their predecessors once all sizes are known:
+  // no scratch to allocate or clear, and out's pages past the frame are touched only where a
+  // chunk lands.
   const size_t max_body = max_body_size<T>(mode);
-  // A smaller team than requested only moves chunk 1's start later, so this is enough.
-  std::byte* scratch =
-      workspace_array<std::byte>(ws, 0, (nb - chunk_begin(nb, size_t(threads), 1)) * max_body);
   size_t* sizes = workspace_array<size_t>(ws, 1, size_t(threads) + 1);
-  if (!scratch || !sizes)
-    return Status{ErrorCode::capacity, "out of memory for szp encoder scratch"};
+  if (!sizes) return Status{ErrorCode::capacity, "out of memory for szp encoder scratch"};
   size_t total = 0;
 #pragma omp parallel num_threads(threads)
   {
     const size_t team = size_t(omp_get_num_threads()), c = size_t(omp_get_thread_num());
     const size_t lo = chunk_begin(nb, team, c), hi = chunk_begin(nb, team, c + 1);
-    const size_t scratch_at = c == 0 ? 0 : (lo - chunk_begin(nb, team, 1)) * max_body;
-    std::byte* dst = c == 0 ? bodies : scratch + scratch_at;
-    sizes[c] = encode_range(x, n, lo, hi, headers, dst, encode_block);
+    sizes[c] = encode_range(x, n, lo, hi, headers, bodies + lo * max_body, encode_block);
 #pragma omp barrier
 #pragma omp single
     {
-      size_t acc = 0;
-      for (size_t i = 0; i < team; ++i) {
-        size_t s = sizes[i];
-        sizes[i] = acc;
-        acc += s;
+      // In order: a chunk's destination may overlap the areas of the chunks before it, whose
+      // bytes have moved by then, never that of a later one.
+      size_t acc = sizes[0];
+      for (size_t i = 1; i < team; ++i) {
+        std::memmove(bodies + acc, bodies + chunk_begin(nb, team, i) * max_body, sizes[i]);
+        acc += sizes[i];
       }
-      sizes[team] = acc;
       total = acc;
     }
-    if (c > 0) std::memcpy(bodies + sizes[c], scratch + scratch_at, sizes[c + 1] - sizes[c]);
   }
   return nb + total;
 }
@@ -129,81 +124,160 @@ Status check_padding_lanes(uint8_t header, const std::byte* bodies_end, size_t v
   return {};
 }
 
-// decode_block(uint8_t header, const std::byte* body, size_t valid, T* out); called only for
-// valid headers whose body lies inside the payload.
-template <class T, class DecodeBlock>
-Status decode_payload(std::span<const std::byte> payload, size_t n, Mode mode, T* out,
-                      Workspace& ws, const DecodeBlock& decode_block) {
-  auto view = split_payload(payload, n);
-  if (!view.ok()) return view.status();
-  const size_t nb = view->headers.size();
-  if (nb == 0) {
-    if (!view->bodies.empty())
-      return {ErrorCode::corrupt_frame, "szp payload of an empty array must be empty"};
-    return {};
+using BodySizes = std::array<uint16_t, 256>;
+
+// Body bytes of blocks [lo, hi) by the table; an invalid header sets kInvalidEntry in seen.
+inline uint64_t body_bytes(const uint8_t* headers, size_t lo, size_t hi, const BodySizes& table,
+                           uint32_t& seen) {
+  uint64_t sum = 0;
+  for (size_t b = lo; b < hi; ++b) {
+    const uint16_t s = table[headers[b]];
+    sum += s;
+    seen |= s;
   }
-  const uint8_t* headers = view->headers.data();
-  const std::byte* bodies = view->bodies.data();
-  const auto& table = kBodySizeTable<T>[int(mode)];
+  return sum;
+}
+
+// The error for the first invalid header at or after block `from` (there is one).
+inline Status invalid_header(const uint8_t* headers, size_t from, const BodySizes& table) {
+  size_t b = from;
+  while (table[headers[b]] != kInvalidEntry) ++b;
+  return {ErrorCode::corrupt_frame, "szp block " + std::to_string(b) +
+                                        " has invalid header byte " + std::to_string(headers[b])};
+}
+
+inline Status bodies_mismatch(uint64_t need, size_t held) {
+  return {ErrorCode::corrupt_frame, "szp block bodies need " + std::to_string(need) +
+                                        " bytes but the payload holds " + std::to_string(held)};
+}
+
+// Decodes blocks [lo, hi) of a payload of n values, whose bodies start `pos` bytes into
+// view.bodies, into out (block lo's first value), with up to `threads` threads, each a
+// contiguous share found by a prefix sum over its header bytes. Every header is checked and
+// the bodies' end found before anything is decoded: it must be the payload's end when
+// `whole`, inside it otherwise. Returns that end. decode_block(uint8_t header, const
+// std::byte* body, size_t valid, T* out) is called only for valid headers whose body lies
+// inside the payload.
+template <class T, class DecodeBlock>
+Result<uint64_t> decode_blocks(const PayloadView& view, size_t n, Mode mode, uint64_t pos,
+                               size_t lo, size_t hi, bool whole, int threads, T* out,
+                               Workspace& ws, const DecodeBlock& decode_block) {
+  const uint8_t* headers = view.headers.data();
+  const std::byte* bodies = view.bodies.data();
+  const size_t nb = view.headers.size();
+  const BodySizes& table = kBodySizeTable<T>[int(mode)];
   const size_t last_valid = valid_in_block(n, nb - 1);
   // The table holds full-block sizes; a partial raw last block is shorter.
-  const size_t last_raw_short =
-      headers[nb - 1] == kRawHeader ? (kBlockValues - last_valid) * sizeof(T) : 0;
-
-  const int threads = pick_threads(nb);
+  const size_t last_raw_short = hi == nb && headers[nb - 1] == kRawHeader
+                                    ? (kBlockValues - last_valid) * sizeof(T)
+                                    : 0;
   uint64_t* starts = workspace_array<uint64_t>(ws, 1, size_t(threads) + 1);
-  if (!starts) return {ErrorCode::capacity, "out of memory for szp decoder scratch"};
+  if (!starts) return Status{ErrorCode::capacity, "out of memory for szp decoder scratch"};
   Status status;
+  uint64_t end = 0;
 #pragma omp parallel num_threads(threads)
   {
     const size_t team = size_t(omp_get_num_threads()), c = size_t(omp_get_thread_num());
-    const size_t lo = chunk_begin(nb, team, c), hi = chunk_begin(nb, team, c + 1);
-    uint64_t sum = 0;
+    const size_t first = lo + chunk_begin(hi - lo, team, c);
+    const size_t last = lo + chunk_begin(hi - lo, team, c + 1);
     uint32_t seen = 0;
-    for (size_t b = lo; b < hi; ++b) {
-      uint16_t s = table[headers[b]];
-      sum += s;
-      seen |= s;
-    }
+    const uint64_t sum = body_bytes(headers, first, last, table, seen);
     // Invalid headers are flagged in the top bit of the sum's chunk entry.
     starts[c] = (seen & kInvalidEntry) ? UINT64_MAX : sum;
 #pragma omp barrier
 #pragma omp single
     {
-      uint64_t acc = 0;
+      uint64_t acc = pos;
       for (size_t i = 0; i < team && status.ok(); ++i) {
-        if (starts[i] == UINT64_MAX) {
-          size_t b = chunk_begin(nb, team, i);
-          while (table[headers[b]] != kInvalidEntry) ++b;
-          status = {ErrorCode::corrupt_frame, "szp block " + std::to_string(b) +
-                                                  " has invalid header byte " +
-                                                  std::to_string(headers[b])};
-        }
-        uint64_t s = starts[i];
+        if (starts[i] == UINT64_MAX)
+          status = invalid_header(headers, lo + chunk_begin(hi - lo, team, i), table);
+        const uint64_t s = starts[i];
         starts[i] = acc;
         acc += s;
       }
-      if (status.ok()) {
-        acc -= last_raw_short;
-        if (acc != view->bodies.size())
-          status = {ErrorCode::corrupt_frame,
-                    "szp block bodies need " + std::to_string(acc) + " bytes but the payload holds " +
-                        std::to_string(view->bodies.size())};
-      }
+      end = acc - last_raw_short;
+      if (status.ok() && (whole ? end != view.bodies.size() : end > view.bodies.size()))
+        status = bodies_mismatch(end, view.bodies.size());
     }
     if (status.ok()) {
-      uint64_t pos = starts[c];
-      for (size_t b = lo; b < hi; ++b) {
-        uint8_t h = headers[b];
-        size_t valid = b + 1 == nb ? last_valid : kBlockValues;
-        decode_block(h, bodies + pos, valid, out + b * kBlockValues);
-        pos += table[h];
+      uint64_t at = starts[c];
+      for (size_t b = first; b < last; ++b) {
+        const uint8_t h = headers[b];
+        decode_block(h, bodies + at, b + 1 == nb ? last_valid : kBlockValues,
+                     out + (b - lo) * kBlockValues);
+        at += table[h];
       }
     }
   }
   if (!status.ok()) return status;
-  return check_padding_lanes<T>(headers[nb - 1], bodies + view->bodies.size(), last_valid,
-                             table, decode_block);
+  return end;
+}
+
+// The payload's header bytes and bodies; an empty array's payload must be empty.
+inline Result<PayloadView> open_payload(std::span<const std::byte> payload, size_t n) {
+  auto view = split_payload(payload, n);
+  if (view.ok() && view->headers.empty() && !view->bodies.empty())
+    return Status{ErrorCode::corrupt_frame, "szp payload of an empty array must be empty"};
+  return view;
+}
+
+// decode_block as for decode_blocks; out holds n values.
+template <class T, class DecodeBlock>
+Status decode_payload(std::span<const std::byte> payload, size_t n, Mode mode, T* out,
+                      Workspace& ws, const DecodeBlock& decode_block) {
+  auto view = open_payload(payload, n);
+  if (!view.ok()) return view.status();
+  const size_t nb = view->headers.size();
+  if (nb == 0) return {};
+  auto end = decode_blocks<T>(*view, n, mode, 0, 0, nb, true, pick_threads(nb), out, ws,
+                             decode_block);
+  if (!end.ok()) return end.status();
+  return check_padding_lanes<T>(view->headers[nb - 1], view->bodies.data() + view->bodies.size(),
+                                valid_in_block(n, nb - 1), kBodySizeTable<T>[int(mode)],
+                                decode_block);
+}
+
+// decode_payload through `buffer`, its halves in turn: consecutive blocks are decoded (with
+// OpenMP's threads, as decode_payload) into one half and handed to sink, in order, the last
+// piece holding only the n values' tail; a piece's bytes stay as they are until sink
+// returns from the next piece (so a sink may write one piece while the next decodes). The
+// whole payload is checked before the first piece; a sink error ends the decode and is
+// returned as it is.
+template <class T, class DecodeBlock>
+Status decode_payload_pieces(std::span<const std::byte> payload, size_t n, Mode mode,
+                             std::span<T> buffer, const PieceSink& sink, Workspace& ws,
+                             const DecodeBlock& decode_block) {
+  auto view = open_payload(payload, n);
+  if (!view.ok()) return view.status();
+  const size_t nb = view->headers.size();
+  if (nb == 0) return {};
+  const size_t piece_blocks = buffer.size() / 2 / kBlockValues;
+  if (piece_blocks == 0)
+    return {ErrorCode::invalid_argument, "a piece buffer must hold two szp blocks of " +
+                                             std::to_string(kBlockValues) + " values"};
+  const BodySizes& table = kBodySizeTable<T>[int(mode)];
+  const uint8_t* headers = view->headers.data();
+  uint32_t seen = 0;
+  uint64_t total = body_bytes(headers, 0, nb, table, seen);
+  if (seen & kInvalidEntry) return invalid_header(headers, 0, table);
+  const size_t last_valid = valid_in_block(n, nb - 1);
+  if (headers[nb - 1] == kRawHeader) total -= (kBlockValues - last_valid) * sizeof(T);
+  if (total != view->bodies.size()) return bodies_mismatch(total, view->bodies.size());
+  COMMPRESS_RETURN_IF_ERROR(check_padding_lanes<T>(
+      headers[nb - 1], view->bodies.data() + view->bodies.size(), last_valid, table, decode_block));
+  uint64_t pos = 0;
+  for (size_t lo = 0, k = 0; lo < nb; lo += piece_blocks, ++k) {
+    const size_t hi = std::min(nb, lo + piece_blocks);
+    const std::span<T> piece = buffer.subspan((k % 2) * piece_blocks * kBlockValues,
+                                              piece_blocks * kBlockValues);
+    auto end = decode_blocks<T>(*view, n, mode, pos, lo, hi, false, pick_threads(hi - lo),
+                                piece.data(), ws, decode_block);
+    if (!end.ok()) return end.status();
+    pos = *end;
+    const size_t values = std::min(n, hi * kBlockValues) - lo * kBlockValues;
+    COMMPRESS_RETURN_IF_ERROR(sink(std::as_bytes(piece.first(values))));
+  }
+  return {};
 }
 
 }  // namespace commpress::codec::szp

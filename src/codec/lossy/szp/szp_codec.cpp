@@ -39,16 +39,31 @@ class SzpCodec final : public Codec {
 
   Status decode(std::span<const std::byte> payload, const FrameInfo& info, void* out,
                 Workspace& ws) const override {
-    if (!(info.abs_bound >= 0) || !std::isfinite(info.abs_bound))
-      return {ErrorCode::corrupt_frame, "szp frame needs a finite absolute bound >= 0, got " +
-                                            std::to_string(info.abs_bound)};
-    if (info.abs_bound == 0) COMMPRESS_RETURN_IF_ERROR(szp::check_exact_blocks(payload, info.count));
+    COMMPRESS_RETURN_IF_ERROR(check_decodable_bound(payload, info));
     if (info.dtype == Dtype::f64)
       return decode_as(payload, info, static_cast<double*>(out), ws);
     return decode_as(payload, info, static_cast<float*>(out), ws);
   }
 
+  bool decodes_in_pieces() const override { return true; }
+
+  Status decode_pieces(std::span<const std::byte> payload, const FrameInfo& info,
+                       std::span<std::byte> buffer, const PieceSink& sink,
+                       Workspace& ws) const override {
+    COMMPRESS_RETURN_IF_ERROR(check_decodable_bound(payload, info));
+    if (info.dtype == Dtype::f64) return pieces_as<double>(payload, info, buffer, sink, ws);
+    return pieces_as<float>(payload, info, buffer, sink, ws);
+  }
+
  private:
+  static Status check_decodable_bound(std::span<const std::byte> payload, const FrameInfo& info) {
+    if (!(info.abs_bound >= 0) || !std::isfinite(info.abs_bound))
+      return {ErrorCode::corrupt_frame, "szp frame needs a finite absolute bound >= 0, got " +
+                                            std::to_string(info.abs_bound)};
+    if (info.abs_bound == 0) return szp::check_exact_blocks(payload, info.count);
+    return {};
+  }
+
   template <class T>
   static Result<size_t> encode_as(const T* x, size_t n, double abs_bound,
                                   std::span<std::byte> out, Workspace& ws) {
@@ -61,14 +76,27 @@ class SzpCodec final : public Codec {
   }
 
   template <class T>
+  static auto block_decoder(const szp::LinearQuantizer<T>& qz) {
+    return [&qz](uint8_t header, const std::byte* body, size_t valid, T* dst) {
+      szp::decode_lossy_block(header, body, valid, qz, dst);
+    };
+  }
+
+  template <class T>
   static Status decode_as(std::span<const std::byte> payload, const FrameInfo& info, T* out,
                           Workspace& ws) {
     const szp::LinearQuantizer<T> qz(info.abs_bound);
-    return szp::decode_payload<T>(
-        payload, info.count, szp::Mode::lossy, out, ws,
-        [&qz](uint8_t header, const std::byte* body, size_t valid, T* dst) {
-          szp::decode_lossy_block(header, body, valid, qz, dst);
-        });
+    return szp::decode_payload<T>(payload, info.count, szp::Mode::lossy, out, ws,
+                                  block_decoder(qz));
+  }
+
+  template <class T>
+  static Status pieces_as(std::span<const std::byte> payload, const FrameInfo& info,
+                          std::span<std::byte> buffer, const PieceSink& sink, Workspace& ws) {
+    const szp::LinearQuantizer<T> qz(info.abs_bound);
+    const std::span<T> values(reinterpret_cast<T*>(buffer.data()), buffer.size() / sizeof(T));
+    return szp::decode_payload_pieces<T>(payload, info.count, szp::Mode::lossy, values, sink, ws,
+                                         block_decoder(qz));
   }
 };
 
