@@ -17,8 +17,9 @@
 namespace commpress::comm::probe {
 
 // Collective over comm: every rank compresses its n values `a` with c (at REL `rel` of their
-// range) back to back for `window` seconds (longer where it waits for its core: until it has
-// done 15 ms of work at the `fastest` rate, at most 0.5 s), all starting together. Returns the
+// range) back to back for `window` seconds (longer where it waits for its core, so that one
+// missed time slice does not set the share; the bounds are codec_share.cpp's constants), all
+// starting together. Returns the
 // slowest rank's rate over its window as a fraction of `fastest` (bytes/s; the same on every
 // rank), in (0, 1].
 template <class T>

@@ -23,8 +23,8 @@ constexpr int kOverlapReps = 3;
 // Round trips per size, at least: where other jobs load the cores, most round trips wait for
 // a core at one end or the other (milliseconds, where the link takes microseconds), and the
 // time budget per size then allows only a few; the fastest of a few such was the line's
-// latency (the latency-bound sizes, up to 16 KiB, get many, as `commpress profile`'s 50 ms
-// per size do; the larger ones, which take milliseconds themselves, 3).
+// latency. So the latency-bound sizes get many, as `commpress profile`'s longer budget per
+// size gives them; the larger ones, whose own transfer dwarfs a wait for a core, few.
 constexpr int kFewBytes = 16384;
 constexpr int kFewBytesReps = 24, kManyBytesReps = 3;
 }  // namespace
