@@ -31,9 +31,10 @@ double cpu_seconds(clockid_t clock) {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-// A wait that spends more than this share of its wall time on the CPU polls (MPI's own
-// spends all of it where the core is free).
-constexpr double kMostBusy = 0.25;
+// A wait that spends more than this share of its wall time on the CPU polls: MPI's own
+// spends all of it where the core is free. Half leaves room for the polls' own cost where a
+// sanitizer or a loaded machine makes each one dearer, and still catches a spinning wait.
+constexpr double kMostBusy = 0.5;
 
 // Rank 0 receives from rank 1, which sends kLate after both start, in a yielding wait.
 TEST(YieldingWait, LeavesTheCoreWhileAPeerIsLate) {
