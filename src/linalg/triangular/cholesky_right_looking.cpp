@@ -8,8 +8,8 @@
 // panel updates the step's later block columns; the step's panels together then update the
 // rest, one gemm with the step's width as its inner dimension. Look-ahead: the next step's
 // columns are updated first and its first panel factored and sent; the rest of the update
-// fills this rank's waits for the next step's panels. The upper factorization is the lower
-// one of the transpose.
+// runs in pieces between tests of the panels on their way. The waits sleep between tests
+// (sleeping_waits). The upper factorization is the lower one of the transpose.
 #include <mpi.h>
 
 #include <algorithm>
