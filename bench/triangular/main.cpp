@@ -26,6 +26,7 @@
 #include "model/triangular_model.hpp"
 #include "linalg/layout/blacs.hpp"
 #include "linalg/layout/matrix_fill.hpp"
+#include "linalg/triangular/triangular_options.hpp"
 
 extern "C" {
 void Cblacs_pinfo(int* rank, int* size);
@@ -130,6 +131,19 @@ Rounds alternate(int repeats, F&& theirs, G&& ours) {
   return out;
 }
 
+// A hash of this call's result over the grid (FNV-1a of each rank's local array, XORed over
+// the ranks after mixing in the rank): two builds whose results are bit-identical print the
+// same value, so a change meant to keep them can be checked on the measured runs themselves.
+unsigned long long result_hash(const std::vector<double>& local) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  unsigned long long h = 1469598103934665603ULL ^ (unsigned long long)(rank + 1);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(local.data());
+  for (size_t i = 0; i < local.size() * sizeof(double); ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
+  MPI_Allreduce(MPI_IN_PLACE, &h, 1, MPI_UNSIGNED_LONG_LONG, MPI_BXOR, MPI_COMM_WORLD);
+  return h;
+}
+
 // The 1-minute load average (other processes' included), for the record beside the times.
 double load_average() {
   double load = -1;
@@ -152,6 +166,7 @@ double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
   s.link = prof.network;
   s.flops = commpress::model::gemm_flop_rate(prof, commpress::codec::Dtype::f64);
   s.overlap = ours;
+  if (auto o = commpress::linalg::detail::triangular_options(); o.ok()) s.update_width = o->update_width;
   if (ours && a.layers > 1) {
     s.grid = std::string(op) == "trsm" ? commpress::model::plan_trsm(s, a.layers).grid
                                        : commpress::model::plan_cholesky(s, a.layers).grid;
@@ -163,7 +178,8 @@ double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
 }
 
 void print(const Args& a, const char* op, const char* routine, const std::string& grid,
-           double flops, const Timing& t, double model_s, long long bytes = -1, double ratio = 0) {
+           double flops, const Timing& t, double model_s, long long bytes = -1, double ratio = 0,
+           unsigned long long hash = 0) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return;
@@ -174,6 +190,7 @@ void print(const Args& a, const char* op, const char* routine, const std::string
               flops / t.best / 1e9, model_s, t.cpu, load_average());
   if (bytes >= 0) std::printf(",\"bytes\":%lld", bytes);
   if (ratio > 0) std::printf(",\"ratio_median\":%.4f", ratio);
+  if (hash != 0) std::printf(",\"result_hash\":\"%016llx\"", hash);
   std::printf("}\n");
   std::fflush(stdout);
 }
@@ -268,9 +285,10 @@ int main(int argc, char** argv) {
       return;
     }
     const Rounds r = alternate(a.repeats, [&] { return once(false); }, [&] { return once(true); });
+    const unsigned long long hash = result_hash(work);  // commpress's call ran last
     print(a, op, theirs, grid, flops, r.theirs, predicted(a, op, false, pr, pc));
     print(a, op, ours, grid, flops, r.ours, predicted(a, op, true, pr, pc),
-          commpress_triangular_last_bytes(), r.ratio);
+          commpress_triangular_last_bytes(), r.ratio, hash);
   };
   if (potrf)
     measure("potrf", "pdpotrf_ (ScaLAPACK)", "commpress_pdpotrf", potrf_flops, factor_once);

@@ -22,6 +22,10 @@ struct TriangularScenario {
   double flops = kDefaultGemmFlopsF64;  // per rank
   GemmCodec codec;
   bool overlap = true;  // look-ahead (false: ScaLAPACK's order, nothing hidden)
+  // The trailing updates' inner dimension (commpress's steps of this many columns, whole
+  // blocks, at least one; COMMPRESS_TRIANGULAR_UPDATE_WIDTH); ScaLAPACK's order (overlap
+  // false) updates a panel at a time.
+  int64_t update_width = 256;
 };
 
 struct TriangularCost {

@@ -1,15 +1,17 @@
 // The critical paths of the right-looking triangular algorithms with a look-ahead of one
 // (seed paper 003, sections VI and VII, in the terms of gemm_terms.hpp).
 //
-// Solve, step k of K = n / nb, R rows still to solve below the block: the block row's solve
-// (nb^2 r flops, r = nrhs / pc) and its broadcast down the process columns are on the
-// critical path; the next panel of A (R + nb rows, each rank its own block rows: one broadcast
-// along each process row) travels while the update of R / pr rows (2 nb R r / pr flops)
-// runs, so a step costs solve + X broadcast + max(update, panel) with look-ahead and their sum
-// without (ScaLAPACK's order). Cholesky, the same with the panel chain potrf (nb^3 / 3) +
-// diagonal broadcast + panel trsm + the rows each rank reads (a broadcast along the process
-// rows, a gather in the process columns) hidden behind the symmetric trailing
-// update (R^2 nb / (pr pc) flops), plus the look-ahead column's own update.
+// Both go in steps of update_width / nb blocks (at least one), as the code does. Solve, block
+// row k, R rows still to solve below it: the row's solve (nb^2 r flops, r = nrhs / pc) and its
+// broadcast down the process columns are on the critical path, and within a step so is the
+// next row's update by it (the other rows of the step are updated beside the next row's
+// chain); A's panels (R + nb rows, each rank its own block rows: one broadcast along each
+// process row) travel beside the work before them. The step's rows then update the rest
+// together (2 W R r / pr flops, W the step's width): the next step's rows first, the rest
+// beside the next step's chain. Cholesky, the same with the chain potrf (nb^3 / 3) + diagonal
+// broadcast + panel trsm + the rows each rank reads (a broadcast along the process rows, a
+// gather in the process columns) and the symmetric update (R^2 W / (pr pc) flops).
+// ScaLAPACK's order (overlap false): a panel per step, each term after the other.
 #include <algorithm>
 #include <cmath>
 
@@ -46,6 +48,28 @@ double blocks_of(double rows, double nb, int procs) {
   return std::ceil(std::ceil(rows / nb) / procs);
 }
 
+// Block columns (rows) per update step: the update width in whole blocks, at least one;
+// one in ScaLAPACK's order.
+int64_t step_blocks(const TriangularScenario& s) {
+  return s.overlap ? std::max<int64_t>(1, s.update_width / std::max<int64_t>(1, s.nb)) : 1;
+}
+
+// One step on the critical path: its chain (the local work `chain` and the transfers `net`
+// each panel waits for) runs beside `busy` (the last step's pending update and the step's own
+// updates of its later columns), and `hidden` (transfers started earlier) behind both; in
+// ScaLAPACK's order nothing overlaps.
+void add_step(TriangularCost& c, bool overlap, double busy, double chain, double net,
+              double hidden) {
+  if (!overlap) {
+    c.comp += busy + chain;
+    c.comm += net + hidden;
+    return;
+  }
+  const double work = std::max(busy, chain);
+  c.comp += work;
+  c.comm += std::max(0.0, std::max(chain + net, hidden) - work);
+}
+
 }  // namespace
 
 TriangularCost trsm_2d_cost(const TriangularScenario& s) {
@@ -54,34 +78,49 @@ TriangularCost trsm_2d_cost(const TriangularScenario& s) {
   const int pr = s.grid.rows, pc = s.grid.cols;
   const double e = s.elem_size, nb = double(s.nb), n = double(s.n);
   const double r = std::ceil(double(s.nrhs) / pc);
-  const int64_t steps = (s.n + s.nb - 1) / s.nb;
-  for (int64_t k = 0; k < steps; ++k) {
-    const double R = std::max(0.0, n - (k + 1) * nb);
-    const double panel = (R + nb) * nb * e;
-    const double xrow = nb * r * e;
-    // Each rank receives A's panel in its own block rows (a column panel; a transposed solve's
-    // row panel travels whole, which this model does not price apart).
-    const double net_panel = block_bcast(s.link, s.codec, panel / pr, pc);
-    const double cpu_panel = codec_work(s.codec, panel / pr, pc);
-    const double net_x = block_bcast(s.link, s.codec, xrow, pr);
-    const double solve = nb * nb * r / s.flops + codec_work(s.codec, xrow, pr);
-    const double update = 2 * blocks_of(R, nb, pr) * nb * nb * r / s.flops;
-    if (k == 0 || !s.overlap) {
-      c.comm += net_panel;
-      c.comp += cpu_panel;
+  const int64_t steps = (s.n + s.nb - 1) / s.nb, width = step_blocks(s);
+  double pending = 0;  // the last step's update of the rows past this step's
+  for (int64_t k0 = 0; k0 < steps; k0 += width) {
+    const int64_t k1 = std::min(steps, k0 + width);
+    double chain = 0, net = 0, beside = 0, panels = 0;
+    for (int64_t k = k0; k < k1; ++k) {
+      const double R = std::max(0.0, n - (k + 1) * nb);
+      const double panel = (R + nb) * nb * e;
+      const double xrow = nb * r * e;
+      // Each rank receives A's panel in its own block rows (a column panel; a transposed
+      // solve's row panel travels whole, which this model does not price apart).
+      const double net_panel = block_bcast(s.link, s.codec, panel / pr, pc);
+      const double cpu_panel = codec_work(s.codec, panel / pr, pc);
+      chain += nb * nb * r / s.flops + codec_work(s.codec, xrow, pr);
+      net += block_bcast(s.link, s.codec, xrow, pr);
+      // The first panel, and every panel in ScaLAPACK's order, is waited for; the others
+      // travel beside the updates before them.
+      if (k == 0 || !s.overlap) {
+        net += net_panel;
+        chain += cpu_panel;
+      } else {
+        panels += net_panel + cpu_panel;
+      }
+      // Within the step: the next block row's update is on the chain, the later rows' beside it.
+      if (k + 1 < k1) {
+        chain += 2 * nb * nb * r / s.flops;
+        beside += 2 * blocks_of(double(k1 - k - 2) * nb, nb, pr) * nb * nb * r / s.flops;
+      }
+      c.bytes += panel / pr + xrow;
+      c.memory = std::max(c.memory, 2 * (panel + xrow) + (s.codec.enabled ? panel + xrow : 0));
     }
-    c.comm += net_x;
-    c.comp += solve;
-    if (s.overlap && k > 0) {
-      // The panel of step k crossed during step k-1's update.
-      const double hidden = net_panel + cpu_panel;
-      c.comp += update;
-      if (hidden > update) c.comm += hidden - update;
+    // The step's rows update the rest together; the next step's rows get it first.
+    const double R1 = std::max(0.0, n - double(k1) * nb), W = double(k1 - k0) * nb;
+    const double update = 2 * blocks_of(R1, nb, pr) * nb * W * r / s.flops;
+    const double ahead = std::min(update, 2 * blocks_of(std::min(R1, double(width) * nb), nb, pr) *
+                                              nb * W * r / s.flops);
+    add_step(c, s.overlap, pending + beside, chain, net, panels);
+    if (s.overlap) {
+      c.comp += ahead;
+      pending = update - ahead;
     } else {
       c.comp += update;
     }
-    c.bytes += panel / pr + xrow;
-    c.memory = std::max(c.memory, 2 * (panel + xrow) + (s.codec.enabled ? panel + xrow : 0));
   }
   c.seconds = c.comm + c.comp;
   return c;
@@ -112,30 +151,42 @@ TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
   if (s.n <= 0) return c;
   const int pr = s.grid.rows, pc = s.grid.cols;
   const double e = s.elem_size, nb = double(s.nb), n = double(s.n);
-  const int64_t steps = (s.n + s.nb - 1) / s.nb;
-  for (int64_t k = 0; k < steps; ++k) {
-    const double R = std::max(0.0, n - (k + 1) * nb);
-    const double panel = (R + nb) * nb * e;
-    const double chain_comp = nb * nb * nb / 3 / s.flops +
-                              blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
-                              codec_work(s.codec, panel / pr, pc);
-    const double chain_net = bcast_time(s.link, nb * nb * e, pr) +
-                             needed_panel_time(s.link, s.codec, panel, pr, pc);
-    const double rows = blocks_of(R, nb, pr) * nb, cols = blocks_of(R, nb, pc) * nb;
-    const double update = rows * cols * nb / s.flops;  // the lower half of 2 rows cols nb
-    const double next_column = 2 * rows * nb * nb / s.flops;
-    if (k == 0 || !s.overlap) {
-      c.comm += chain_net;
-      c.comp += chain_comp + update;
-    } else {
-      // The next column's update, then the rest of the update beside the next panel's chain.
-      const double rest = std::max(0.0, update - next_column);
-      const double busy = std::max(rest, chain_comp);
-      c.comp += next_column + busy;
-      c.comm += std::max(0.0, chain_comp + chain_net - busy);
+  const int64_t steps = (s.n + s.nb - 1) / s.nb, width = step_blocks(s);
+  double pending = 0;  // the last step's update of the block columns past this step's
+  for (int64_t k0 = 0; k0 < steps; k0 += width) {
+    const int64_t k1 = std::min(steps, k0 + width);
+    double chain = 0, net = 0, beside = 0;
+    for (int64_t k = k0; k < k1; ++k) {
+      const double R = std::max(0.0, n - (k + 1) * nb);
+      const double panel = (R + nb) * nb * e;
+      const double rows = blocks_of(R, nb, pr) * nb;
+      chain += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
+               codec_work(s.codec, panel / pr, pc);
+      net += bcast_time(s.link, nb * nb * e, pr) + needed_panel_time(s.link, s.codec, panel, pr, pc);
+      // Within the step: the next block column's update is on the chain (it is factored
+      // next), the step's later columns' beside the next panel's chain.
+      if (k + 1 < k1) {
+        chain += 2 * rows * nb * nb / s.flops;
+        beside += 2 * rows * blocks_of(double(k1 - k - 2) * nb, nb, pc) * nb * nb / s.flops;
+      }
+      c.bytes += panel * needed_share(pr, pc);
+      c.memory = std::max(c.memory, 2 * panel + rows * nb * e + (s.codec.enabled ? panel : 0));
     }
-    c.bytes += panel * needed_share(pr, pc);
-    c.memory = std::max(c.memory, 2 * panel + rows * nb * e + (s.codec.enabled ? panel : 0));
+    // The step's panels update the rest together (the lower half of 2 rows cols W), the next
+    // step's block columns first (the look-ahead), the rest beside the next step's chain.
+    const double R1 = std::max(0.0, n - double(k1) * nb), W = double(k1 - k0) * nb;
+    const double rows = blocks_of(R1, nb, pr) * nb, cols = blocks_of(R1, nb, pc) * nb;
+    const double update = rows * cols * W / s.flops;
+    const double ahead =
+        std::min(update, 2 * rows * blocks_of(std::min(R1, double(width) * nb), nb, pc) * nb * W /
+                             s.flops);
+    add_step(c, s.overlap, pending + beside, chain, net, 0);
+    if (s.overlap) {
+      c.comp += ahead;
+      pending = update - ahead;
+    } else {
+      c.comp += update;
+    }
   }
   c.seconds = c.comm + c.comp;
   return c;

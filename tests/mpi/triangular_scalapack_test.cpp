@@ -9,6 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -358,6 +362,44 @@ TEST(TriangularBytes, CountedAlikeAndLayersMoveLess) {
     EXPECT_LT(worst, 1e-12 * n);
   }
   EXPECT_EQ(commpress_triangular_set_layers(1), 0);
+}
+
+// COMMPRESS_TRIANGULAR_TRACE: each rank writes its events, a panel posted and arrived per
+// block column and the call's end, and the factor is the untraced run's, bit for bit.
+TEST(Pdpotrf, TraceRecordsEveryPanel) {
+  BlacsGrid g = world_grid();
+  const int n = 40;
+  const Layout l{4, 4, 0, 0, 1, 1};  // 10 block columns
+  int stamp = std::rand();
+  MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const std::string prefix =
+      (std::filesystem::temp_directory_path() / ("commpress-trace-" + std::to_string(stamp))).string();
+  ScaMatrix<double> plain = make<double>(n, n, l, g, 40);
+  make_spd(plain, l, n, g, -1);
+  ScaMatrix<double> traced = plain;
+  int info = -1;
+  commpress_pdpotrf("L", &n, plain.local.data(), &l.i, &l.j, plain.desc.data(), &info);
+  EXPECT_EQ(info, 0);
+  setenv("COMMPRESS_TRIANGULAR_TRACE", prefix.c_str(), 1);
+  commpress_pdpotrf("L", &n, traced.local.data(), &l.i, &l.j, traced.desc.data(), &info);
+  unsetenv("COMMPRESS_TRIANGULAR_TRACE");
+  EXPECT_EQ(info, 0);
+  EXPECT_EQ(traced.local, plain.local);
+  if (!g.member()) return;
+  const std::string file = prefix + "." + std::to_string(mpi::rank());
+  std::ifstream in(file);
+  ASSERT_TRUE(in.good()) << file;
+  int posted = 0, arrived = 0;
+  std::string line, last;
+  while (std::getline(in, line)) {
+    posted += line.find(" posted ") != std::string::npos;
+    arrived += line.find(" arrived ") != std::string::npos;
+    last = line;
+  }
+  EXPECT_EQ(posted, 10);
+  EXPECT_EQ(arrived, 10);
+  EXPECT_NE(last.find(" end wall "), std::string::npos) << last;
+  std::remove(file.c_str());
 }
 
 // 2.5D Cholesky's layers are whole process columns of the lower factor's grid (rows of the

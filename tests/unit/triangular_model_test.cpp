@@ -32,6 +32,27 @@ TEST(TriangularModel, LookAheadHidesTransfers) {
             cholesky_2d_cost(slow_link(4096, 0, {2, 2, 1})).seconds);
 }
 
+// The models follow the code's update steps: the width changes the prediction (the steps'
+// updates and what they run beside), look-ahead stays no slower than ScaLAPACK's order at
+// either width, and ScaLAPACK's order (a panel per step) does not depend on it.
+TEST(TriangularModel, UpdateStepsShapeThePath) {
+  for (int64_t width : {64, 256}) {
+    TriangularScenario s = slow_link(4096, 4096, {2, 2, 1});
+    s.update_width = width;
+    TriangularScenario plain = s;
+    plain.overlap = false;
+    EXPECT_LE(cholesky_2d_cost(s).seconds, cholesky_2d_cost(plain).seconds) << width;
+    EXPECT_LE(trsm_2d_cost(s).seconds, trsm_2d_cost(plain).seconds) << width;
+  }
+  TriangularScenario narrow = slow_link(4096, 4096, {2, 2, 1}), wide = narrow;
+  narrow.update_width = 64;
+  wide.update_width = 256;
+  EXPECT_NE(cholesky_2d_cost(narrow).seconds, cholesky_2d_cost(wide).seconds);
+  EXPECT_NE(trsm_2d_cost(narrow).seconds, trsm_2d_cost(wide).seconds);
+  narrow.overlap = wide.overlap = false;
+  EXPECT_DOUBLE_EQ(cholesky_2d_cost(narrow).seconds, cholesky_2d_cost(wide).seconds);
+}
+
 // The 2.5D solve's layers broadcast over fewer ranks but every rank still receives A's panels
 // in its block rows, and the copies of A come on top: more memory and, in this form, more
 // bytes (what it saves is the span of each broadcast, the paper's contention argument).

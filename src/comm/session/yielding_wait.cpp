@@ -28,17 +28,28 @@ YieldingWaits::~YieldingWaits() { t_waits = before_; }
 
 bool waits_yield() { return t_waits == kSleeping; }
 
-int waitall_yielding(int n, MPI_Request* reqs, MPI_Status* statuses) {
-  if (t_waits != kSleeping) return MPI_Waitall(n, reqs, statuses);
+void sleep_until(const std::function<bool()>& test) {
   auto sleep = kFirstSleep;
-  for (int tests = 0;; ++tests) {
-    int done = 0;
-    const int rc = MPI_Testall(n, reqs, &done, statuses);
-    if (rc != MPI_SUCCESS || done) return rc;
+  for (int tests = 0; !test(); ++tests) {
     if (tests < kTestsBeforeSleep) continue;
     std::this_thread::sleep_for(sleep);
     sleep = std::min(2 * sleep, kLongestSleep);
   }
+}
+
+int waitall_yielding(int n, MPI_Request* reqs, MPI_Status* statuses) {
+  return t_waits == kSleeping ? waitall_sleeping(n, reqs, statuses)
+                              : MPI_Waitall(n, reqs, statuses);
+}
+
+int waitall_sleeping(int n, MPI_Request* reqs, MPI_Status* statuses) {
+  int rc = MPI_SUCCESS;
+  sleep_until([&] {
+    int done = 0;
+    rc = MPI_Testall(n, reqs, &done, statuses);
+    return rc != MPI_SUCCESS || done != 0;
+  });
+  return rc;
 }
 
 int collective_yielding(const std::function<int()>& blocking,

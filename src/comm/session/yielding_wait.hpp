@@ -28,6 +28,15 @@ class YieldingWaits {
 
 bool waits_yield();  // whether this thread's waits sleep between tests
 
+// Calls test() until it returns true: a few times at once, then sleeping between calls (short
+// sleeps first, growing), whatever thread this is. For a wait whose test is more than one
+// MPI_Test (e.g. a transfer in stages), where the core is wanted by other processes: ranks
+// that outnumber the cores, whose waiting would otherwise take the cores from those that
+// compute or move the bytes.
+void sleep_until(const std::function<bool()>& test);
+// MPI_Waitall through sleep_until, whatever thread this is.
+int waitall_sleeping(int n, MPI_Request* reqs, MPI_Status* statuses);
+
 // MPI_Waitall (statuses may be MPI_STATUSES_IGNORE), yielding where this thread's waits do.
 int waitall_yielding(int n, MPI_Request* reqs, MPI_Status* statuses);
 // MPI_Allreduce on the caller's thread; on a progress thread MPI_Iallreduce and

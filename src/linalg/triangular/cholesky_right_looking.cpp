@@ -8,8 +8,8 @@
 // panel updates the step's later block columns; the step's panels together then update the
 // rest, one gemm with the step's width as its inner dimension. Look-ahead: the next step's
 // columns are updated first and its first panel factored and sent; the rest of the update
-// fills this rank's waits for the next step's panels. The upper factorization is the lower
-// one of the transpose.
+// runs in pieces between tests of the panels on their way. The waits sleep between tests
+// (sleeping_waits). The upper factorization is the lower one of the transpose.
 #include <mpi.h>
 
 #include <algorithm>
@@ -17,11 +17,18 @@
 #include <memory>
 #include <vector>
 
+#include "comm/session/environment.hpp"
+#include "comm/session/yielding_wait.hpp"
 #include "linalg/gemm/local_blas.hpp"
 #include "linalg/triangular/cholesky_steps.hpp"
+#include "linalg/triangular/step_trace.hpp"
 #include "linalg/triangular/triangular_norms.hpp"
 
 namespace commpress::linalg::detail {
+
+bool sleeping_waits() {
+  return comm::detail::environment().progress != comm::detail::ProgressMode::spin;
+}
 
 template <class T>
 int factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePanel<T>& panel,
@@ -38,7 +45,12 @@ int factor_panel(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, WholePan
       for (int64_t j = 0; j < bk; ++j)
         std::copy(d + j * a.lld, d + j * a.lld + bk, &diag[size_t(j * bk)]);
     }
-    MPI_Bcast(diag.data(), int(bk * bk + 1), mpi_type_of<T>(), diag_row, g.col_comm);
+    // Nonblocking with sleeps between tests, unless COMMPRESS_PROGRESS=spin: the column's
+    // other ranks wait here while the diagonal's owner factors (see await below).
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Ibcast(diag.data(), int(bk * bk + 1), mpi_type_of<T>(), diag_row, g.col_comm, &req);
+    if (sleeping_waits()) comm::detail::waitall_sleeping(1, &req, MPI_STATUS_IGNORE);
+    else MPI_Wait(&req, MPI_STATUS_IGNORE);
     if (g.row != diag_row) wire.bytes += (bk * bk + 1) * int64_t(sizeof(T));
     status = int(diag.back());
     if (status == 0)
@@ -126,52 +138,83 @@ int cholesky_lower(const BlockCyclic<T>& a, const LineGrid& g, TriangularWire& w
   // Block columns per step: their panels update the trailing matrix together.
   const int64_t width = std::max<int64_t>(1, wire.update_width / a.rows.nb);
   std::map<int64_t, std::unique_ptr<WholePanel<T>>> panels;  // those an update still reads
+  StepTrace trace(g);
   auto factor = [&](int64_t k) {
+    trace.mark("factor", k);
     panels[k] = std::make_unique<WholePanel<T>>();
     factor_panel(a, g, k, *panels[k], wire);
+    trace.mark("posted", k);
   };
-  // The last step's update of the block columns past the current step: a block column at a
-  // time while this rank waits for a panel, the rest once the current step's panels are in.
+  // The last step's update of the block columns past the current step, a piece at a time
+  // (a block column per process column: one local block column on each rank) between tests
+  // of a panel on its way. Open MPI moves a nonblocking transfer over TCP only inside an MPI
+  // call on both of its ends (a large one in fragments, each answered), so a rank that
+  // computes without one holds up every panel it sends, receives or gathers.
   std::unique_ptr<TrailingUpdate<T>> later;
   int64_t later_from = blocks;
-  auto await = [&](WholePanel<T>& p) {
-    while (!p.test() && later && later_from < blocks) {
-      later->apply_range(later_from, std::min(blocks, later_from + g.cols));
-      later_from += g.cols;
+  auto piece = [&] {
+    if (!later || later_from >= blocks) return false;
+    later->apply_range(later_from, std::min(blocks, later_from + g.cols));
+    later_from += g.cols;
+    trace.mark("piece", later_from);
+    return true;
+  };
+  const bool sleep = sleeping_waits();
+  auto await = [&](WholePanel<T>& p, int64_t k) {
+    trace.mark("await", k);
+    while (!p.test() && piece()) {
     }
+    trace.mark("wait", k);
+    if (sleep) comm::detail::sleep_until([&] { return p.test(); });
     wire.note(p.wait());
     wire.bytes += p.bytes();
+    trace.mark("arrived", k);
   };
   factor(0);
   for (int64_t k0 = 0, k1 = 0; k0 < blocks; k0 = k1) {
     k1 = std::min(blocks, k0 + width);
     for (int64_t k = k0; k < k1; ++k) {
       WholePanel<T>& p = *panels[k];
-      await(p);
+      await(p, k);
       if (p.status() != 0) return int(k * a.rows.nb) + p.status();
       if (k + 1 == k1) break;
       // Within the step, each panel updates the step's next block columns at once, the next
       // first, so that it is factored and on its way while the others are updated.
+      trace.mark("inner", k);
       TrailingUpdate<T> update(a, g, p, k);
       update.apply(k + 1);
       factor(k + 1);
       update.apply_range(k + 2, k1);
+      trace.mark("inner_end", k);
     }
-    // The rest of the last step's update, a few block columns per gemm (no panel is on its way).
+    if (k1 == blocks) break;  // nothing is left of the last step's update past the matrix
+    // Look-ahead: the next step's block columns get the last step's update, then this step's,
+    // and the next step's first panel is factored and sent; every rank has then posted its
+    // part of that panel's transfers, and the rest of the last step's update runs in pieces,
+    // each followed by a test of the panel, until it has arrived (then a few block columns per
+    // gemm). Each element still gets the steps' updates in order.
+    const int64_t next_from = std::min(blocks, k1 + width);
+    trace.mark("ahead", k1);
+    if (later && later_from < next_from) {
+      later->apply_range(later_from, next_from);
+      later_from = next_from;
+    }
+    std::vector<const WholePanel<T>*> step;
+    for (int64_t k = k0; k < k1; ++k) step.push_back(panels[k].get());
+    auto next = std::make_unique<TrailingUpdate<T>>(a, g, std::move(step), k1 - 1);
+    next->apply_range(k1, next_from);
+    factor(k1);
+    WholePanel<T>& p = *panels[k1];
+    trace.mark("rest", later ? later_from : blocks);
+    while (!p.test() && piece()) {
+    }
     const int64_t group = 4 * int64_t(g.cols);
     for (; later && later_from < blocks; later_from += group)
       later->apply_range(later_from, std::min(blocks, later_from + group));
-    later.reset();
+    trace.mark("rest_end", k0);
+    later = std::move(next);
+    later_from = next_from;
     panels.erase(panels.begin(), panels.lower_bound(k0));
-    if (k1 == blocks) break;
-    // Look-ahead: the next step's block columns get this step's update first, its first panel
-    // is factored and sent, and the rest of the update waits for the gaps of the next step.
-    std::vector<const WholePanel<T>*> step;
-    for (int64_t k = k0; k < k1; ++k) step.push_back(panels[k].get());
-    later = std::make_unique<TrailingUpdate<T>>(a, g, std::move(step), k1 - 1);
-    later_from = std::min(blocks, k1 + width);
-    later->apply_range(k1, later_from);
-    factor(k1);
   }
   cholesky_residual_bound(a, g, wire);
   return 0;

@@ -11,6 +11,12 @@
 
 namespace commpress::linalg::detail {
 
+// Whether the Cholesky's waits for panels and diagonal blocks test and sleep between tests
+// (comm::detail::sleep_until) instead of polling in MPI's waits: unless COMMPRESS_PROGRESS=spin.
+// On a node with fewer cores than ranks a polling rank takes a core from one that factors,
+// updates, or moves a panel's bytes (TCP's work is done on the sender's and receiver's cores).
+bool sleeping_waits();
+
 // Factors block column k on its process column (?potrf on the diagonal's owner, sent down
 // the column with its info; ?trsm below) and, with `spread`, starts bringing the panel to
 // every rank (WholePanel::start_needed, the info as its status; collective over the grid).
