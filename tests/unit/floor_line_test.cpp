@@ -1,0 +1,64 @@
+// The line the zero-configuration probe fits under each side of its ping-pong
+// (comm/probe/floor_line.hpp): exact on points on a line, and unmoved by a size whose round
+// trips all waited for a core, where a least-squares line through the same points moves.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "comm/probe/floor_line.hpp"
+#include "commpress/model.hpp"
+
+namespace {
+
+using commpress::model::Sample;
+using commpress::comm::probe::floor_line;
+
+constexpr double kAlpha = 30e-6, kBeta = 8e-9;  // a 1 Gbit/s-like link
+
+std::vector<Sample> on_line(std::vector<double> sizes) {
+  std::vector<Sample> pts;
+  for (double m : sizes) pts.push_back({m, kAlpha + kBeta * m});
+  return pts;
+}
+
+TEST(FloorLine, PointsOnALine) {
+  const auto line = floor_line(on_line({65536, 262144, 1048576}));
+  EXPECT_NEAR(line.alpha, kAlpha, 1e-3 * kAlpha);
+  EXPECT_NEAR(line.beta, kBeta, 1e-6 * kBeta);
+}
+
+TEST(FloorLine, OneWaitedSizeDoesNotMoveIt) {
+  // Each large size in turn waited 3 ms for a core.
+  for (size_t waited = 0; waited < 3; ++waited) {
+    auto pts = on_line({65536, 262144, 1048576});
+    pts[waited].seconds += 3e-3;
+    const auto line = floor_line(pts);
+    EXPECT_NEAR(line.beta, kBeta, 1e-6 * kBeta) << waited;
+    EXPECT_NEAR(line.alpha, kAlpha, 1e-3 * kAlpha) << waited;
+    // What the least-squares line does with the same points (the probe's fit before).
+    const auto ls = commpress::model::fit_line(pts);
+    EXPECT_FALSE(std::abs(ls.beta - kBeta) < 0.05 * kBeta &&
+                 std::abs(ls.alpha - kAlpha) < 0.05 * kAlpha) << waited;
+  }
+  // The small sizes: a waited 1 KiB point leaves the latency at the 8-byte one's.
+  auto small = on_line({8, 1024, 16384});
+  small[1].seconds += 2e-3;
+  EXPECT_NEAR(floor_line(small).alpha, kAlpha, 1e-3 * kAlpha);
+}
+
+TEST(FloorLine, NeverNegative) {
+  // Larger messages faster than smaller ones (a token bucket, caches): a flat line at the
+  // fastest, not a negative slope.
+  const auto down = floor_line(std::vector<Sample>{{8, 50e-6}, {1024, 40e-6}, {16384, 45e-6}});
+  EXPECT_GE(down.beta, 0);
+  EXPECT_GE(down.alpha, 0);
+  EXPECT_LE(down.alpha + down.beta * 1024, 40e-6 * (1 + 1e-9));
+  // Latency below zero by the line through the points: through the origin instead.
+  const auto steep = floor_line(std::vector<Sample>{{1e5, 1e-4}, {1e6, 2e-3}});
+  EXPECT_GE(steep.alpha, 0);
+  EXPECT_LE(steep.alpha + steep.beta * 1e5, 1e-4 * (1 + 1e-9));
+  EXPECT_EQ(floor_line(std::vector<Sample>{}).beta, 0);
+}
+
+}  // namespace
