@@ -60,8 +60,12 @@ Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes,
       if (k == 0 || !(t[1] > 0)) continue;
       ratios.push_back(t[0] / t[1]);
       lowest_two.add(ratios.back());
-      // Every rank holds the same ratios, so all stop at the same round.
-      if (rounds_of.agree >= 0 && lowest_two.done(0)) break;
+      // Every rank holds the same ratios, so all stop at the same round. Where the lowest
+      // ratio is kept and has MPI's own as fast as the plain one, the answer is decided: more
+      // rounds can only lower it, and Auto never runs the plain one in MPI's stead.
+      if (rounds_of.agree >= 0 &&
+          (lowest_two.done(0) || (rounds_of.lowest && lowest_two.fastest() <= 1)))
+        break;
     }
     const size_t at = rounds_of.lowest ? 0 : ratios.size() / 2;
     std::nth_element(ratios.begin(), ratios.begin() + at, ratios.end());

@@ -20,7 +20,8 @@ struct AgainstPlainRounds {
   int small = 15, medium = 9, large = 5;
   bool lowest = false;
   // The zero-configuration probe's economies: a size's rounds stop once its two lowest ratios
-  // agree within this fraction (stable_floor.hpp; negative: every round runs), and without
+  // agree within this fraction (stable_floor.hpp; negative: every round runs), or with
+  // `lowest` once a ratio is at most 1 (MPI's own no slower: decided), and without
   // `middle` the 1 MiB size is left out (the model interpolates between its neighbours).
   double agree = -1;
   bool middle = true;
