@@ -1,8 +1,10 @@
-// The line the zero-configuration probe fits under each side of its ping-pong
-// (comm/probe/floor_line.hpp): exact on points on a line, and unmoved by a size whose round
-// trips all waited for a core, where a least-squares line through the same points moves.
+// The lines the zero-configuration probe fits under each side of its ping-pong
+// (comm/probe/floor_line.hpp): exact on points on a line, unmoved by a size whose round trips
+// all waited for a core (where a least-squares line through the same points moves), and for
+// the large sizes the sustained rate of a link whose first bytes go faster.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -13,6 +15,7 @@ namespace {
 
 using commpress::model::Sample;
 using commpress::comm::probe::floor_line;
+using commpress::comm::probe::floor_line_through_largest;
 
 constexpr double kAlpha = 30e-6, kBeta = 8e-9;  // a 1 Gbit/s-like link
 
@@ -23,19 +26,26 @@ std::vector<Sample> on_line(std::vector<double> sizes) {
 }
 
 TEST(FloorLine, PointsOnALine) {
-  const auto line = floor_line(on_line({65536, 262144, 1048576}));
-  EXPECT_NEAR(line.alpha, kAlpha, 1e-3 * kAlpha);
-  EXPECT_NEAR(line.beta, kBeta, 1e-6 * kBeta);
+  for (auto fit : {floor_line, floor_line_through_largest}) {
+    const auto line = fit(on_line({65536, 262144, 1048576}));
+    EXPECT_NEAR(line.alpha, kAlpha, 1e-3 * kAlpha);
+    EXPECT_NEAR(line.beta, kBeta, 1e-6 * kBeta);
+  }
 }
 
 TEST(FloorLine, OneWaitedSizeDoesNotMoveIt) {
-  // Each large size in turn waited 3 ms for a core.
+  // Each large size but the largest in turn waited 3 ms for a core (all three for floor_line).
   for (size_t waited = 0; waited < 3; ++waited) {
     auto pts = on_line({65536, 262144, 1048576});
     pts[waited].seconds += 3e-3;
     const auto line = floor_line(pts);
     EXPECT_NEAR(line.beta, kBeta, 1e-6 * kBeta) << waited;
     EXPECT_NEAR(line.alpha, kAlpha, 1e-3 * kAlpha) << waited;
+    if (waited < 2) {
+      const auto top = floor_line_through_largest(pts);
+      EXPECT_NEAR(top.beta, kBeta, 1e-6 * kBeta) << waited;
+      EXPECT_NEAR(top.alpha, kAlpha, 1e-3 * kAlpha) << waited;
+    }
     // What the least-squares line does with the same points (the probe's fit before).
     const auto ls = commpress::model::fit_line(pts);
     EXPECT_FALSE(std::abs(ls.beta - kBeta) < 0.05 * kBeta &&
@@ -45,6 +55,20 @@ TEST(FloorLine, OneWaitedSizeDoesNotMoveIt) {
   auto small = on_line({8, 1024, 16384});
   small[1].seconds += 2e-3;
   EXPECT_NEAR(floor_line(small).alpha, kAlpha, 1e-3 * kAlpha);
+}
+
+TEST(FloorLine, TheLargeSizesSustainedRate) {
+  // A token bucket of 48 KiB: that much leaves at 10 GB/s, the rest at the link's rate. The
+  // sustained line then meets zero bytes below zero seconds, and the nearest line under the
+  // points with a latency >= 0 is flatter than the link (under scripts/netsim at 1 Gbit/s,
+  // 4.9 ns/B where the link takes 8).
+  std::vector<Sample> pts;
+  for (double m : {65536.0, 262144.0, 1048576.0}) {
+    const double fast = std::min(m, 49152.0);
+    pts.push_back({m, kAlpha + fast * 1e-10 + (m - fast) * kBeta});
+  }
+  EXPECT_NEAR(floor_line_through_largest(pts).beta, kBeta, 1e-6 * kBeta);
+  EXPECT_LT(floor_line(pts).beta, 0.99 * kBeta);  // why the large sizes take the other
 }
 
 TEST(FloorLine, NeverNegative) {

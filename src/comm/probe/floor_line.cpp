@@ -43,4 +43,21 @@ model::LinkParams floor_line(std::span<const model::Sample> points) {
   return best;
 }
 
+model::LinkParams floor_line_through_largest(std::span<const model::Sample> points) {
+  const model::Sample* top = nullptr;
+  for (const model::Sample& s : points)
+    if (s.seconds > 0 && (!top || s.bytes > top->bytes)) top = &s;
+  if (!top) return {};
+  double beta = 0;
+  bool other = false;
+  for (const model::Sample& s : points)
+    if (s.seconds > 0 && s.bytes < top->bytes) {
+      beta = std::max(beta, (top->seconds - s.seconds) / (top->bytes - s.bytes));
+      other = true;
+    }
+  if (!other) return top->bytes > 0 ? model::LinkParams{0, top->seconds / top->bytes}
+                                    : model::LinkParams{top->seconds, 0};
+  return {std::max(0.0, top->seconds - beta * top->bytes), beta};
+}
+
 }  // namespace commpress::comm::probe
