@@ -15,7 +15,7 @@ namespace {
 
 using commpress::model::Sample;
 using commpress::comm::probe::floor_line;
-using commpress::comm::probe::floor_line_through_largest;
+using commpress::comm::probe::sustained_line;
 
 constexpr double kAlpha = 30e-6, kBeta = 8e-9;  // a 1 Gbit/s-like link
 
@@ -26,7 +26,7 @@ std::vector<Sample> on_line(std::vector<double> sizes) {
 }
 
 TEST(FloorLine, PointsOnALine) {
-  for (auto fit : {floor_line, floor_line_through_largest}) {
+  for (auto fit : {floor_line, sustained_line}) {
     const auto line = fit(on_line({65536, 262144, 1048576}));
     EXPECT_NEAR(line.alpha, kAlpha, 1e-3 * kAlpha);
     EXPECT_NEAR(line.beta, kBeta, 1e-6 * kBeta);
@@ -34,23 +34,25 @@ TEST(FloorLine, PointsOnALine) {
 }
 
 TEST(FloorLine, OneWaitedSizeDoesNotMoveIt) {
-  // Each large size but the largest in turn waited 3 ms for a core (all three for floor_line).
+  // Each large size in turn waited 3 ms for a core.
   for (size_t waited = 0; waited < 3; ++waited) {
     auto pts = on_line({65536, 262144, 1048576});
     pts[waited].seconds += 3e-3;
-    const auto line = floor_line(pts);
-    EXPECT_NEAR(line.beta, kBeta, 1e-6 * kBeta) << waited;
-    EXPECT_NEAR(line.alpha, kAlpha, 1e-3 * kAlpha) << waited;
-    if (waited < 2) {
-      const auto top = floor_line_through_largest(pts);
-      EXPECT_NEAR(top.beta, kBeta, 1e-6 * kBeta) << waited;
-      EXPECT_NEAR(top.alpha, kAlpha, 1e-3 * kAlpha) << waited;
+    for (auto fit : {floor_line, sustained_line}) {
+      const auto line = fit(pts);
+      EXPECT_NEAR(line.beta, kBeta, 1e-6 * kBeta) << waited;
+      EXPECT_NEAR(line.alpha, kAlpha, 1e-3 * kAlpha) << waited;
     }
     // What the least-squares line does with the same points (the probe's fit before).
     const auto ls = commpress::model::fit_line(pts);
     EXPECT_FALSE(std::abs(ls.beta - kBeta) < 0.05 * kBeta &&
                  std::abs(ls.alpha - kAlpha) < 0.05 * kAlpha) << waited;
   }
+  // Shared memory (1 us, 20 GB/s): a waited 1 MiB size, milliseconds on microseconds.
+  std::vector<Sample> shm;
+  for (double m : {65536.0, 262144.0, 1048576.0}) shm.push_back({m, 1e-6 + 5e-11 * m});
+  shm.back().seconds += 8e-3;
+  EXPECT_NEAR(sustained_line(shm).beta, 5e-11, 1e-6 * 5e-11);
   // The small sizes: a waited 1 KiB point leaves the latency at the 8-byte one's.
   auto small = on_line({8, 1024, 16384});
   small[1].seconds += 2e-3;
@@ -67,7 +69,7 @@ TEST(FloorLine, TheLargeSizesSustainedRate) {
     const double fast = std::min(m, 49152.0);
     pts.push_back({m, kAlpha + fast * 1e-10 + (m - fast) * kBeta});
   }
-  EXPECT_NEAR(floor_line_through_largest(pts).beta, kBeta, 1e-6 * kBeta);
+  EXPECT_NEAR(sustained_line(pts).beta, kBeta, 1e-6 * kBeta);
   EXPECT_LT(floor_line(pts).beta, 0.99 * kBeta);  // why the large sizes take the other
 }
 

@@ -43,21 +43,43 @@ model::LinkParams floor_line(std::span<const model::Sample> points) {
   return best;
 }
 
-model::LinkParams floor_line_through_largest(std::span<const model::Sample> points) {
-  const model::Sample* top = nullptr;
+model::LinkParams sustained_line(std::span<const model::Sample> points) {
+  std::vector<model::Sample> pts;
   for (const model::Sample& s : points)
-    if (s.seconds > 0 && (!top || s.bytes > top->bytes)) top = &s;
-  if (!top) return {};
-  double beta = 0;
-  bool other = false;
-  for (const model::Sample& s : points)
-    if (s.seconds > 0 && s.bytes < top->bytes) {
-      beta = std::max(beta, (top->seconds - s.seconds) / (top->bytes - s.bytes));
-      other = true;
+    if (s.seconds > 0 && s.bytes >= 0) pts.push_back(s);
+  if (pts.empty()) return {};
+  std::sort(pts.begin(), pts.end(),
+            [](const model::Sample& a, const model::Sample& b) { return a.bytes < b.bytes; });
+  const model::Sample &first = pts.front(), &last = pts.back();
+  std::vector<model::LinkParams> candidates;
+  double flat = first.seconds;
+  for (const model::Sample& s : pts) flat = std::min(flat, s.seconds);
+  if (last.bytes > 0) candidates.push_back({0, flat / last.bytes});
+  candidates.push_back({flat, 0});
+  for (size_t i = 0; i < pts.size(); ++i)
+    for (size_t j = i + 1; j < pts.size(); ++j) {
+      if (pts[i].bytes == pts[j].bytes) continue;
+      const double beta = (pts[j].seconds - pts[i].seconds) / (pts[j].bytes - pts[i].bytes);
+      if (beta >= 0) candidates.push_back({pts[i].seconds - beta * pts[i].bytes, beta});
     }
-  if (!other) return top->bytes > 0 ? model::LinkParams{0, top->seconds / top->bytes}
-                                    : model::LinkParams{top->seconds, 0};
-  return {std::max(0.0, top->seconds - beta * top->bytes), beta};
+  model::LinkParams best{flat, 0};
+  double best_top = -INFINITY, best_sum = -INFINITY;
+  for (const model::LinkParams& c : candidates) {
+    auto at = [&](double bytes) { return c.alpha + c.beta * bytes; };
+    if (!(at(first.bytes) > 0)) continue;
+    double sum = 0;
+    bool under = true;
+    for (const model::Sample& s : pts) {
+      under = under && at(s.bytes) <= s.seconds * (1 + 1e-9);
+      sum += at(s.bytes) / s.seconds;
+    }
+    if (!under) continue;
+    const double top = at(last.bytes);
+    if (top > best_top * (1 + 1e-9) || (top >= best_top * (1 - 1e-9) && sum > best_sum))
+      best_top = top, best_sum = sum, best = c;
+  }
+  best.alpha = std::max(0.0, best.alpha);
+  return best;
 }
 
 }  // namespace commpress::comm::probe

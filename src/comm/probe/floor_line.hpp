@@ -3,7 +3,7 @@
 // shared machine can all have waited for a core: a point then lies above the link's line,
 // never below it. So the probe takes lines that pass on or under every point: a least-squares
 // line through such a point follows it, and one waited size among three moves these not at
-// all (floor_line_through_largest: unless it is the largest).
+// all.
 #pragma once
 
 #include <span>
@@ -17,13 +17,16 @@ namespace commpress::comm::probe {
 // times). Points with seconds <= 0 are left out; none left: a zero line.
 model::LinkParams floor_line(std::span<const model::Sample> points);
 
-// For bandwidth-bound sizes, where what matters is the cost per byte of large messages: the
-// line through the largest size's point, as steep as it can be and still pass on or under the
-// others (the largest slope from a smaller size's point to it); a negative intercept is
-// raised to 0, the slope kept (as model::fit_line). Where a link's first bytes go faster than
-// its sustained rate (a shaper's token bucket), the sustained line meets zero bytes below
-// zero seconds, and the nearest line under the points with a latency >= 0 is flatter than
-// the link; a waited largest size makes this one steeper (the link priced slow).
-model::LinkParams floor_line_through_largest(std::span<const model::Sample> points);
+// For bandwidth-bound sizes, where what matters is the cost per byte of large messages: of
+// the lines on or under every point with beta >= 0 that still give the smallest size a time
+// above zero, the one highest at the largest size (ties: the nearest, as above); a negative
+// intercept is then raised to 0, the slope kept (as model::fit_line). Where a link's first
+// bytes go faster than its sustained rate (a shaper's token bucket), its sustained line meets
+// zero bytes below zero seconds, and floor_line, which keeps alpha >= 0, comes out flatter
+// than the link (4.9 ns/B where the link takes 8 under scripts/netsim at 1 Gbit/s). A waited largest size
+// cannot set the line either: the line through it and a smaller size would pass over the
+// third, or give the smallest a negative time (on shared memory, milliseconds of waiting on
+// microseconds of transfer had priced it at the 1 Gbit/s link's cost per byte).
+model::LinkParams sustained_line(std::span<const model::Sample> points);
 
 }  // namespace commpress::comm::probe

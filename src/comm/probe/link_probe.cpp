@@ -108,12 +108,13 @@ model::Link fit_probed_link(std::span<const model::Sample> points) {
   // than it is. Each a line under its points (floor_line.hpp), not a least-squares line: a
   // point whose round trips all waited for a core lies above the link's line, and through two
   // large sizes a waited 256 KiB one halved the slope and put milliseconds in the intercept.
-  // The small sizes' line sets the latency, the large sizes' the cost per byte.
+  // The small sizes' line sets the latency, the large sizes' (sustained_line) the cost per
+  // byte.
   std::vector<model::Sample> lo, hi;
   for (const model::Sample& s : points) (s.bytes < kRendezvousSplit ? lo : hi).push_back(s);
   model::Link link;
   link.eager = floor_line(lo.empty() ? hi : lo);
-  link.rendezvous = hi.empty() ? link.eager : floor_line_through_largest(hi);
+  link.rendezvous = hi.empty() ? link.eager : sustained_line(hi);
   link.switch_bytes = kRendezvousSplit;
   // A rendezvous message first shakes hands: at least an eager one's latency (as fit_link).
   link.rendezvous.alpha = std::max(link.rendezvous.alpha, link.eager.alpha);
