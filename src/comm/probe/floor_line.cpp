@@ -50,7 +50,7 @@ model::LinkParams sustained_line(std::span<const model::Sample> points) {
   if (pts.empty()) return {};
   std::sort(pts.begin(), pts.end(),
             [](const model::Sample& a, const model::Sample& b) { return a.bytes < b.bytes; });
-  const model::Sample &first = pts.front(), &last = pts.back();
+  const model::Sample &first = pts.front(), &last = pts.back();  // by size
   std::vector<model::LinkParams> candidates;
   double flat = first.seconds;
   for (const model::Sample& s : pts) flat = std::min(flat, s.seconds);
@@ -63,7 +63,7 @@ model::LinkParams sustained_line(std::span<const model::Sample> points) {
       if (beta >= 0) candidates.push_back({pts[i].seconds - beta * pts[i].bytes, beta});
     }
   model::LinkParams best{flat, 0};
-  double best_top = -INFINITY, best_sum = -INFINITY;
+  double best_sum = -INFINITY;
   for (const model::LinkParams& c : candidates) {
     auto at = [&](double bytes) { return c.alpha + c.beta * bytes; };
     if (!(at(first.bytes) > 0)) continue;
@@ -73,10 +73,7 @@ model::LinkParams sustained_line(std::span<const model::Sample> points) {
       under = under && at(s.bytes) <= s.seconds * (1 + 1e-9);
       sum += at(s.bytes) / s.seconds;
     }
-    if (!under) continue;
-    const double top = at(last.bytes);
-    if (top > best_top * (1 + 1e-9) || (top >= best_top * (1 - 1e-9) && sum > best_sum))
-      best_top = top, best_sum = sum, best = c;
+    if (under && sum > best_sum) best_sum = sum, best = c;
   }
   best.alpha = std::max(0.0, best.alpha);
   return best;

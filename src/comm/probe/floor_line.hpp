@@ -17,16 +17,14 @@ namespace commpress::comm::probe {
 // times). Points with seconds <= 0 are left out; none left: a zero line.
 model::LinkParams floor_line(std::span<const model::Sample> points);
 
-// For bandwidth-bound sizes, where what matters is the cost per byte of large messages: of
-// the lines on or under every point with beta >= 0 that still give the smallest size a time
-// above zero, the one highest at the largest size (ties: the nearest, as above); a negative
-// intercept is then raised to 0, the slope kept (as model::fit_line). Where a link's first
-// bytes go faster than its sustained rate (a shaper's token bucket), its sustained line meets
-// zero bytes below zero seconds, and floor_line, which keeps alpha >= 0, comes out flatter
-// than the link (4.9 ns/B where the link takes 8 under scripts/netsim at 1 Gbit/s). A waited largest size
-// cannot set the line either: the line through it and a smaller size would pass over the
-// third, or give the smallest a negative time (on shared memory, milliseconds of waiting on
-// microseconds of transfer had priced it at the 1 Gbit/s link's cost per byte).
+// For bandwidth-bound sizes, where what matters is the cost per byte of large messages: as
+// floor_line, but a line may meet zero bytes below zero seconds as long as it gives the
+// smallest size a time above zero; its intercept is then raised to 0, the slope kept (as
+// model::fit_line). Where a link's first bytes go faster than its sustained rate (a shaper's
+// token bucket), its sustained line has such an intercept, and floor_line comes out flatter
+// than the link (4.9 ns/B where the link takes 8, under scripts/netsim at 1 Gbit/s). A waited
+// largest size (the one with the fewest round trips) cannot set the line: the line through it
+// and a smaller size passes over the third or gives the smallest a negative time.
 model::LinkParams sustained_line(std::span<const model::Sample> points);
 
 }  // namespace commpress::comm::probe

@@ -31,7 +31,7 @@ constexpr int kOverlapReps = 3;
 // wait for a core, few.
 constexpr int kFewBytes = 16384;
 constexpr FloorBudget kFewBytesTrips{12, 64, 0.03, 0.1};
-constexpr FloorBudget kManyBytesTrips{2, 4, 0.05, 0.05};
+constexpr FloorBudget kManyBytesTrips{2, 6, 0.05, 0.05};
 constexpr int max_round_trips() {
   int n = 0;
   for (int m : kSizes) n += (m <= kFewBytes ? kFewBytesTrips : kManyBytesTrips).max_runs;
