@@ -85,6 +85,14 @@ TEST(FloorLine, NeverNegative) {
   EXPECT_GE(steep.alpha, 0);
   EXPECT_LE(steep.alpha + steep.beta * 1e5, 1e-4 * (1 + 1e-9));
   EXPECT_EQ(floor_line(std::vector<Sample>{}).beta, 0);
+  // Large sizes that all waited alike (times that barely rise, or fall): still a cost per
+  // byte under every point, never a flat line (large messages free).
+  for (double top : {2.1e-3, 1.8e-3}) {
+    const std::vector<Sample> waited{{65536, 2.0e-3}, {262144, 1.9e-3}, {1048576, top}};
+    const auto line = sustained_line(waited);
+    EXPECT_GT(line.beta, 0) << top;
+    for (const Sample& s : waited) EXPECT_LE(line.alpha + line.beta * s.bytes, s.seconds * (1 + 1e-9));
+  }
 }
 
 }  // namespace

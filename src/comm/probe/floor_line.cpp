@@ -51,18 +51,21 @@ model::LinkParams sustained_line(std::span<const model::Sample> points) {
   std::sort(pts.begin(), pts.end(),
             [](const model::Sample& a, const model::Sample& b) { return a.bytes < b.bytes; });
   const model::Sample &first = pts.front(), &last = pts.back();  // by size
+  // No flat line: large messages cost by their bytes. Where the sizes' times do not rise (all
+  // waited alike), the line through zero under every point (always a candidate) is the one.
   std::vector<model::LinkParams> candidates;
-  double flat = first.seconds;
-  for (const model::Sample& s : pts) flat = std::min(flat, s.seconds);
-  if (last.bytes > 0) candidates.push_back({0, flat / last.bytes});
-  candidates.push_back({flat, 0});
+  double origin = INFINITY;
+  for (const model::Sample& s : pts)
+    if (s.bytes > 0) origin = std::min(origin, s.seconds / s.bytes);
+  if (origin == INFINITY) return {last.seconds, 0};
+  candidates.push_back({0, origin});
   for (size_t i = 0; i < pts.size(); ++i)
     for (size_t j = i + 1; j < pts.size(); ++j) {
       if (pts[i].bytes == pts[j].bytes) continue;
       const double beta = (pts[j].seconds - pts[i].seconds) / (pts[j].bytes - pts[i].bytes);
-      if (beta >= 0) candidates.push_back({pts[i].seconds - beta * pts[i].bytes, beta});
+      if (beta > 0) candidates.push_back({pts[i].seconds - beta * pts[i].bytes, beta});
     }
-  model::LinkParams best{flat, 0};
+  model::LinkParams best{0, origin};
   double best_sum = -INFINITY;
   for (const model::LinkParams& c : candidates) {
     auto at = [&](double bytes) { return c.alpha + c.beta * bytes; };

@@ -18,7 +18,8 @@ namespace commpress::comm::probe {
 model::LinkParams floor_line(std::span<const model::Sample> points);
 
 // For bandwidth-bound sizes, where what matters is the cost per byte of large messages: as
-// floor_line, but a line may meet zero bytes below zero seconds as long as it gives the
+// floor_line, but with beta > 0 (where the times do not rise, the line through zero under
+// every point), and a line may meet zero bytes below zero seconds as long as it gives the
 // smallest size a time above zero; its intercept is then raised to 0, the slope kept (as
 // model::fit_line). Where a link's first bytes go faster than its sustained rate (a shaper's
 // token bucket), its sustained line has such an intercept, and floor_line comes out flatter

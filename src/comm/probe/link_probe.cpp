@@ -78,7 +78,13 @@ Result<model::Link> probe_link(MPI_Comm comm, int a, int b, int* round_trips) {
     // Both ends judge the overlap by a's times, so they judge the same sizes.
     if (st.ok() && MPI_Bcast(found.data(), int(std::size(kSizes)), MPI_DOUBLE, 0, pair) != MPI_SUCCESS)
       st = {ErrorCode::mpi, "link probe: MPI_Bcast failed"};
-    for (size_t i = 0; i < std::size(kSizes); ++i) pts.push_back({double(kSizes[i]), found[i]});
+    // The overlap is judged by the fitted lines' times, not the points': a size whose round
+    // trips all waited for a core lies above its line, and its wait would count as transfer
+    // time that computation can hide.
+    std::vector<model::Sample> measured;
+    for (size_t i = 0; i < std::size(kSizes); ++i) measured.push_back({double(kSizes[i]), found[i]});
+    const model::Link line = fit_probed_link(measured);
+    for (int m : kSizes) pts.push_back({double(m), line.time(double(m))});
   }
   COMMPRESS_RETURN_IF_ERROR(agree_failed());
   // Every rank computes while the pair judges the overlap, as every rank does during a
