@@ -20,7 +20,7 @@ using namespace commpress::testing::comm;
 namespace probe = commpress::comm::probe;
 
 // The budgets docs/models.md gives ("Zero configuration": the probe's table).
-constexpr int kDocumentedRoundTripsPerLink = 210;
+constexpr int kDocumentedRoundTripsPerLink = 288;
 constexpr int kDocumentedWindowCalls = 50;
 
 TEST(ProbeBudget, TheBudgetsAreTheDocumentedOnes) {
