@@ -67,8 +67,8 @@ Result<LinkMeasurements> sweep(MPI_Comm comm, int rank, const ProfileOptions& o)
     buf.assign(size_t(o.max_message_bytes), std::byte{1});
     for (double m = 8; st.ok() && m <= o.max_message_bytes; m *= 2) {
       // A time budget per size rather than a count: fast links average over many round
-      // trips, slow ones are not measured for long.
-      auto t = ping_pong(pair, rank, buf, int(m), 0.05, 3, 200);
+      // trips, slow ones are not measured for long; no early stop on a floor (the probe's).
+      auto t = ping_pong(pair, rank, buf, int(m), FloorBudget{3, 200, 0.05, /*agree=*/-1});
       if (!t.ok()) {
         st = t.status();
         break;

@@ -9,7 +9,7 @@
 namespace commpress::comm::probe {
 
 namespace {
-constexpr double kOnCore = 0.015;
+constexpr double kOnCore = 0.01;
 constexpr double kLongest = 0.5;
 }  // namespace
 

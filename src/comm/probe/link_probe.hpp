@@ -13,15 +13,19 @@
 
 namespace commpress::comm::probe {
 
-// Collective over comm: ranks a and b (a != b) ping-pong messages of 8 B .. 1 MiB, a few
-// round trips each (within a small time budget per size; at least 24 up to 16 KiB, 3 above),
-// then judge the overlap up to 256 KiB while the others compute. Every rank returns the same Link (a's
-// measurements: fit_probed_link's line, and the overlap).
-Result<model::Link> probe_link(MPI_Comm comm, int a, int b);
+// Collective over comm: ranks a and b (a != b) ping-pong messages of 8 B .. 1 MiB in six
+// sizes, each until its fastest round trips agree, within a count and a time budget per size
+// (link_probe.cpp), then judge the overlap up to 256 KiB while the others compute. Every rank
+// returns the same Link (a's measurements: fit_probed_link's line, and the overlap). Where
+// round_trips is given, rank a adds the timed round trips to it.
+Result<model::Link> probe_link(MPI_Comm comm, int a, int b, int* round_trips = nullptr);
 
-// The line probe_link fits to its measured (bytes, seconds) points: the sizes below 64 KiB
+// The most timed round trips probe_link makes (its budgets: link_probe.cpp).
+extern const int kMaxRoundTripsPerLink;
+
+// The lines probe_link fits to its measured (bytes, seconds) points: the sizes below 64 KiB
 // and those above on lines of their own, so latency-bound small messages cannot set the cost
-// per byte of large ones.
+// per byte of large ones; each side the line under its points (floor_line.hpp).
 model::Link fit_probed_link(std::span<const model::Sample> points);
 
 }  // namespace commpress::comm::probe

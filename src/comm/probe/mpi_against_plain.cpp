@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "comm/probe/stable_floor.hpp"
 #include "comm/session/node_key.hpp"
 #include "commpress/comm.hpp"
 
@@ -15,17 +16,14 @@ namespace {
 // One call of the operation on n elements per block or message with the algorithm.
 using Call = std::function<Result<Report>(Algorithm alg, size_t n)>;
 
-// The slowest rank's time of one call, after a barrier.
+// This rank's time of one call, after a barrier.
 Result<double> timed_call(MPI_Comm comm, const Call& call, Algorithm alg, size_t n) {
   if (MPI_Barrier(comm) != MPI_SUCCESS)
     return Status{ErrorCode::mpi, "profile: MPI_Barrier failed"};
   const double t0 = MPI_Wtime();
   auto r = call(alg, n);
   if (!r.ok()) return r.status();
-  double t = MPI_Wtime() - t0;
-  if (MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
-    return Status{ErrorCode::mpi, "profile: MPI_Allreduce failed"};
-  return t;
+  return MPI_Wtime() - t0;
 }
 
 Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes,
@@ -37,6 +35,7 @@ Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes,
   m.ranks = size;
   for (double bytes : {64.0 * 1024, 1024.0 * 1024, 8.0 * 1024 * 1024}) {
     if (bytes > max_bytes) break;
+    if (!rounds_of.middle && bytes == 1024.0 * 1024 && max_bytes > bytes) continue;
     const size_t n = size_t(bytes) / sizeof(float);
     // Rounds run both, one after the other, so each gives a paired ratio; their median is
     // the slowdown (the first round warms up). Not the fastest round of each, as elsewhere
@@ -47,14 +46,26 @@ Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes,
     // 1.42x slower.
     const int rounds = bytes < 1e6 ? rounds_of.small : bytes < 4e6 ? rounds_of.medium : rounds_of.large;
     std::vector<double> ratios;
+    StableFloor lowest_two({2, std::max(2, rounds - 1), 0, rounds_of.agree});
     for (int k = 0; k < rounds; ++k) {
-      double t[2];
+      double t[2];  // the slowest rank's times (the barrier before each call parts them)
       for (int i = 0; i < 2; ++i) {
         auto s = timed_call(comm, call, i == 0 ? Algorithm::Mpi : plain, n);
         if (!s.ok()) return s.status();
         t[i] = *s;
       }
-      if (k > 0 && t[1] > 0) ratios.push_back(t[0] / t[1]);
+      if (MPI_Allreduce(MPI_IN_PLACE, t, 2, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
+        return Status{ErrorCode::mpi, "profile: MPI_Allreduce failed"};
+      if (rounds_of.calls) *rounds_of.calls += 2;
+      if (k == 0 || !(t[1] > 0)) continue;
+      ratios.push_back(t[0] / t[1]);
+      lowest_two.add(ratios.back());
+      // Every rank holds the same ratios, so all stop at the same round. Where the lowest
+      // ratio is kept and has MPI's own as fast as the plain one, the answer is decided: more
+      // rounds can only lower it, and Auto never runs the plain one in MPI's stead.
+      if (rounds_of.agree >= 0 &&
+          (lowest_two.done(0) || (rounds_of.lowest && lowest_two.fastest() <= 1)))
+        break;
     }
     const size_t at = rounds_of.lowest ? 0 : ratios.size() / 2;
     std::nth_element(ratios.begin(), ratios.begin() + at, ratios.end());

@@ -19,6 +19,13 @@ namespace commpress::comm::probe {
 struct AgainstPlainRounds {
   int small = 15, medium = 9, large = 5;
   bool lowest = false;
+  // The zero-configuration probe's economies: a size's rounds stop once its two lowest ratios
+  // agree within this fraction (stable_floor.hpp; negative: every round runs), or with
+  // `lowest` once a ratio is at most 1 (MPI's own no slower: decided), and without
+  // `middle` the 1 MiB size is left out (the model interpolates between its neighbours).
+  double agree = -1;
+  bool middle = true;
+  int* calls = nullptr;  // where given, the timed and warm-up calls made are added to it
 };
 
 // Collective. f32 blocks (reduce_scatter) or messages (bcast) of 64 KiB, 1 MiB and 8 MiB,

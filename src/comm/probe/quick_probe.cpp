@@ -22,16 +22,19 @@ namespace commpress::comm::probe {
 
 namespace {
 
-// Values per codec measurement: 1 MiB of f32, 2 MiB of f64, about a core's L2 on the
+// Values per codec measurement: 256 KiB of f32, 512 KiB of f64, within a core's L2 on the
 // development machine (bigger arrays measure the memory more than the codec; `commpress
-// profile` uses 4 Mi values), and milliseconds of codec work.
-constexpr size_t kCodecValues = size_t{256} << 10;
-constexpr size_t kMinOwnData = size_t{64} << 10;  // less of the call's data: a random walk
+// profile` uses 4 Mi values), and a millisecond or less of codec work per run; the fixed
+// cost of a call is measured apart (measure_call_overhead).
+constexpr size_t kCodecValues = size_t{64} << 10;
+// The call's own values, where it holds more, as a sample of that many pieces spread over
+// them: the rates and the ratio of its data as a whole, not of its first values only.
+constexpr size_t kSamplePieces = 8;
 // The fastest of 3 runs per operation (of 2 for the combines, whose first run sizes their
 // output): with one run, the first touch of a buffer set a combine's rate.
 constexpr int kCodecReps = 3;
 // Long enough to span several of the scheduler's time slices where ranks share a core.
-constexpr double kShareWindow = 0.03;
+constexpr double kShareWindow = 0.02;
 
 std::mutex g_extensions_mutex;
 std::vector<ProbeExtension>& extensions() {
@@ -39,11 +42,11 @@ std::vector<ProbeExtension>& extensions() {
   return list;
 }
 
-// The values a codec is measured on: the call's own where this rank holds enough of them (the
-// first kCodecValues), else a random walk.
+// The values a codec is measured on: a sample of the call's own where this rank holds at
+// least kCodecValues of them, else a random walk.
 template <class T>
 struct Values {
-  std::vector<T> walk;
+  std::vector<T> held;
   const T* a = nullptr;
   size_t n = kCodecValues;
 };
@@ -51,12 +54,20 @@ struct Values {
 template <class T>
 Values<T> values_of(const ProbeCall& call) {
   Values<T> v;
-  if (call.data && call.dtype == codec::dtype_of<T>() && call.count >= kMinOwnData) {
-    v.a = static_cast<const T*>(call.data);
-    v.n = std::min(call.count, kCodecValues);
+  if (call.data && call.dtype == codec::dtype_of<T>() && call.count >= kCodecValues) {
+    const T* own = static_cast<const T*>(call.data);
+    v.a = own;
+    if (call.count > kCodecValues) {
+      constexpr size_t piece = kCodecValues / kSamplePieces;
+      v.held.resize(kCodecValues);
+      for (size_t i = 0; i < kSamplePieces; ++i)
+        std::copy_n(own + (call.count - piece) * i / (kSamplePieces - 1), piece,
+                    v.held.begin() + ptrdiff_t(i * piece));
+      v.a = v.held.data();
+    }
   } else {
-    v.walk = random_walk<T>(v.n, 11);
-    v.a = v.walk.data();
+    v.held = random_walk<T>(v.n, 11);
+    v.a = v.held.data();
   }
   return v;
 }
@@ -93,8 +104,9 @@ std::vector<std::pair<const codec::Codec*, codec::Dtype>> to_measure(const Probe
 // long runs wait for a core depends on the moment), times the share of a core the slowest
 // rank's codec work keeps while every rank codes at once (codec_share.hpp); gamma and the
 // calls' overhead, times, are divided by it.
+template <class Phase>
 Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfile& m,
-                      double& core_share) {
+                      double& core_share, const Phase& phase) {
   comm::detail::CodecThreads share;  // the threads a collective's codec work gets
   std::vector<model::CodecRates> rates;
   for (auto [c, dt] : to_measure(call)) {
@@ -115,6 +127,7 @@ Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfil
     row->ratio = -v[4];
     rates.push_back(summarize(std::span<const CodecRow>(&*row, 1), v[5]));
   }
+  phase("codecs");
   if (rates.empty()) return {};
   // The share, measured with the first codec (szp) on the call's dtype where it was measured.
   const model::CodecRates* on = &rates.front();
@@ -125,6 +138,7 @@ Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfil
                                             : share_on<double>(comm, *c, call, on->compress);
   if (!got.ok()) return got.status();
   core_share = *got;
+  phase("core share");
   for (model::CodecRates& r : rates) {
     for (double* rate : {&r.compress, &r.decompress, &r.combine, &r.combine_raw}) *rate *= *got;
     r.call_overhead /= *got;
@@ -137,20 +151,22 @@ Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfil
 // MPI's allreduce, allgather and bcast against SharedWindow, where every rank shares one node:
 // without these Auto never runs SharedWindow (it prices it only from MPI's time and this
 // ratio), and on one node it is often the fastest allreduce (bench/results/zeroconf.md).
-// Fewer rounds than `commpress profile` (2 to 4 paired ratios per size, the
-// smallest taken), the allgather's blocks up to 1 MiB, on a communicator of their own: the
-// shared segments the measurement maps are unmapped when it is freed here, not kept.
+// Fewer rounds and sizes than `commpress profile` (kQuickWindowRounds), on a communicator of
+// their own: the shared segments the measurement maps are unmapped when it is freed here, not
+// kept.
 template <class Phase>
-Status measure_shared_window(MPI_Comm comm, model::MachineProfile& m, const Phase& phase) {
-  constexpr AgainstPlainRounds kQuick{5, 4, 3, /*lowest=*/true};
+Status measure_shared_window(MPI_Comm comm, model::MachineProfile& m, int& calls,
+                             const Phase& phase) {
   constexpr double kLargest = 8.0 * 1024 * 1024;
+  AgainstPlainRounds rounds = kQuickWindowRounds;
+  rounds.calls = &calls;
   MPI_Comm own = MPI_COMM_NULL;
   COMMPRESS_MPI(MPI_Comm_dup(comm, &own));
   exempt_from_probe(own);
   Status st;
   auto take = [&](auto measure, double max_bytes, model::MpiAgainstPlain& into, const char* name) {
     if (!st.ok()) return;
-    auto r = measure(own, max_bytes, kQuick);
+    auto r = measure(own, max_bytes, rounds);
     if (r.ok()) into = *r;
     else st = r.status();
     phase(name);
@@ -192,13 +208,13 @@ Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
   std::sort(nodes.begin(), nodes.end());
   const int node_count = int(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
   if (same > 0) {
-    auto link = probe_link(comm, 0, same);
+    auto link = probe_link(comm, 0, same, &out.round_trips);
     if (!link.ok()) return link.status();
     m.intra_node = *link;
     m.network = *link;
   }
   if (other > 0) {
-    auto link = probe_link(comm, 0, other);
+    auto link = probe_link(comm, 0, other, &out.round_trips);
     if (!link.ok()) return link.status();
     m.network = *link;
   }
@@ -230,10 +246,10 @@ Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
   }
   phase("step wait");
   double core_share = 1;
-  COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, call, m, core_share));
-  phase("codecs");
-  out.phases += " (core share " + std::to_string(core_share) + ")";
-  if (node_count == 1 && size > 1) COMMPRESS_RETURN_IF_ERROR(measure_shared_window(comm, m, phase));
+  COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, call, m, core_share, phase));
+  out.phases += " (share " + std::to_string(core_share) + ")";
+  if (node_count == 1 && size > 1)
+    COMMPRESS_RETURN_IF_ERROR(measure_shared_window(comm, m, out.window_calls, phase));
   std::vector<ProbeExtension> more;
   {
     std::lock_guard<std::mutex> lock(g_extensions_mutex);
