@@ -30,8 +30,10 @@ namespace model = commpress::model;
 // How far a probed rate may part from the profile's: the load of a shared machine moves
 // between the two measurements, and either side's wall-clock rates with it.
 constexpr double kFactor = 8;
-// How far the proportions may part: both sides time them on the core.
-constexpr double kMixFactor = 2;
+// How far the proportions may part: both sides time them on the core, but a loaded machine
+// still moves on-core times (caches and the core's sibling shared with other jobs); the
+// mistakes this test is for part them by an order of magnitude.
+constexpr double kMixFactor = 4;
 
 // Rates of szp on f32 random walks (1 Mi values, the profile's 4 Mi being slower to time),
 // the fastest of 5 runs on every rank at once, by `clock`: the slowest rank's by the wall
