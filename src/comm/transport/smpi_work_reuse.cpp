@@ -19,8 +19,8 @@ namespace commpress::comm::detail {
 
 namespace {
 
-// What one execution left: its frame (empty for a decode) and the simulated seconds of
-// compute SMPI charged it. Kept in SMPI's process-wide table of shared calls, so that every
+// What one execution left: its frame (empty for a decode) and the thread CPU seconds it took,
+// which SMPI's benchmark charged it. Kept in SMPI's process-wide table of shared calls, so that every
 // rank's copy of the library finds it.
 struct Done {
   std::vector<std::byte> frame;
