@@ -5,8 +5,10 @@
 // and their result there is meaningless. The private head is each rank's own: its result is
 // checked against MPI's uncompressed allreduce of the same head, within the bound the run
 // reports, and a violation fails the program. Without --shared every byte is private and
-// checked. One JSON line per algorithm on rank 0; times are the slowest rank's, in simulated
-// seconds.
+// checked. --periodic makes every block of the rings' layout (count / ranks values) of the
+// shared part the same values, so that the library under SMPI does each codec step there once
+// and charges the others the time it took (docs/smpi.md, "Codec work on the shared payload").
+// One JSON line per algorithm on rank 0; times are the slowest rank's, in simulated seconds.
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -16,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commpress/comm.hpp"
@@ -29,17 +32,19 @@ struct Args {
   int repeat = 1;
   size_t private_values = 0;       // with --shared: the checked head (0 = 256 Ki values)
   bool shared = false;
+  bool periodic = false;           // with --shared: the field repeats every count / ranks values
 };
 
 bool parse(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i];
-    if (i + 1 >= argc && k != "--shared") return false;
+    if (i + 1 >= argc && k != "--shared" && k != "--periodic") return false;
     if (k == "--count") a.count = std::strtoull(argv[++i], nullptr, 10);
     else if (k == "--bound-rel") a.bound_rel = std::strtod(argv[++i], nullptr);
     else if (k == "--repeat") a.repeat = std::atoi(argv[++i]);
     else if (k == "--private-values") a.private_values = std::strtoull(argv[++i], nullptr, 10);
     else if (k == "--shared") a.shared = true;
+    else if (k == "--periodic") a.periodic = true;
     else if (k == "--algorithm") {
       a.algorithms.clear();
       std::string list = argv[++i];
@@ -63,10 +68,15 @@ void release(double* p, bool shared) {
   else std::free(p);
 }
 
-// A smooth field, plus a rank's own ripple where its memory is private.
-void fill(double* x, size_t n, size_t head, int rank) {
-  for (size_t i = 0; i < n; ++i) {
-    double v = 10.0 * std::sin(double(i) * 1e-4) + std::cos(double(i) * 3e-3);
+// A smooth field, plus a rank's own ripple where its memory is private. With a period the
+// field starts again every period values: with the period of the rings' blocks every block
+// of the shared part holds the same values, so each ring step's codec work there is one that
+// another rank has already done, and under SMPI the library does it once
+// (comm/transport/smpi_work_reuse.hpp).
+void fill(double* x, size_t begin, size_t end, size_t head, int rank, size_t period) {
+  for (size_t i = begin; i < end; ++i) {
+    const double t = double(period ? i % period : i);
+    double v = 10.0 * std::sin(t * 1e-4) + std::cos(t * 3e-3);
     if (i < head) v += 0.01 * rank * std::sin(double(i) * 1e-2);
     x[i] = v;
   }
@@ -83,7 +93,7 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, a)) {
     if (rank == 0)
       std::fprintf(stderr, "usage: smpi_allreduce --count N --algorithm a,b --bound-rel R "
-                           "[--repeat K] [--shared [--private-values M]]\n");
+                           "[--repeat K] [--shared [--private-values M] [--periodic]]\n");
     MPI_Finalize();
     return 2;
   }
@@ -96,8 +106,16 @@ int main(int argc, char** argv) {
   double* recv = allocate(bytes, head_bytes, a.shared);
   // The shared part is the same pages on every rank: one rank writes it (1024 ranks each
   // writing 64 MiB of sines would cost minutes of simulation for nothing), the others only
-  // their private head. The reference allreduce below orders the writes before every read.
-  fill(send, a.shared && rank != 0 ? head : a.count, head, rank);
+  // their private memory (the head and what SMPI keeps private around it: its shared blocks
+  // are whole blocks of smpi/shared-malloc-blocksize). The reference allreduce below orders
+  // the writes before every read.
+  const size_t period = a.shared && a.periodic ? a.count / size_t(ranks) : 0;
+  std::vector<std::pair<size_t, size_t>> private_blocks;
+  size_t offset = 0;
+  if (!a.shared || rank == 0 || !smpi_is_shared(send, private_blocks, &offset))
+    private_blocks = {{0, bytes}};
+  for (const auto& [begin, end] : private_blocks)
+    fill(send, begin / sizeof(double), std::min(end, bytes) / sizeof(double), head, rank, period);
   // From a private copy: SMPI moves no bytes out of a buffer it knows as shared.
   std::vector<double> mine(send, send + head), reference(head);
   MPI_Allreduce(mine.data(), reference.data(), int(head), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -141,11 +159,12 @@ int main(int argc, char** argv) {
     if (rank == 0)
       std::printf("{\"op\":\"allreduce\",\"algorithm_requested\":\"%s\",\"algorithm\":\"%s\","
                   "\"ranks\":%d,\"count\":%zu,\"bytes_per_rank\":%zu,\"bound_rel\":%g,"
-                  "\"shared\":%s,\"checked_values\":%zu,\"seconds\":%.9g,"
+                  "\"shared\":%s,\"periodic\":%s,\"checked_values\":%zu,\"seconds\":%.9g,"
                   "\"predicted_seconds\":%.9g,\"ratio\":%.6g,\"max_abs_error\":%.6g,"
                   "\"allowed_abs_error\":%.6g,\"within_bound\":%s,\"error\":\"%s\"}\n",
                   name.c_str(), commpress::algorithm_name(report.algorithm), ranks, a.count,
-                  bytes, a.bound_rel, a.shared ? "true" : "false", head, best,
+                  bytes, a.bound_rel, a.shared ? "true" : "false", period ? "true" : "false",
+                  head, best,
                   report.predicted_seconds, report.ratio(), worst, allowed,
                   within ? "true" : "false", error.c_str());
     std::fflush(stdout);

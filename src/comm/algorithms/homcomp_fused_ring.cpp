@@ -3,6 +3,7 @@
 // except the first.
 #include "comm/algorithms/parts/homomorphic_stepper.hpp"
 #include "comm/algorithms/parts/ring_reductions.hpp"
+#include "comm/transport/smpi_work_reuse.hpp"
 
 namespace commpress::comm::detail {
 
@@ -14,8 +15,10 @@ class FusedStepper final : public HomomorphicBase {
 
  protected:
   Status add_own(int b, size_t j, std::span<const std::byte> in, Bytes& out) override {
-    return codec::combine_raw(local(b, j), elems(b, j), ctx_.wire.dtype(), in,
-                              codec::CombineOp::sum, out, ws_);
+    return reused_frame(ctx_.wire, "combine_raw_sum", local(b, j), elems(b, j), in, out, [&] {
+      return codec::combine_raw(local(b, j), elems(b, j), ctx_.wire.dtype(), in,
+                                codec::CombineOp::sum, out, ws_);
+    });
   }
 };
 

@@ -9,6 +9,7 @@
 #include "comm/session/private_comm.hpp"
 #include "comm/session/value_range.hpp"
 #include "comm/session/yielding_wait.hpp"
+#include "comm/transport/smpi_work_reuse.hpp"
 
 namespace commpress::comm::detail {
 
@@ -148,18 +149,24 @@ Result<size_t> Wire::encode_into(const void* data, size_t elems, std::span<std::
 }
 
 Status Wire::encode_exact(const void* data, size_t elems, std::vector<std::byte>& out) const {
-  thread_local Buffer scratch;
-  auto len = encode(data, elems, scratch);
-  if (!len.ok()) {
-    out.clear();
-    return len.status();
-  }
-  out.assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(*len));
-  return {};
+  auto run = [&]() -> Status {
+    thread_local Buffer scratch;
+    auto len = encode(data, elems, scratch);
+    if (!len.ok()) {
+      out.clear();
+      return len.status();
+    }
+    out.assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(*len));
+    return {};
+  };
+  return codec_ ? reused_frame(*this, "encode", data, elems, {}, out, run) : run();
 }
 
 Status Wire::decode(std::span<const std::byte> frame, void* out, size_t elems) const {
-  if (codec_) return codec_->decompress(frame, out, elems, dtype_, workspace());
+  if (codec_)
+    return reused_decode(*this, frame, out, elems, [&] {
+      return codec_->decompress(frame, out, elems, dtype_, workspace());
+    });
   if (frame.size() != elems * elem_size_)
     return {ErrorCode::truncated, "raw chunk of " + num(frame.size()) + " bytes, expected " +
                                       num(elems * elem_size_)};
