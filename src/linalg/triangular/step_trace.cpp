@@ -1,23 +1,16 @@
 #include "linalg/triangular/step_trace.hpp"
 
 #include <mpi.h>
-#include <time.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
+#include "comm/probe/timing.hpp"
+
 namespace commpress::linalg::detail {
 
-namespace {
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
-
-}  // namespace
+using comm::probe::process_cpu_seconds;
 
 double StepTrace::seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -32,13 +25,13 @@ StepTrace::StepTrace(const LineGrid& g) : row_(g.row), col_(g.col) {
   on_ = true;
   path_ = std::string(prefix) + "." + std::to_string(rank);
   events_.reserve(4096);
-  cpu0_ = cpu_seconds();
+  cpu0_ = process_cpu_seconds();
   wall0_ = seconds();
 }
 
 StepTrace::~StepTrace() {
   if (!on_) return;
-  const double wall = seconds() - wall0_, cpu = cpu_seconds() - cpu0_;
+  const double wall = seconds() - wall0_, cpu = process_cpu_seconds() - cpu0_;
   FILE* f = std::fopen(path_.c_str(), "a");
   if (f == nullptr) return;  // a trace is a diagnostic: the factorization does not fail for it
   std::fprintf(f, "%.6f call %d %d\n", wall0_, row_, col_);
