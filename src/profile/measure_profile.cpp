@@ -14,6 +14,7 @@
 #include "comm/probe/sum_rate.hpp"
 #include "comm/probe/timing.hpp"
 #include "comm/select.hpp"
+#include "comm/session/codec_threads.hpp"
 #include "commpress/config.h"
 #if COMMPRESS_HAVE_GEMM
 #include "commpress/blas_info.hpp"
@@ -228,6 +229,10 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
   say(opts, rank, "  dgemm " + std::to_string(flops[0] / 1e9) + " GFLOP/s, sgemm " +
                       std::to_string(flops[1] / 1e9) + " GFLOP/s per rank");
 #endif
+  // The OpenMP team a collective's codec work gets, as the zero-configuration probe measures
+  // with: OpenMP's default of a thread per core in every rank spins in its barriers where
+  // ranks share cores, and read szp 10x slower than the collectives run it.
+  comm::detail::CodecThreads share;
   rep.profile.threads_per_rank = omp_get_max_threads();
   say(opts, rank, "codec rates (" + std::to_string(rep.profile.threads_per_rank) +
                       " thread(s) per rank, all ranks at once)");
