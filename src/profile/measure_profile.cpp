@@ -231,7 +231,7 @@ Result<ProfileReport> measure_profile(MPI_Comm comm, const ProfileOptions& opts)
 #endif
   // The OpenMP team a collective's codec work gets, as the zero-configuration probe measures
   // with: OpenMP's default of a thread per core in every rank spins in its barriers where
-  // ranks share cores, and read szp 10x slower than the collectives run it.
+  // ranks share cores, far below the rate the collectives' codec work runs at.
   comm::detail::CodecThreads share;
   rep.profile.threads_per_rank = omp_get_max_threads();
   say(opts, rank, "codec rates (" + std::to_string(rep.profile.threads_per_rank) +
