@@ -18,11 +18,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "comm/select.hpp"
 #include "commpress/scalapack.h"
+#include "core/checksum.hpp"
 #include "model/triangular_model.hpp"
 #include "linalg/layout/blacs.hpp"
 #include "linalg/layout/matrix_fill.hpp"
@@ -131,15 +133,15 @@ Rounds alternate(int repeats, F&& theirs, G&& ours) {
   return out;
 }
 
-// A hash of this call's result over the grid (FNV-1a of each rank's local array, XORed over
-// the ranks after mixing in the rank): two builds whose results are bit-identical print the
-// same value, so a change meant to keep them can be checked on the measured runs themselves.
+// A hash of this call's result over the grid (each rank's local array by the frames'
+// checksum, mixed with the rank and XORed over the ranks): two builds whose results are
+// bit-identical print the same value, so a change meant to keep them can be checked on the
+// measured runs themselves.
 unsigned long long result_hash(const std::vector<double>& local) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  unsigned long long h = 1469598103934665603ULL ^ (unsigned long long)(rank + 1);
-  const auto* bytes = reinterpret_cast<const unsigned char*>(local.data());
-  for (size_t i = 0; i < local.size() * sizeof(double); ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
+  const std::span<const std::byte> tag(reinterpret_cast<const std::byte*>(&rank), sizeof rank);
+  unsigned long long h = commpress::core::checksum64(tag, std::as_bytes(std::span(local)));
   MPI_Allreduce(MPI_IN_PLACE, &h, 1, MPI_UNSIGNED_LONG_LONG, MPI_BXOR, MPI_COMM_WORLD);
   return h;
 }
