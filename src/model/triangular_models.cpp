@@ -56,18 +56,22 @@ int64_t step_blocks(const TriangularScenario& s) {
 
 // One step on the critical path: its chain (the local work `chain` and the transfers `net`
 // each panel waits for) runs beside `busy` (the last step's pending update and the step's own
-// updates of its later columns), and `hidden` (transfers started earlier) behind both; in
-// ScaLAPACK's order nothing overlaps.
-void add_step(TriangularCost& c, bool overlap, double busy, double chain, double net,
-              double hidden) {
+// updates of its later columns), and `hidden` (transfers started earlier) behind both; then
+// the step's update of the rest, of which the next step's columns (`ahead`) come first and
+// the remainder is left `pending` beside the next step's chain. In ScaLAPACK's order nothing
+// overlaps and nothing is left pending.
+void add_step(TriangularCost& c, bool overlap, double& pending, double beside, double chain,
+              double net, double hidden, double update, double ahead) {
   if (!overlap) {
-    c.comp += busy + chain;
+    c.comp += pending + beside + chain + update;
     c.comm += net + hidden;
+    pending = 0;
     return;
   }
-  const double work = std::max(busy, chain);
-  c.comp += work;
+  const double work = std::max(pending + beside, chain);
+  c.comp += work + ahead;
   c.comm += std::max(0.0, std::max(chain + net, hidden) - work);
+  pending = update - ahead;
 }
 
 }  // namespace
@@ -114,13 +118,7 @@ TriangularCost trsm_2d_cost(const TriangularScenario& s) {
     const double update = 2 * blocks_of(R1, nb, pr) * nb * W * r / s.flops;
     const double ahead = std::min(update, 2 * blocks_of(std::min(R1, double(width) * nb), nb, pr) *
                                               nb * W * r / s.flops);
-    add_step(c, s.overlap, pending + beside, chain, net, panels);
-    if (s.overlap) {
-      c.comp += ahead;
-      pending = update - ahead;
-    } else {
-      c.comp += update;
-    }
+    add_step(c, s.overlap, pending, beside, chain, net, panels, update, ahead);
   }
   c.seconds = c.comm + c.comp;
   return c;
@@ -180,13 +178,7 @@ TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
     const double ahead =
         std::min(update, 2 * rows * blocks_of(std::min(R1, double(width) * nb), nb, pc) * nb * W /
                              s.flops);
-    add_step(c, s.overlap, pending + beside, chain, net, 0);
-    if (s.overlap) {
-      c.comp += ahead;
-      pending = update - ahead;
-    } else {
-      c.comp += update;
-    }
+    add_step(c, s.overlap, pending, beside, chain, net, 0, update, ahead);
   }
   c.seconds = c.comm + c.comp;
   return c;
