@@ -33,9 +33,12 @@ Result<model::MpiAgainstPlain> measure(MPI_Comm comm, double max_bytes,
   MPI_Comm_size(comm, &size);
   model::MpiAgainstPlain m;
   m.ranks = size;
-  for (double bytes : {64.0 * 1024, 1024.0 * 1024, 8.0 * 1024 * 1024}) {
-    if (bytes > max_bytes) break;
-    if (!rounds_of.middle && bytes == 1024.0 * 1024 && max_bytes > bytes) continue;
+  std::vector<double> sizes;
+  for (double bytes : {64.0 * 1024, 1024.0 * 1024, 8.0 * 1024 * 1024})
+    if (bytes <= max_bytes) sizes.push_back(bytes);
+  // Without `middle`, a size between the smallest and the largest is left out.
+  if (!rounds_of.middle && sizes.size() > 2) sizes.erase(sizes.begin() + 1, sizes.end() - 1);
+  for (double bytes : sizes) {
     const size_t n = size_t(bytes) / sizeof(float);
     // Rounds run both, one after the other, so each gives a paired ratio; their median is
     // the slowdown (the first round warms up). Not the fastest round of each, as elsewhere
