@@ -3,14 +3,14 @@
 # user without ScaLAPACK builds it: it configures, builds and installs; libcommpress needs
 # neither OpenBLAS nor ScaLAPACK; the multiply's headers are not installed and config.h says
 # so; the pkg-config C consumer (collectives and codecs only) builds against it and runs.
-# Usage: without_gemm.sh SOURCE_DIR WORK_DIR MPIEXEC
+# Usage: without_gemm.sh SOURCE_DIR WORK_DIR MPIEXEC [BUILD_DIR (default WORK_DIR/build)]
 set -uo pipefail
 SRC="$1"
 WORK="$2"
 MPIEXEC="$3"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/../cli/test_lib.sh" "" "$WORK"
-BUILD="$WORK/build"
+BUILD="${4:-$WORK/build}"
 PREFIX="$WORK/prefix"
 root_flag=()
 [ "$(id -u)" -eq 0 ] && root_flag=(--allow-run-as-root)
@@ -18,7 +18,7 @@ root_flag=()
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if ! { cmake -S "$SRC" -B "$BUILD" "${gen[@]}" "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
          -DCOMMPRESS_ENABLE_GEMM=OFF -DCOMMPRESS_ENABLE_TESTS=OFF -DCOMMPRESS_ENABLE_BENCH=OFF \
          -DCOMMPRESS_ENABLE_APPS=OFF \

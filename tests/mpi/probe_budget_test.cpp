@@ -43,8 +43,10 @@ TEST(ProbeBudget, OneNodeStaysWithinItsCounts) {
   // One link class (the same node): at least two round trips per size, six sizes.
   EXPECT_GE(got->round_trips, 12);
   EXPECT_LE(got->round_trips, probe::kMaxRoundTripsPerLink);
-  // Three comparisons of two sizes, each a warm-up round and two paired ones at least.
-  EXPECT_GE(got->window_calls, 3 * 2 * 3 * 2);
+  // Three comparisons of two sizes, each a warm-up round and one paired one at least: a
+  // size stops after its first paired ratio where that has MPI's own no slower (ASan's
+  // instrumented SharedWindow against the uninstrumented MPI does that on any machine).
+  EXPECT_GE(got->window_calls, 3 * 2 * 2 * 2);
   EXPECT_LE(got->window_calls, probe::kMaxWindowCalls);
 }
 
