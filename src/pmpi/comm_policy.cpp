@@ -66,10 +66,12 @@ std::string agreed_text(const Result<Policy>& p) {
   if (!p.ok()) return p.status().message();
   if (!p->active) return p->text();
   if (comm::progress_thread_available()) return p->text() + " (progress threads)";
-  int level = MPI_THREAD_SINGLE;
-  PMPI_Query_thread(&level);
-  return p->text() + (level == MPI_THREAD_MULTIPLE ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
-                                                   : " (no MPI_THREAD_MULTIPLE: no progress threads)");
+  // With MPI_THREAD_MULTIPLE only `inline` leaves the threads out; `inline` keeps the level
+  // below it too (init_finalize.cpp).
+  const char* progress = std::getenv("COMMPRESS_PROGRESS");
+  const bool inline_mode = progress && std::string(progress) == "inline";
+  return p->text() + (inline_mode ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
+                                  : " (no MPI_THREAD_MULTIPLE: no progress threads)");
 }
 
 }  // namespace

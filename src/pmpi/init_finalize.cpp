@@ -4,7 +4,10 @@
 // With a policy in the environment, MPI is asked for MPI_THREAD_MULTIPLE (never less than
 // the program asked for): the nonblocking collectives progress on threads of commpress's
 // (nonblocking_calls.cpp). The program sees the level MPI provided, which MPI allows to
-// exceed the one required.
+// exceed the one required. Not with COMMPRESS_PROGRESS=inline, where no thread of
+// commpress's runs: MPI keeps the program's level, and the locks MPI_THREAD_MULTIPLE puts in
+// every call (small calls' latency on shared memory) with it; point-to-point messages then
+// travel plain (p2p_peers.hpp).
 #include <mpi.h>
 
 #include <cstdio>
@@ -40,12 +43,16 @@ void start_session_or_exit(bool c_program) {
       opts.bound = world.bound;
       commpress::comm::prepare_packed_messages(MPI_COMM_WORLD, opts);
     }
-    if (rank == 0 && debug_enabled())
+    if (rank == 0 && debug_enabled()) {
+      const bool active = environment_policy_in_force().active;
+      const char* progress = std::getenv("COMMPRESS_PROGRESS");
       std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s%s\n", size,
                    environment_policy_in_force().text().c_str(),
-                   environment_policy_in_force().active && commpress::comm::progress_thread_available()
-                       ? " (progress threads)"
-                       : "");
+                   !active                                               ? ""
+                   : commpress::comm::progress_thread_available()       ? " (progress threads)"
+                   : progress && std::string(progress) == "inline"      ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
+                                                                        : " (no MPI_THREAD_MULTIPLE: no progress threads)");
+    }
     return;
   }
   std::fprintf(stderr, "commpress_mpi[%d/%d]: MPI_Init: %s\n", rank, size, st.message().c_str());
@@ -56,11 +63,14 @@ void start_session_or_exit(bool c_program) {
   std::exit(EXIT_FAILURE);
 }
 
-// The thread level to ask MPI for: MPI_THREAD_MULTIPLE where a policy may intercept.
+// The thread level to ask MPI for: MPI_THREAD_MULTIPLE where a policy may intercept and
+// progress threads may run.
 int level_for(int required) {
   const char* bound = std::getenv("COMMPRESS_BOUND");
   const bool policy = bound && *bound && std::string(bound) != "off";
-  return policy && required < MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+  const char* progress = std::getenv("COMMPRESS_PROGRESS");
+  const bool threads = !(progress && std::string(progress) == "inline");
+  return policy && threads && required < MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
 }
 
 void finish_session() {

@@ -66,7 +66,15 @@ if [ "$NP" -gt 1 ]; then
   expect "$OUT/no-decode" "^p2p checks passed" "the program's checks"
 fi
 
-for f in plain lossless lossy no-p2p; do
+echo "== COMMPRESS_PROGRESS=inline: MPI keeps the program's thread level, so no rank decodes"
+"$MPIRUN" "${FLAGS[@]}" -np "$NP" "${PRELOAD[@]}" -x COMMPRESS_BOUND=lossless -x COMMPRESS_CODEC=zstd-1 \
+  -x COMMPRESS_OPS=all,p2p -x COMMPRESS_PROGRESS=inline "$PROG" exact > "$OUT/inline" 2>&1 \
+  || fail "COMMPRESS_PROGRESS=inline under the preload"
+expect "$OUT/inline" "^commpress_mpi: policy on all $NP ranks: .*\(COMMPRESS_PROGRESS=inline: no progress threads\)" "inline in the agreed policy"
+expect "$OUT/inline" "^commpress_mpi\[0/$NP\]: MPI_Isend 65536 x MPI_DOUBLE to rank $((1 % NP)): passed through \(the receiving rank does not decode" "sends plain where no rank decodes"
+grep -Eq "^commpress_mpi\[[0-9]+/$NP\]: MPI_I?[sS]end .*direct codec" "$OUT/inline" && fail "a send compressed under inline"
+
+for f in plain lossless lossy no-p2p inline; do
   expect "$OUT/$f" "^p2p checks passed" "the program's checks ($f)"
 done
 [ "$failed" = 0 ] && echo "all checks passed at $NP ranks"
