@@ -65,16 +65,23 @@ namespace {
 std::string agreed_text(const Result<Policy>& p) {
   if (!p.ok()) return p.status().message();
   if (!p->active) return p->text();
-  if (comm::progress_thread_available()) return p->text() + " (progress threads)";
-  // With MPI_THREAD_MULTIPLE only `inline` leaves the threads out; `inline` keeps the level
-  // below it too (init_finalize.cpp).
-  const char* progress = std::getenv("COMMPRESS_PROGRESS");
-  const bool inline_mode = progress && std::string(progress) == "inline";
-  return p->text() + (inline_mode ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
-                                  : " (no MPI_THREAD_MULTIPLE: no progress threads)");
+  return p->text() + progress_note();
 }
 
 }  // namespace
+
+bool inline_progress_requested() {
+  const char* progress = std::getenv("COMMPRESS_PROGRESS");
+  return progress && std::string(progress) == "inline";
+}
+
+// With MPI_THREAD_MULTIPLE only `inline` leaves the threads out, and `inline` keeps the level
+// below it too.
+std::string progress_note() {
+  if (comm::progress_thread_available()) return " (progress threads)";
+  return inline_progress_requested() ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
+                                     : " (no MPI_THREAD_MULTIPLE: no progress threads)";
+}
 
 Status start_policies() {
   auto p = environment_policy();

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <string>
 
 #include "commpress/status.hpp"
 #include "pmpi/policy.hpp"
@@ -21,6 +22,13 @@ const Policy& environment_policy_in_force();
 // The policy of comm (the environment's unless set_info gave it one); nullptr before MPI_Init
 // went through this library (nothing is intercepted then).
 const Policy* policy_for(MPI_Comm comm);
+
+// COMMPRESS_PROGRESS=inline in this process's environment: no thread of commpress's runs, so
+// MPI_Init asks for no more than the program's thread level (init_finalize.cpp).
+bool inline_progress_requested();
+// What an active policy's line says about the progress threads after MPI_Init: " (progress
+// threads)", or why there are none.
+std::string progress_note();
 
 namespace detail {
 extern std::atomic<bool> may_intercept_flag;

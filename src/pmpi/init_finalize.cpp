@@ -43,16 +43,10 @@ void start_session_or_exit(bool c_program) {
       opts.bound = world.bound;
       commpress::comm::prepare_packed_messages(MPI_COMM_WORLD, opts);
     }
-    if (rank == 0 && debug_enabled()) {
-      const bool active = environment_policy_in_force().active;
-      const char* progress = std::getenv("COMMPRESS_PROGRESS");
+    if (rank == 0 && debug_enabled())
       std::fprintf(stderr, "commpress_mpi: policy on all %d ranks: %s%s\n", size,
                    environment_policy_in_force().text().c_str(),
-                   !active                                               ? ""
-                   : commpress::comm::progress_thread_available()       ? " (progress threads)"
-                   : progress && std::string(progress) == "inline"      ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
-                                                                        : " (no MPI_THREAD_MULTIPLE: no progress threads)");
-    }
+                   environment_policy_in_force().active ? progress_note().c_str() : "");
     return;
   }
   std::fprintf(stderr, "commpress_mpi[%d/%d]: MPI_Init: %s\n", rank, size, st.message().c_str());
@@ -68,9 +62,9 @@ void start_session_or_exit(bool c_program) {
 int level_for(int required) {
   const char* bound = std::getenv("COMMPRESS_BOUND");
   const bool policy = bound && *bound && std::string(bound) != "off";
-  const char* progress = std::getenv("COMMPRESS_PROGRESS");
-  const bool threads = !(progress && std::string(progress) == "inline");
-  return policy && threads && required < MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+  return policy && !inline_progress_requested() && required < MPI_THREAD_MULTIPLE
+             ? MPI_THREAD_MULTIPLE
+             : required;
 }
 
 void finish_session() {
