@@ -32,7 +32,6 @@ inline bool quantize_hysteresis_avx512(const T* x, const LinearQuantizer<T>& qz,
                                        IntOfT<T>& carry, __m512i* q) {
   using L = Lanes<T>;
   using Int = IntOfT<T>;
-  using U = std::make_unsigned_t<Int>;
   constexpr int V = L::kVectors, P = L::kPerVector;
   const VecOf<T> inv = broadcast(qz.inv_step()), step = broadcast(qz.step()),
                  accept = broadcast(qz.accept());
@@ -74,36 +73,49 @@ inline bool quantize_hysteresis_avx512(const T* x, const LinearQuantizer<T>& qz,
     ok |= (in & fr) << (g * P);
   }
   if (ok != 0xFFFFFFFFu) return false;
-  // Every lane keeps the carried integer: one compare per vector.
-  const __m512i c = L::set1(int64_t(carry)), one = L::set1(1);
-  uint32_t keep = 0;
-  for (int g = 0; g < V; ++g) {
-    uint32_t eq0, eq1;
-    if constexpr (std::is_same_v<T, float>) {
-      eq0 = _mm512_cmpeq_epi32_mask(c, lo[g]);
-      eq1 = _mm512_cmpeq_epi32_mask(c, _mm512_add_epi32(lo[g], one));
-    } else {
-      eq0 = _mm512_cmpeq_epi64_mask(c, lo[g]);
-      eq1 = _mm512_cmpeq_epi64_mask(c, _mm512_add_epi64(lo[g], one));
+  // The lanes that may keep integer k: one compare per vector.
+  const __m512i one = L::set1(1);
+  auto keeps = [&](Int k) {
+    const __m512i c = L::set1(int64_t(k));
+    uint32_t keep = 0;
+    for (int g = 0; g < V; ++g) {
+      uint32_t eq0, eq1;
+      if constexpr (std::is_same_v<T, float>) {
+        eq0 = _mm512_cmpeq_epi32_mask(c, lo[g]);
+        eq1 = _mm512_cmpeq_epi32_mask(c, _mm512_add_epi32(lo[g], one));
+      } else {
+        eq0 = _mm512_cmpeq_epi64_mask(c, lo[g]);
+        eq1 = _mm512_cmpeq_epi64_mask(c, _mm512_add_epi64(lo[g], one));
+      }
+      keep |= ((eq0 & (fit0 >> (g * P))) | (eq1 & (fit1 >> (g * P)))) << (g * P);
     }
-    keep |= ((eq0 & (fit0 >> (g * P))) | (eq1 & (fit1 >> (g * P)))) << (g * P);
+    return keep;
+  };
+  // Segment by segment: the carried integer holds up to the first lane that cannot keep it,
+  // which takes its rounded integer and carries that on. A compare per change of the
+  // integer, not a step per value; the integers are those of hysteresis_block's loop.
+  alignas(64) Int rnv[kBlockValues];
+  for (int g = 0; g < V; ++g) _mm512_store_si512(rnv + g * P, rn[g]);
+  auto below = [](unsigned b) { return b >= 32 ? 0xFFFFFFFFu : (1u << b) - 1; };
+  auto fill = [&](uint32_t lanes, Int k) {
+    const __m512i v = L::set1(int64_t(k));
+    for (int g = 0; g < V; ++g) {
+      const uint32_t m = (lanes >> (g * P)) & L::kAllLanes;
+      if constexpr (std::is_same_v<T, float>) q[g] = _mm512_mask_mov_epi32(q[g], __mmask16(m), v);
+      else q[g] = _mm512_mask_mov_epi64(q[g], __mmask8(m), v);
+    }
+  };
+  for (int g = 0; g < V; ++g) q[g] = _mm512_setzero_si512();
+  unsigned from = 0;
+  while (from < kBlockValues) {
+    const uint32_t breaks = ~keeps(carry) & ~below(from);
+    const unsigned to = breaks ? unsigned(__builtin_ctz(breaks)) : unsigned(kBlockValues);
+    fill(below(to) & ~below(from), carry);
+    if (to == kBlockValues) break;
+    carry = rnv[to];
+    fill(1u << to, carry);
+    from = to + 1;
   }
-  if (keep == 0xFFFFFFFFu) {
-    for (int g = 0; g < V; ++g) q[g] = c;
-    return true;
-  }
-  alignas(64) Int lov[kBlockValues], rnv[kBlockValues], qv[kBlockValues];
-  for (int g = 0; g < V; ++g) {
-    _mm512_store_si512(lov + g * P, lo[g]);
-    _mm512_store_si512(rnv + g * P, rn[g]);
-  }
-  for (size_t i = 0; i < kBlockValues; ++i) {
-    const U d = U(carry) - U(lov[i]);
-    const bool kept = d <= 1 && (((d ? fit1 : fit0) >> i) & 1);
-    carry = kept ? carry : rnv[i];
-    qv[i] = carry;
-  }
-  for (int g = 0; g < V; ++g) q[g] = _mm512_load_si512(qv + g * P);
   return true;
 }
 
