@@ -34,6 +34,8 @@ static int cmp(const void* a, const void* b) {
 /* What a round repeats: the allreduce of n floats (n >= 0), or with n < 0 the 0-byte traffic
  * (kBarrier, kRing0). */
 enum { kBarrier = -1, kRing0 = -2 };
+/* The ring step's neighbours, set once after MPI_Init. */
+static int left, right;
 
 static void one_call(float* send, float* recv, int n) {
   if (n >= 0) {
@@ -41,12 +43,9 @@ static void one_call(float* send, float* recv, int n) {
   } else if (n == kBarrier) {
     MPI_Barrier(MPI_COMM_WORLD);
   } else {
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Request req;
-    MPI_Irecv(recv, 0, MPI_FLOAT, (rank + size - 1) % size, 7, MPI_COMM_WORLD, &req);
-    MPI_Send(send, 0, MPI_FLOAT, (rank + 1) % size, 7, MPI_COMM_WORLD);
+    MPI_Irecv(recv, 0, MPI_FLOAT, left, 7, MPI_COMM_WORLD, &req);
+    MPI_Send(send, 0, MPI_FLOAT, right, 7, MPI_COMM_WORLD);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
   }
 }
@@ -94,6 +93,7 @@ int main(int argc, char** argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  left = (rank + size - 1) % size, right = (rank + 1) % size;
   if (rank == 0) printf("# %d ranks, %d rounds per size; bytes median_us min_us max_us MB/s\n", size, rounds);
   char* list = strdup(sizes);
   for (char* tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {

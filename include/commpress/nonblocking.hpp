@@ -46,6 +46,9 @@ bool progress_thread_available();
 // COMMPRESS_PROGRESS as this process read it: an error naming a value that is none of
 // thread, spin and inline (every nonblocking operation then fails with that error).
 Status progress_mode_status();
+// Whether it read `inline`: no thread of commpress's ever runs, so MPI need not provide
+// MPI_THREAD_MULTIPLE for it. Valid before MPI_Init.
+bool progress_inline();
 
 // A nonblocking collective in flight (move-only). Destroying (or assigning over) an
 // unfinished request waits for it.

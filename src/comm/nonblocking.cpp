@@ -16,6 +16,8 @@ namespace commpress::comm {
 
 bool progress_thread_available() { return detail::threads_available(); }
 
+bool progress_inline() { return detail::environment().progress == detail::ProgressMode::inline_; }
+
 Status progress_mode_status() {
   const auto& why = detail::environment().progress_error;
   if (why.empty()) return {};

@@ -70,16 +70,11 @@ std::string agreed_text(const Result<Policy>& p) {
 
 }  // namespace
 
-bool inline_progress_requested() {
-  const char* progress = std::getenv("COMMPRESS_PROGRESS");
-  return progress && std::string(progress) == "inline";
-}
-
 // With MPI_THREAD_MULTIPLE only `inline` leaves the threads out, and `inline` keeps the level
 // below it too.
 std::string progress_note() {
   if (comm::progress_thread_available()) return " (progress threads)";
-  return inline_progress_requested() ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
+  return comm::progress_inline() ? " (COMMPRESS_PROGRESS=inline: no progress threads)"
                                      : " (no MPI_THREAD_MULTIPLE: no progress threads)";
 }
 

@@ -23,9 +23,6 @@ const Policy& environment_policy_in_force();
 // went through this library (nothing is intercepted then).
 const Policy* policy_for(MPI_Comm comm);
 
-// COMMPRESS_PROGRESS=inline in this process's environment: no thread of commpress's runs, so
-// MPI_Init asks for no more than the program's thread level (init_finalize.cpp).
-bool inline_progress_requested();
 // What an active policy's line says about the progress threads after MPI_Init: " (progress
 // threads)", or why there are none.
 std::string progress_note();

@@ -62,7 +62,8 @@ void start_session_or_exit(bool c_program) {
 int level_for(int required) {
   const char* bound = std::getenv("COMMPRESS_BOUND");
   const bool policy = bound && *bound && std::string(bound) != "off";
-  return policy && !inline_progress_requested() && required < MPI_THREAD_MULTIPLE
+  // With COMMPRESS_PROGRESS=inline no thread of commpress's runs: the program's level.
+  return policy && !commpress::comm::progress_inline() && required < MPI_THREAD_MULTIPLE
              ? MPI_THREAD_MULTIPLE
              : required;
 }
