@@ -10,6 +10,7 @@
 #include "comm/algorithms/parts/reduce_ops.hpp"
 #include "comm/algorithms/runner.hpp"
 #include "comm/selection/choose_reduce.hpp"
+#include "comm/transport/buffer.hpp"
 #include "comm/session/count_limit.hpp"
 #include "comm/session/private_comm.hpp"
 #include "comm/session/reduce_collective.hpp"
@@ -65,7 +66,7 @@ Result<Report> execute(ReduceSession& s, const void* send, void* recv, size_t m)
     return s.end({});
   }
   // In place, the result would overwrite input still to be read: work from a copy.
-  std::vector<std::byte> copy;
+  detail::Buffer copy;
   const auto* in = static_cast<const std::byte*>(send);
   if (send == recv && m) {
     copy.assign(in, in + m * size_t(s.size()) * es);

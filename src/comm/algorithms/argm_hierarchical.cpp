@@ -43,10 +43,10 @@ ReduceContext across(const ReduceContext& ctx, const Hierarchy& h) {
 // The column of local rank l: the blocks of ranks (k, l) for every node k, reduced over this
 // node, in node order.
 Status node_columns(const ReduceContext& ctx, const Hierarchy& h, const std::byte* input,
-                    const BlockLayout& layout, Bytes& column, BlockLayout& column_layout) {
+                    const BlockLayout& layout, Buffer& column, BlockLayout& column_layout) {
   const int L = h.local_size(), N = h.nodes();
   const size_t es = ctx.wire.elem_size();
-  Bytes packed(layout.total() * es);
+  Buffer packed(layout.total() * es);
   std::vector<size_t> part_sizes(L, 0), column_sizes;
   size_t pos = 0;
   for (int l = 0; l < L; ++l)
@@ -83,7 +83,7 @@ Status hierarchical_allreduce(const ReduceContext& ctx, const Hierarchy& h, cons
   const size_t es = ctx.wire.elem_size();
   const BlockLayout parts = BlockLayout::even(n, h.local_size());
   const size_t m = parts.size(h.local_rank());
-  Bytes mine(m * es);
+  Buffer mine(m * es);
   COMMPRESS_RETURN_IF_ERROR(node_reduce_scatter(ctx, h, input, parts, mine.data()));
   if (h.nodes() > 1)
     COMMPRESS_RETURN_IF_ERROR(ring_allreduce(across(ctx, h), hierarchical_inner(ctx.op, ctx.wire),
@@ -104,7 +104,7 @@ Status hierarchical_reduce_scatter(const ReduceContext& ctx, const Hierarchy& h,
                                    const std::byte* input, const BlockLayout& layout,
                                    std::byte* out) {
   COMMPRESS_ASSERT(h.even());
-  Bytes column;
+  Buffer column;
   BlockLayout cl;
   COMMPRESS_RETURN_IF_ERROR(node_columns(ctx, h, input, layout, column, cl));
   if (h.nodes() == 1) {
@@ -118,7 +118,7 @@ Status hierarchical_reduce_scatter(const ReduceContext& ctx, const Hierarchy& h,
 Status hierarchical_reduce(const ReduceContext& ctx, const Hierarchy& h, const std::byte* input,
                            const BlockLayout& layout, int root, std::byte* out) {
   COMMPRESS_ASSERT(h.even());
-  Bytes column;
+  Buffer column;
   BlockLayout cl;
   COMMPRESS_RETURN_IF_ERROR(node_columns(ctx, h, input, layout, column, cl));
   // One node: nothing was quantized, and the blocks go to the root raw.

@@ -157,7 +157,7 @@ Status run_allreduce(ReduceSession& s, const std::byte* in, std::byte* out, size
 Status run_reduce_scatter(ReduceSession& s, const std::byte* in, std::byte* out, size_t m) {
   const BlockLayout layout = BlockLayout::uniform(m, s.size());
   const size_t es = s.wire().elem_size();
-  std::vector<std::byte> all(layout.total() * es);
+  Buffer all(layout.total() * es);
   COMMPRESS_RETURN_IF_ERROR(
       homomorphic_recursive_doubling(s.context(), in, layout.total(), all.data()));
   if (m) std::memcpy(out, all.data() + layout.begin(s.rank()) * es, m * es);

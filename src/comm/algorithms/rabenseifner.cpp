@@ -48,18 +48,27 @@ Halves halve(const Schedule& s, int v, int lo, int hi, int mask) {
   return {s.range(lo, mid), s.range(mid, hi), lo, mid};
 }
 
-Status fold_in(const ReduceContext& ctx, const Fold& f, std::byte* acc, size_t n) {
+// The fold's receiver writes all of acc (input + its partner's vector); it returns where this
+// rank's partial values now live: acc there, still the input elsewhere.
+Result<const std::byte*> fold_in(const ReduceContext& ctx, const Fold& f, const std::byte* input,
+                                 std::byte* acc, size_t n) {
   const int r = ctx.rank;
-  if (!f.folded(r)) return {};
+  if (!f.folded(r)) return input;
   Wire w = wire_for(ctx, n);
-  if (f.sits_out(r))
-    return exchange_values(ctx, {&w, acc, n, r + 1}, {&w, nullptr, 0, MPI_PROC_NULL, Arrival::assign},
-                           kFoldTag);
-  return exchange_values(ctx, {&w, nullptr, 0, MPI_PROC_NULL}, {&w, acc, n, r - 1, Arrival::reduce},
-                         kFoldTag);
+  if (f.sits_out(r)) {
+    COMMPRESS_RETURN_IF_ERROR(exchange_values(
+        ctx, {&w, input, n, r + 1}, {&w, nullptr, 0, MPI_PROC_NULL, Arrival::assign}, kFoldTag));
+    return input;
+  }
+  COMMPRESS_RETURN_IF_ERROR(exchange_values(
+      ctx, {&w, nullptr, 0, MPI_PROC_NULL}, {&w, acc, n, r - 1, Arrival::reduce, input}, kFoldTag));
+  return static_cast<const std::byte*>(acc);
 }
 
-Status halving(const ReduceContext& ctx, const Schedule& s, std::byte* acc) {
+// The partial values start at `from` (the input, or acc after a fold) and end in acc: each
+// step writes the half it keeps, so no step before the first needs a copy of the input.
+Status halving(const ReduceContext& ctx, const Schedule& s, const std::byte* from,
+               std::byte* acc) {
   const int v = s.fold().newrank(ctx.rank);
   if (v < 0) return {};
   const size_t es = ctx.wire.elem_size();
@@ -69,9 +78,11 @@ Status halving(const ReduceContext& ctx, const Schedule& s, std::byte* acc) {
     const int partner = s.fold().rank_of(v ^ mask);
     Wire wg = wire_for(ctx, Schedule::size(h.give)), wk = wire_for(ctx, Schedule::size(h.keep));
     COMMPRESS_RETURN_IF_ERROR(exchange_values(
-        ctx, {&wg, acc + h.give.first * es, Schedule::size(h.give), partner},
-        {&wk, acc + h.keep.first * es, Schedule::size(h.keep), partner, Arrival::reduce},
+        ctx, {&wg, from + h.give.first * es, Schedule::size(h.give), partner},
+        {&wk, acc + h.keep.first * es, Schedule::size(h.keep), partner, Arrival::reduce,
+         from + h.keep.first * es},
         kHalvingTag));
+    from = acc;
     lo = h.lo;
     hi = h.hi;
   }
@@ -263,11 +274,13 @@ QuantizationCount rabenseifner_quantizations(const Wire& wire, size_t break_even
 Status rabenseifner(const ReduceContext& ctx, const std::byte* input, const BlockLayout& layout,
                     ReduceEnd end, int root, std::byte* out) {
   const size_t n = layout.total(), es = ctx.wire.elem_size();
-  Bytes acc(n * es);
-  if (n) std::memcpy(acc.data(), input, n * es);
+  // Written by the fold or the halving before anything reads it: no copy of the input, no
+  // zeroing, pages the cache keeps from the last call (buffer.hpp).
+  Buffer acc(n * es);
   const Schedule s(layout, ctx.size);
-  COMMPRESS_RETURN_IF_ERROR(fold_in(ctx, s.fold(), acc.data(), n));
-  COMMPRESS_RETURN_IF_ERROR(halving(ctx, s, acc.data()));
+  auto from = fold_in(ctx, s.fold(), input, acc.data(), n);
+  if (!from.ok()) return from.status();
+  COMMPRESS_RETURN_IF_ERROR(halving(ctx, s, *from, acc.data()));
   switch (end) {
     case ReduceEnd::scatter: return scatter_end(ctx, layout, s.fold(), acc.data(), out);
     case ReduceEnd::all: return Doubling(ctx, s, out).run(acc.data());

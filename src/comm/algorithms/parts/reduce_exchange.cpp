@@ -1,6 +1,7 @@
 #include "comm/algorithms/parts/reduce_exchange.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "comm/algorithms/parts/reduce_ops.hpp"
@@ -43,18 +44,22 @@ Status exchange_values(const ReduceContext& ctx, const Outgoing& out, const Inco
   Buffer tmp(in.arrival == Arrival::reduce && ji ? wi.chunk_elems() * es : 0);
   for (size_t j = 0; j < chunks; ++j) {
     COMMPRESS_RETURN_IF_ERROR(x[j].finish());
-    if (j >= ji || upstream_failed(ib[j])) continue;
+    if (j >= ji) continue;
     const size_t m = wi.chunk_size(in.n, j);
     std::byte* dst = in.data + j * wi.chunk_elems() * es;
     const std::string where =
         "chunk " + std::to_string(j) + " from rank " + std::to_string(in.src) + ": ";
+    const bool arrived = !upstream_failed(ib[j]);
     if (in.arrival == Arrival::assign) {
-      ctx.fail(wi.decode(ib[j], dst, m), where);
+      if (arrived) ctx.fail(wi.decode(ib[j], dst, m), where);
       continue;
     }
-    Status st = wi.decode(ib[j], tmp.data(), m);
+    const std::byte* base = in.base ? in.base + j * wi.chunk_elems() * es : dst;
+    const Status st = arrived ? wi.decode(ib[j], tmp.data(), m) : Status{};
     ctx.fail(st, where);
-    if (st.ok()) apply_op(ctx.op, wi.dtype(), dst, tmp.data(), m);
+    if (arrived && st.ok()) apply_op_into(ctx.op, wi.dtype(), dst, base, tmp.data(), m);
+    // A failed chunk (recorded here or upstream) still leaves defined values to travel on.
+    else if (base != dst) std::memcpy(dst, base, m * es);
   }
   return {};
 }

@@ -8,7 +8,7 @@
 
 namespace commpress::comm::detail {
 
-enum class Arrival { assign, reduce };  // in = decoded, or in = in op decoded
+enum class Arrival { assign, reduce };  // in = decoded, or in = base op decoded
 
 struct Outgoing {
   const Wire* wire;
@@ -22,6 +22,10 @@ struct Incoming {
   size_t n;
   int src;  // MPI_PROC_NULL: nothing to receive
   Arrival arrival;
+  // Where Arrival::reduce reads the values it combines with the decoded ones (n elements);
+  // null: data itself. Lets a reduction's first step read the caller's input instead of a
+  // copy of it.
+  const std::byte* base = nullptr;
 };
 
 Status exchange_values(const ReduceContext& ctx, const Outgoing& out, const Incoming& in,
