@@ -246,7 +246,12 @@ Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
   }
   phase("step wait");
   double core_share = 1;
-  COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, call, m, core_share, phase));
+  // At the step bound a sum over these ranks quantizes at: every reduction algorithm splits
+  // the bound p ways (model/reduction_costs.cpp, divisor()), and the entropy mode's rate
+  // falls as its codes grow (szp's hardly moves).
+  ProbeCall at_step = call;
+  at_step.rel_bound = call.rel_bound / std::max(1, size);
+  COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, at_step, m, core_share, phase));
   out.phases += " (share " + std::to_string(core_share) + ")";
   if (node_count == 1 && size > 1)
     COMMPRESS_RETURN_IF_ERROR(measure_shared_window(comm, m, out.window_calls, phase));

@@ -2,9 +2,10 @@
 // (docs/models.md, "Zero configuration"): what `commpress profile` measures, cut to what Auto
 // needs and to a bounded time: each link class's line (the same node, other nodes) and the
 // message size up to which it overlaps computation, from a short ping-pong; gamma; the
-// codecs' rates on the call's own data at its bound, under the sharing of cores that every
-// rank coding at once meets (codec_share.hpp); the wait of an oversubscribed step; and where
-// every rank shares one node, MPI's allreduce, allgather and bcast against SharedWindow.
+// codecs' rates on the call's own data at its bound over p (a sum's step bound), under the
+// sharing of cores that every rank coding at once meets (codec_share.hpp); the wait of an
+// oversubscribed step; and where every rank shares one node, MPI's allreduce, allgather and
+// bcast against SharedWindow.
 // Every rank returns the same numbers. Not measured: MPI's reduce_scatter and bcast against
 // the plain ring and tree (those stay MPI's); `commpress profile` measures them.
 #pragma once
@@ -30,7 +31,7 @@ struct ProbeCall {
   codec::Dtype dtype = codec::Dtype::f32;
   std::string codec;       // the call's codec besides szp (empty or "none": szp only; Auto
                            // weighing the codec modes: the entropy mode, szp-eh)
-  double rel_bound = 1e-4; // the bound the lossy rates are measured at
+  double rel_bound = 1e-4; // the call's bound (the lossy rates are measured at it over p)
 };
 
 struct Probed {
