@@ -2,8 +2,8 @@
 // can run in its stead (PlainRing, PlainBinomial, SharedWindow), both called as Auto would
 // call them (through commpress::comm, so each pays the argument agreement alike), in
 // alternation on every rank at once; the slowdown is the median of the rounds' paired ratios.
-// `commpress profile` measures all five; the zero-configuration probe the shared-window ones,
-// with fewer rounds (quick_probe.cpp).
+// `commpress profile` measures all five; the zero-configuration probe, where every rank shares
+// one node, all but the bcast against PlainBinomial, with fewer rounds (quick_probe.cpp).
 #pragma once
 
 #include <mpi.h>

@@ -148,15 +148,18 @@ Status measure_codecs(MPI_Comm comm, const ProbeCall& call, model::MachineProfil
   return {};
 }
 
-// MPI's allreduce, allgather and bcast against SharedWindow, where every rank shares one node:
-// without these Auto never runs SharedWindow (it prices it only from MPI's time and this
-// ratio), and on one node it is often the fastest allreduce (bench/results/zeroconf.md).
-// Fewer rounds and sizes than `commpress profile` (kQuickWindowRounds), on a communicator of
-// their own: the shared segments the measurement maps are unmapped when it is freed here, not
-// kept.
+// MPI's allreduce, allgather and bcast against SharedWindow, and its reduce_scatter against
+// PlainRing, where every rank shares one node: without these Auto never runs SharedWindow or
+// PlainRing (it prices them only from MPI's time and these ratios), and on one node they are
+// often the fastest allreduce and reduce-scatter (bench/results/zeroconf.md,
+// bench/results/collectives.md). Across nodes each reduce-scatter call moves a whole vector
+// over the links (tens of milliseconds a call at 1 Gbit/s): there it stays MPI's unless
+// `commpress profile` measured it. Fewer rounds and sizes than `commpress profile`
+// (kQuickWindowRounds), on a communicator of their own: the shared segments the measurements
+// map are unmapped when it is freed here, not kept.
 template <class Phase>
-Status measure_shared_window(MPI_Comm comm, model::MachineProfile& m, int& calls,
-                             const Phase& phase) {
+Status measure_on_one_node(MPI_Comm comm, model::MachineProfile& m, int& calls,
+                           const Phase& phase) {
   constexpr double kLargest = 8.0 * 1024 * 1024;
   AgainstPlainRounds rounds = kQuickWindowRounds;
   rounds.calls = &calls;
@@ -176,6 +179,8 @@ Status measure_shared_window(MPI_Comm comm, model::MachineProfile& m, int& calls
   // ones take MPI's slowdown at 1 MiB).
   take(measure_allgather_mpi, kLargest / 8, m.allgather_mpi, "allgather window");
   take(measure_bcast_window_mpi, kLargest, m.bcast_window_mpi, "bcast window");
+  // A reduce-scatter's block is a p-th of the vector: blocks up to 1 MiB, as the allgather's.
+  take(measure_reduce_scatter_mpi, kLargest / 8, m.reduce_scatter_mpi, "reduce_scatter ring");
   MPI_Comm_free(&own);
   return st;
 }
@@ -254,7 +259,7 @@ Result<Probed> quick_probe(MPI_Comm comm, std::span<const int> node_of_rank,
   COMMPRESS_RETURN_IF_ERROR(measure_codecs(comm, at_step, m, core_share, phase));
   out.phases += " (share " + std::to_string(core_share) + ")";
   if (node_count == 1 && size > 1)
-    COMMPRESS_RETURN_IF_ERROR(measure_shared_window(comm, m, out.window_calls, phase));
+    COMMPRESS_RETURN_IF_ERROR(measure_on_one_node(comm, m, out.window_calls, phase));
   std::vector<ProbeExtension> more;
   {
     std::lock_guard<std::mutex> lock(g_extensions_mutex);
