@@ -49,9 +49,10 @@ struct Probed {
 // The comparisons' rounds on one node (mpi_against_plain.hpp): 4, 3 and 2 paired ratios at
 // most after a warm-up round, the smallest kept (MPI's loss is trusted only as far as every
 // round showed it), stopping once the two lowest agree within 10% or one is at most 1; 64 KiB
-// and 8 MiB (the allgather's and the reduce-scatter's blocks 64 KiB and 1 MiB). Not 1 MiB in 8 MiB's stead, though
-// it costs an eighth: MPI's loss shrinks with the size, and at 2 ranks `commpress profile`
-// had SharedWindow ahead at 1 MiB and behind at 8 MiB (bench/results/profile-shm.json).
+// and 8 MiB (the allgather's and the reduce-scatter's blocks 64 KiB and 1 MiB). Not 1 MiB in
+// 8 MiB's stead, though it costs an eighth: MPI's loss shrinks with the size, and at 2 ranks
+// `commpress profile` had SharedWindow ahead at 1 MiB and behind at 8 MiB
+// (bench/results/profile-shm.json).
 constexpr AgainstPlainRounds kQuickWindowRounds{5, 4, 3, /*lowest=*/true, /*agree=*/0.1,
                                                 /*middle=*/false};
 // The most calls the four comparisons on one node make (Probed::window_calls): two sizes
