@@ -124,8 +124,10 @@ TEST_F(ProbedProfile, ProbesOnceCachesAndReuses) {
     if (world_size() > 1) {
       EXPECT_GT(m.network.rendezvous.beta, 0);
       EXPECT_TRUE(m.intra_node.has_value());  // ctest runs every rank on this node
-      // One node: MPI's operations against SharedWindow, at this rank count, every size.
-      for (const model::MpiAgainstPlain* w : {&m.allreduce_mpi, &m.allgather_mpi, &m.bcast_window_mpi}) {
+      // One node: MPI's operations against SharedWindow and its reduce_scatter against
+      // PlainRing, at this rank count, every size.
+      for (const model::MpiAgainstPlain* w : {&m.allreduce_mpi, &m.allgather_mpi,
+                                              &m.bcast_window_mpi, &m.reduce_scatter_mpi}) {
         EXPECT_EQ(w->ranks, world_size());
         EXPECT_GE(w->points.size(), 2u);
         for (const auto& pt : w->points) EXPECT_GT(pt.slowdown, 0);
