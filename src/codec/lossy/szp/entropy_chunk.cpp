@@ -11,6 +11,7 @@
 #include "codec/lossy/szp/chained_kernels_avx512.hpp"
 #include "codec/lossy/szp/chained_lorenzo.hpp"
 #include "codec/lossy/szp/hysteresis_quantizer.hpp"
+#include "codec/lossy/szp/sparse_residuals.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
 #include "codec/lossy/szp/zstd_stream.hpp"
 #include "core/byte_io.hpp"
@@ -24,6 +25,8 @@ constexpr uint8_t kOrderMask = 0x0F;
 constexpr uint8_t kHalfStep = 0x10;
 // The mode of every chunk of a shaped payload: codes of the N-D prediction.
 constexpr uint8_t kShapedCodes = 0x03;
+// Bit 6 of a flat chunk's mode: its residuals are events (sparse_residuals.hpp), not blocks.
+constexpr uint8_t kSparse = 0x40;
 // Coding byte: which streams are zstd frames.
 constexpr uint8_t kRunsZstd = 0x01;
 constexpr uint8_t kBodiesZstd = 0x02;
@@ -68,13 +71,38 @@ uint8_t choose_mode(const T* x, size_t len, double eb) {
 }
 
 struct ChunkScratch {
-  std::vector<uint8_t> headers, runs;
-  std::vector<std::byte> bodies;
+  std::vector<uint8_t> headers, runs, events, raw;
+  std::vector<std::byte> bodies, raw_values;
 };
+
+// The chunk's integers, block by block, for an encoder that may write it sparse.
+template <class Int>
+std::vector<Int>& chunk_integers() {
+  thread_local std::vector<Int> q;
+  return q;
+}
 
 ChunkScratch& thread_scratch() {
   thread_local ChunkScratch s;
   return s;
+}
+
+// A chunk from its two streams: the header, then each stream through zstd where that pays
+// (`level` 0: put_stream's choice from raw_bytes).
+Result<size_t> write_chunk(uint8_t mode, const void* first, size_t first_len, const void* second,
+                           size_t second_len, size_t raw_bytes, int level, std::byte* dst) {
+  uint8_t coding = 0;
+  std::byte* p = dst + kChunkHeaderSize;
+  auto hs = level ? put_stream_at(first, first_len, level, p, kRunsZstd, coding)
+                  : put_stream(first, first_len, raw_bytes, p, kRunsZstd, coding);
+  if (!hs.ok()) return hs.status();
+  auto bs = put_stream(second, second_len, raw_bytes, p + *hs, kBodiesZstd, coding);
+  if (!bs.ok()) return bs.status();
+  dst[0] = std::byte(mode);
+  dst[1] = std::byte(coding);
+  core::store_le<uint32_t>(dst + 2, uint32_t(*hs));
+  core::store_le<uint32_t>(dst + 6, uint32_t(*bs));
+  return kChunkHeaderSize + *hs + *bs;
 }
 
 // The chunk's tail, once its block headers (s.headers) and bodies (s.bodies[0..body_bytes))
@@ -82,17 +110,40 @@ ChunkScratch& thread_scratch() {
 Result<size_t> finish_chunk(uint8_t mode, ChunkScratch& s, size_t nb, size_t body_bytes,
                             size_t raw_bytes, std::byte* dst) {
   const size_t runs = encode_header_runs(s.headers.data(), nb, s.runs.data());
-  uint8_t coding = 0;
-  std::byte* p = dst + kChunkHeaderSize;
-  auto hs = put_stream(s.runs.data(), runs, raw_bytes, p, kRunsZstd, coding);
-  if (!hs.ok()) return hs.status();
-  auto bs = put_stream(s.bodies.data(), body_bytes, raw_bytes, p + *hs, kBodiesZstd, coding);
-  if (!bs.ok()) return bs.status();
-  dst[0] = std::byte(mode);
-  dst[1] = std::byte(coding);
-  core::store_le<uint32_t>(dst + 2, uint32_t(*hs));
-  core::store_le<uint32_t>(dst + 6, uint32_t(*bs));
-  return kChunkHeaderSize + *hs + *bs;
+  return write_chunk(mode, s.runs.data(), runs, s.bodies.data(), body_bytes, raw_bytes, 0, dst);
+}
+
+// The same chunk written sparse (mode | kSparse) when its events and raw values, before
+// zstd, are smaller than the header runs and bodies; 0 when they are not. The events go
+// through zstd's fastest level: what they leave is little, and the blocks' slower level is
+// what this layout exists to avoid.
+template <class T>
+Result<size_t> try_sparse_chunk(const T* x, size_t len, uint8_t mode, ChunkScratch& s,
+                                size_t body_bytes, std::byte* dst) {
+  const size_t nb = block_count(len);
+  // Events pay where few integers move; a chunk with few zero blocks has them move nearly
+  // everywhere (the test saves the events' counting pass on dense chunks; any choice decodes).
+  size_t zero_blocks = 0;
+  for (size_t b = 0; b < nb; ++b) zero_blocks += s.headers[b] == kZeroHeader;
+  if (8 * zero_blocks < nb) return size_t{0};
+  const size_t blocks_size = encode_header_runs(s.headers.data(), nb, s.runs.data()) + body_bytes;
+  s.raw.resize(nb);
+  size_t raw_bytes = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    s.raw[b] = s.headers[b] == kRawHeader;
+    raw_bytes += s.raw[b] * valid_in_block(len, b) * sizeof(T);
+  }
+  if (raw_bytes >= blocks_size) return size_t{0};
+  const auto& q = chunk_integers<IntOf<T>>();
+  const size_t events = encode_sparse_events(q.data(), s.headers.data(), len, mode & kOrderMask,
+                                             blocks_size - raw_bytes, s.events);
+  if (!events) return size_t{0};
+  s.raw_values.resize(raw_bytes);
+  for (size_t b = 0, at = 0; b < nb; ++b)
+    if (s.raw[b]) at += write_raw_block(x + b * kBlockValues, valid_in_block(len, b),
+                                        s.raw_values.data() + at);
+  return write_chunk(uint8_t(mode | kSparse), s.events.data(), events,
+                     s.raw_values.data(), raw_bytes, len * sizeof(T), kZstdFastLevel, dst);
 }
 
 // Room in the thread's scratch for a chunk of nb blocks.
@@ -169,7 +220,7 @@ const char* const kPaddingError =
 }  // namespace
 
 template <class T>
-Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
+Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst, bool sparse) {
   using Int = IntOf<T>;
   const size_t nb = block_count(len);
   const uint8_t mode = choose_mode(x, len, eb);
@@ -177,6 +228,13 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
   const bool half = mode & kHalfStep;
   const LinearQuantizer<T> qz(eb, half);
   ChunkScratch& s = scratch_for<T>(nb);
+  sparse = sparse && eb > 0;
+  Int* keep = nullptr;  // the blocks' integers, for the sparse layout
+  if (sparse) {
+    auto& q = chunk_integers<Int>();
+    q.resize(nb * kBlockValues);
+    keep = q.data();
+  }
 
   ChainState<Int> st;
   size_t pos = 0;
@@ -195,6 +253,9 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
           fine ? detail::encode_chained_avx512(qv, order, st.q1, st.q2, xb, valid, h, body)
                : write_raw_block(xb, valid, body);
       if (h != kRawHeader) {
+        if (keep)
+          for (size_t v = 0; v < std::size(qv); ++v)
+            _mm512_storeu_si512(keep + b * kBlockValues + v * (64 / sizeof(T)), qv[v]);
         st.q1 = detail::last_lane<T>(qv[std::size(qv) - 1], 64 / sizeof(T) - 1);
         st.q2 = detail::last_lane<T>(qv[std::size(qv) - 1], 64 / sizeof(T) - 2);
       }
@@ -220,12 +281,17 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst) {
     }
     if (ok) {
       ChainedLorenzo::advance(q, st);
+      if (keep) std::memcpy(keep + b * kBlockValues, q, sizeof(q));
     } else {  // a raw block leaves the prediction state as it was
       h = kRawHeader;
       size = write_raw_block(xb, valid, body);
     }
     s.headers[b] = h;
     pos += size;
+  }
+  if (sparse) {
+    auto sparse_size = try_sparse_chunk(x, len, mode, s, pos, dst);
+    if (!sparse_size.ok() || *sparse_size) return sparse_size;
   }
   return finish_chunk(mode, s, nb, pos, len * sizeof(T), dst);
 }
@@ -241,10 +307,54 @@ Result<size_t> chunk_size_at(std::span<const std::byte> rest) {
   return size_t(size);
 }
 
+namespace {
+
+// A sparse chunk (mode | kSparse): the event stream, then the raw values it names.
+template <class T>
+Status decode_sparse_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* out) {
+  const size_t nb = block_count(len);
+  const uint8_t mode = std::to_integer<uint8_t>(chunk[0]);
+  const uint8_t coding = std::to_integer<uint8_t>(chunk[1]);
+  auto bad = [](const std::string& why) {
+    return Status{ErrorCode::corrupt_frame, "szp-e sparse chunk: " + why};
+  };
+  if (!valid_mode(uint8_t(mode & ~kSparse)) || (coding & ~(kRunsZstd | kBodiesZstd)) != 0)
+    return bad("mode " + std::to_string(mode) + " and coding " + std::to_string(coding));
+  if (eb == 0) return bad("in a frame of bound 0, which holds only zero and raw blocks");
+  const size_t hs = core::load_le<uint32_t>(chunk.data() + 2);
+  thread_local std::vector<std::byte> events_scratch, values_scratch;
+  // The encoder writes events only where they are smaller than the blocks would be.
+  auto events = get_stream(chunk.subspan(kChunkHeaderSize, hs), coding & kRunsZstd,
+                           max_chunk_size<T>(len), SIZE_MAX, events_scratch, "event");
+  if (!events.ok()) return events.status();
+  const auto* in = reinterpret_cast<const uint8_t*>(events->data());
+  ChunkScratch& s = thread_scratch();
+  size_t pos = 0;
+  if (!read_sparse_raw_blocks(in, events->size(), nb, pos, s.raw))
+    return bad("its raw blocks are not " + std::to_string(nb) + " blocks' indices");
+  size_t raw_bytes = 0;
+  for (size_t b = 0; b < nb; ++b) raw_bytes += s.raw[b] * valid_in_block(len, b) * sizeof(T);
+  auto values = get_stream(chunk.subspan(kChunkHeaderSize + hs), coding & kBodiesZstd, raw_bytes,
+                           raw_bytes, values_scratch, "raw value");
+  if (!values.ok()) return values.status();
+  if (values->size() != raw_bytes)
+    return bad("its raw blocks need " + std::to_string(raw_bytes) + " bytes of values but it holds " +
+               std::to_string(values->size()));
+  const LinearQuantizer<T> qz(eb, mode & kHalfStep);
+  const char* why = "";
+  if (!decode_sparse_values<T>(in, events->size(), pos, s.raw, values->data(), len,
+                               mode & kOrderMask, qz.step(), out, why))
+    return bad(why);
+  return {};
+}
+
+}  // namespace
+
 template <class T>
 Status decode_chunk(std::span<const std::byte> chunk, size_t len, double eb, T* out) {
   using Int = IntOf<T>;
   const size_t nb = block_count(len);
+  if (std::to_integer<uint8_t>(chunk[0]) & kSparse) return decode_sparse_chunk(chunk, len, eb, out);
   ChunkScratch& s = thread_scratch();
   auto bodies = read_chunk_streams<T>(chunk, len, eb, false, s);
   if (!bodies.ok()) return bodies.status();
@@ -345,8 +455,8 @@ Status decode_shaped_chunk(std::span<const std::byte> chunk, size_t len, double 
   return {};
 }
 
-template Result<size_t> encode_chunk<float>(const float*, size_t, double, std::byte*);
-template Result<size_t> encode_chunk<double>(const double*, size_t, double, std::byte*);
+template Result<size_t> encode_chunk<float>(const float*, size_t, double, std::byte*, bool);
+template Result<size_t> encode_chunk<double>(const double*, size_t, double, std::byte*, bool);
 template Status decode_chunk<float>(std::span<const std::byte>, size_t, double, float*);
 template Status decode_chunk<double>(std::span<const std::byte>, size_t, double, double*);
 template Result<size_t> encode_shaped_chunk<float>(const float*, const int32_t*, const uint8_t*,

@@ -31,9 +31,12 @@ constexpr size_t max_chunk_size(size_t values) {
 }
 
 // Encodes x[0..len) (len <= kChunkValues) with absolute bound eb >= 0 into dst, which has
-// room for max_chunk_size<T>(len) bytes; returns the chunk's size.
+// room for max_chunk_size<T>(len) bytes; returns the chunk's size. `sparse`: the chunk may
+// be written as residual events (sparse_residuals.hpp) where that is smaller (szp-eh's
+// encoder; szp-e's frames stay what they were).
 template <class T>
-Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst);
+Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst,
+                            bool sparse = false);
 
 // The size a chunk declares in its header, checked against the bytes that remain.
 Result<size_t> chunk_size_at(std::span<const std::byte> rest);

@@ -58,8 +58,9 @@ class SzpEntropyCodec final : public Codec {
 
   Result<size_t> encode(const void* data, size_t n, Dtype d, double abs_bound,
                         std::span<std::byte> out, Workspace& ws) const override {
-    if (d == Dtype::f64) return encode_as(static_cast<const double*>(data), n, abs_bound, out, ws);
-    return encode_as(static_cast<const float*>(data), n, abs_bound, out, ws);
+    if (d == Dtype::f64)
+      return encode_as(static_cast<const double*>(data), n, abs_bound, out, ws, huffman_shaped_);
+    return encode_as(static_cast<const float*>(data), n, abs_bound, out, ws, huffman_shaped_);
   }
 
   Result<size_t> encode_shaped(const void* data, std::span<const uint64_t> shape, size_t n,
@@ -130,9 +131,9 @@ class SzpEntropyCodec final : public Codec {
 
   template <class T>
   static Result<size_t> encode_as(const T* x, size_t n, double eb, std::span<std::byte> out,
-                                  Workspace& ws) {
+                                  Workspace& ws, bool sparse) {
     return encode_chunks<T>(n, out, ws, [&](size_t c, std::byte* dst) {
-      return szp::encode_chunk(x + c * kChunkValues, chunk_len(n, c), eb, dst);
+      return szp::encode_chunk(x + c * kChunkValues, chunk_len(n, c), eb, dst, sparse);
     });
   }
 
