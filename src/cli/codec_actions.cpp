@@ -104,7 +104,7 @@ Status run_compress(const CompressArgs& args) {
     char nd[64] = "";
     if (choice->shaped_ratio > 0)
       std::snprintf(nd, sizeof nd, ", szp-eh with the shape %.4g", choice->shaped_ratio);
-    std::printf("auto: %s%s (sampled ratios: szp %.4g, szp-e %.4g%s)\n",
+    std::printf("auto: %s%s (sampled ratios: szp %.4g, szp-eh flat %.4g%s)\n",
                 std::string(choice->codec->name()).c_str(), choice->shaped ? " with the shape" : "",
                 choice->szp_ratio, choice->szp_e_ratio, nd);
   }

@@ -1,7 +1,7 @@
-// Which szp mode suits an array (docs/szp-modes.md): szp, szp-e along
-// the flat array, or szp-eh over the caller's shape (szp-e's shaped form with Huffman-coded
-// codes), judged by compressing small samples of the array with each at the array's own
-// absolute bound.
+// Which szp mode suits an array (docs/szp-modes.md): szp, szp-eh along the flat array
+// (szp-e's blocks, or its sparse chunks where those are smaller), or szp-eh over the caller's
+// shape (Huffman-coded interpolation codes), judged by compressing small samples of the
+// array with each at the array's own absolute bound.
 #include <algorithm>
 #include <vector>
 
@@ -15,7 +15,8 @@ namespace {
 constexpr size_t kPieces = 4;
 constexpr size_t kPieceValues = size_t{1} << 15;
 constexpr size_t kShapedSample = size_t{1} << 17;
-// szp-e is about half szp's speed and its frames cannot be summed: it must buy this much.
+// The entropy modes are about half szp's speed and their frames cannot be summed: they must
+// buy this much.
 constexpr double kEntropyGain = 1.5;
 // The shaped form costs about as much as the flat one: a clear gain is enough.
 constexpr double kShapedGain = 1.25;
@@ -51,10 +52,8 @@ Result<SzpModeChoice> choose_szp_mode(const void* data, std::span<const uint64_t
   if (d != Dtype::f32 && d != Dtype::f64)
     return Status{ErrorCode::unsupported, "szp modes take f32 or f64 only"};
   const Codec* szp = find_codec("szp");
-  const Codec* szp_e = find_codec("szp-e");
   const Codec* szp_eh = find_codec("szp-eh");
-  if (!szp || !szp_e || !szp_eh)
-    return Status{ErrorCode::internal, "szp, szp-e or szp-eh is not registered"};
+  if (!szp || !szp_eh) return Status{ErrorCode::internal, "szp or szp-eh is not registered"};
   SzpModeChoice choice{szp, false, 0, 0, 0};
   auto eb = resolve_abs_bound(data, n, d, bound);
   if (!eb.ok()) return eb.status();
@@ -62,12 +61,13 @@ Result<SzpModeChoice> choose_szp_mode(const void* data, std::span<const uint64_t
   const auto* x = static_cast<const std::byte*>(data);
   auto fast = sampled_bytes(*szp, x, n, d, {}, *eb);
   if (!fast.ok()) return fast.status();
-  auto dense = sampled_bytes(*szp_e, x, n, d, {}, *eb);
+  // Flat, szp-eh writes szp-e's chunks or smaller sparse ones: never more bytes than szp-e.
+  auto dense = sampled_bytes(*szp_eh, x, n, d, {}, *eb);
   if (!dense.ok()) return dense.status();
   const double raw = double(n * dtype_size(d));
   choice.szp_ratio = raw / double(std::max<size_t>(*fast, 1));
   choice.szp_e_ratio = raw / double(std::max<size_t>(*dense, 1));
-  if (choice.szp_e_ratio >= kEntropyGain * choice.szp_ratio) choice.codec = szp_e;
+  if (choice.szp_e_ratio >= kEntropyGain * choice.szp_ratio) choice.codec = szp_eh;
   size_t dims = 0;
   for (uint64_t s : shape) dims += s != 1;
   if (dims >= 2) {

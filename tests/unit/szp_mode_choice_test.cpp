@@ -1,5 +1,5 @@
 // choose_szp_mode on distinct kinds of data: the mode it picks from samples is the one the
-// whole array compresses best with (szp kept unless szp-e buys a clear gain), and exact
+// whole array compresses best with (szp kept unless szp-eh buys a clear gain), and exact
 // bounds and other dtypes are handled.
 #include <gtest/gtest.h>
 
@@ -27,7 +27,7 @@ size_t frame_size(const cc::Codec& c, const std::vector<float>& x, const Dims& s
 }
 
 // Checks the choice against the whole array: the chosen mode's frame is the smallest, or
-// szp's within the gain szp-e must buy.
+// szp's within the gain the entropy modes must buy.
 void check_choice(const std::vector<float>& x, const Dims& shape, const cc::ErrorBound& b,
                   const std::string& want, bool want_shaped, const std::string& what) {
   auto choice = cc::choose_szp_mode(x.data(), shape, x.size(), cc::Dtype::f32, b);
@@ -35,7 +35,7 @@ void check_choice(const std::vector<float>& x, const Dims& shape, const cc::Erro
   EXPECT_EQ(choice->codec->name(), want) << what;
   EXPECT_EQ(choice->shaped, want_shaped) << what;
   const size_t fast = frame_size(*cc::find_codec("szp"), x, {}, b);
-  const size_t dense = frame_size(*cc::find_codec("szp-e"), x, {}, b);
+  const size_t dense = frame_size(*cc::find_codec("szp-eh"), x, {}, b);
   const size_t nd = shape.empty() ? dense : frame_size(*cc::find_codec("szp-eh"), x, shape, b);
   const size_t chosen = choice->codec->name() == "szp" ? fast : choice->shaped ? nd : dense;
   const size_t best = std::min({fast, dense, nd});
@@ -52,9 +52,9 @@ std::vector<float> smooth(const Dims& d) {
   return x;
 }
 
-TEST(SzpModeChoice, RandomWalkAtALooseBoundTakesSzpE) {
+TEST(SzpModeChoice, RandomWalkAtALooseBoundTakesSzpEhFlat) {
   auto x = commpress::testing::make_data<float>(Shape::random_walk, 1 << 18, 3);
-  check_choice(x, {}, cc::ErrorBound::relative(1e-2), "szp-e", false, "random walk");
+  check_choice(x, {}, cc::ErrorBound::relative(1e-2), "szp-eh", false, "random walk");
 }
 
 TEST(SzpModeChoice, NoiseKeepsSzp) {

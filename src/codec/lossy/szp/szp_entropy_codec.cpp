@@ -43,7 +43,8 @@ class SzpEntropyCodec final : public Codec {
   std::string_view name() const override { return huffman_shaped_ ? "szp-eh" : "szp-e"; }
   std::string_view description() const override {
     return huffman_shaped_
-               ? "szp-e whose shaped frames Huffman-code the interpolation's codes"
+               ? "szp-e with entropy-coded layouts: sparse residual events where few "
+                 "integers move, Huffman-coded interpolation codes given a shape"
                : "szp blocks with chained prediction, runs of zero blocks and a zstd stage";
   }
   uint32_t param() const override { return huffman_shaped_ ? 1 : 0; }
