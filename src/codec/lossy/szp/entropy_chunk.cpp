@@ -41,16 +41,23 @@ bool valid_mode(uint8_t mode) {
 // The encoder's choice of mode (any valid mode decodes): order 2 where the integers' second
 // differences are clearly smaller than their first differences (a smooth trend against the
 // bound), the half step with hysteresis where plain rounding changes the integer at fewer
-// than a quarter of the values (data that drift slowly against the bound).
+// than a quarter of the values (data that drift slowly against the bound). `few_moves`: the
+// chosen order's residuals are non-zero at under a quarter of the sample's values, the only
+// chunks whose events szp-eh weighs against its blocks.
+struct ModeChoice {
+  uint8_t mode = 1;
+  bool few_moves = false;
+};
+
 template <class T>
-uint8_t choose_mode(const T* x, size_t len, double eb) {
-  if (!(eb > 0)) return 1;  // exact chunks: zero and raw blocks only
+ModeChoice choose_mode(const T* x, size_t len, double eb) {
+  if (!(eb > 0)) return {};  // exact chunks: zero and raw blocks only
   const LinearQuantizer<T> qz(eb);
   const size_t m = std::min(len, kSampleValues);
   using Int = IntOf<T>;
   Int q1 = 0, q2 = 0;
   double s1 = 0, s2 = 0;
-  size_t moves = 0, seen = 0;
+  size_t moves = 0, bends = 0, seen = 0;
   for (size_t i = 0; i < m; ++i) {
     Int q;
     if (!qz.quantize(x[i], q)) continue;
@@ -59,27 +66,35 @@ uint8_t choose_mode(const T* x, size_t len, double eb) {
       s1 += std::fabs(d1);
       s2 += std::fabs(d2);
       moves += d1 != 0;
+      bends += d2 != 0;
     }
     q2 = q1;
     q1 = q;
     ++seen;
   }
-  if (seen < 3) return 1;
-  if (4 * s2 < 3 * s1) return 2;
+  if (seen < 3) return {};
+  if (4 * s2 < 3 * s1) return {2, 4 * bends < seen - 2};
   const bool half_ok = std::isnormal(double(qz.step() / T(2)));
-  return half_ok && 4 * moves < seen - 2 ? uint8_t(1 | kHalfStep) : uint8_t(1);
+  if (half_ok && 4 * moves < seen - 2) return {uint8_t(1 | kHalfStep), true};
+  return {1, false};
 }
 
 struct ChunkScratch {
   std::vector<uint8_t> headers, runs, events, raw;
   std::vector<std::byte> bodies, raw_values;
+  std::vector<uint32_t> masks;
 };
 
-// The chunk's integers, block by block, for an encoder that may write it sparse.
+// The chunk's integers and chained residuals, block by block (szp-eh's encoder).
 template <class Int>
-std::vector<Int>& chunk_integers() {
-  thread_local std::vector<Int> q;
-  return q;
+struct SparseScratch {
+  std::vector<Int> q, r;
+};
+
+template <class Int>
+SparseScratch<Int>& sparse_scratch() {
+  thread_local SparseScratch<Int> s;
+  return s;
 }
 
 ChunkScratch& thread_scratch() {
@@ -111,39 +126,6 @@ Result<size_t> finish_chunk(uint8_t mode, ChunkScratch& s, size_t nb, size_t bod
                             size_t raw_bytes, std::byte* dst) {
   const size_t runs = encode_header_runs(s.headers.data(), nb, s.runs.data());
   return write_chunk(mode, s.runs.data(), runs, s.bodies.data(), body_bytes, raw_bytes, 0, dst);
-}
-
-// The same chunk written sparse (mode | kSparse) when its events and raw values, before
-// zstd, are smaller than the header runs and bodies; 0 when they are not. The events go
-// through zstd's fastest level: what they leave is little, and the blocks' slower level is
-// what this layout exists to avoid.
-template <class T>
-Result<size_t> try_sparse_chunk(const T* x, size_t len, uint8_t mode, ChunkScratch& s,
-                                size_t body_bytes, std::byte* dst) {
-  const size_t nb = block_count(len);
-  // Events pay where few integers move; a chunk with few zero blocks has them move nearly
-  // everywhere (the test saves the events' counting pass on dense chunks; any choice decodes).
-  size_t zero_blocks = 0;
-  for (size_t b = 0; b < nb; ++b) zero_blocks += s.headers[b] == kZeroHeader;
-  if (8 * zero_blocks < nb) return size_t{0};
-  const size_t blocks_size = encode_header_runs(s.headers.data(), nb, s.runs.data()) + body_bytes;
-  s.raw.resize(nb);
-  size_t raw_bytes = 0;
-  for (size_t b = 0; b < nb; ++b) {
-    s.raw[b] = s.headers[b] == kRawHeader;
-    raw_bytes += s.raw[b] * valid_in_block(len, b) * sizeof(T);
-  }
-  if (raw_bytes >= blocks_size) return size_t{0};
-  const auto& q = chunk_integers<IntOf<T>>();
-  const size_t events = encode_sparse_events(q.data(), s.headers.data(), len, mode & kOrderMask,
-                                             blocks_size - raw_bytes, s.events);
-  if (!events) return size_t{0};
-  s.raw_values.resize(raw_bytes);
-  for (size_t b = 0, at = 0; b < nb; ++b)
-    if (s.raw[b]) at += write_raw_block(x + b * kBlockValues, valid_in_block(len, b),
-                                        s.raw_values.data() + at);
-  return write_chunk(uint8_t(mode | kSparse), s.events.data(), events,
-                     s.raw_values.data(), raw_bytes, len * sizeof(T), kZstdFastLevel, dst);
 }
 
 // Room in the thread's scratch for a chunk of nb blocks.
@@ -213,6 +195,144 @@ Result<std::span<const std::byte>> read_chunk_streams(std::span<const std::byte>
   return *bodies;
 }
 
+// szp-eh's chunk: every block quantized first (raw where that fails), with its chained
+// residuals and their non-zero lanes, the state running on through every quantized block;
+// then the events, and the blocks' layout only where the events do not clearly win (the
+// blocks' bodies, which a sparse chunk never needs, are most of a block's coding work).
+template <class T>
+Result<size_t> encode_sparse_first(const T* x, size_t len, uint8_t mode,
+                                   const LinearQuantizer<T>& qz, ChunkScratch& s,
+                                   std::byte* dst) {
+  using Int = IntOf<T>;
+  const size_t nb = block_count(len);
+  const int order = mode & kOrderMask;
+  const bool half = mode & kHalfStep;
+  SparseScratch<Int>& w = sparse_scratch<Int>();
+  w.q.resize(nb * kBlockValues);
+  w.r.resize(nb * kBlockValues);
+  s.masks.resize(nb);
+  s.raw.resize(nb);
+  ChainState<Int> st;
+  for (size_t b = 0; b < nb; ++b) {
+    const size_t valid = valid_in_block(len, b);
+    const T* xb = x + b * kBlockValues;
+    Int* qb = w.q.data() + b * kBlockValues;
+    Int* rb = w.r.data() + b * kBlockValues;
+#if COMMPRESS_SZP_E_AVX512
+    if (valid == kBlockValues) {
+      using L = detail::Lanes<T>;
+      constexpr int V = L::kVectors, P = L::kPerVector;
+      __m512i qv[V];
+      Int carry = st.q1;
+      const bool fine = half ? detail::quantize_hysteresis_avx512(xb, qz, carry, qv)
+                             : detail::quantize_rounded_avx512(xb, qz, qv);
+      s.raw[b] = !fine;
+      s.masks[b] = 0;
+      if (!fine) continue;
+      // d = q - q shifted by one lane (q1 before lane 0); order 2 takes d's differences
+      // the same way (q1 - q2 before lane 0).
+      __m512i prev = L::set1(int64_t(st.q1)), dprev = L::set1(int64_t(st.q1) - int64_t(st.q2));
+      uint32_t mask = 0;
+      for (int g = 0; g < V; ++g) {
+        _mm512_storeu_si512(qb + g * P, qv[g]);
+        const __m512i d = L::sub(qv[g], L::shift_in(qv[g], prev));
+        prev = qv[g];
+        __m512i r = d;
+        if (order == 2) {
+          r = L::sub(d, L::shift_in(d, dprev));
+          dprev = d;
+        }
+        _mm512_storeu_si512(rb + g * P, r);
+        mask |= L::test(r, r) << (g * P);
+      }
+      s.masks[b] = mask;
+      st.q1 = detail::last_lane<T>(qv[V - 1], P - 1);
+      st.q2 = detail::last_lane<T>(qv[V - 1], P - 2);
+      continue;
+    }
+#endif
+    bool ok;
+    if (half) {
+      Int carry = st.q1;
+      ok = hysteresis_block(xb, valid, qz, carry, qb);
+    } else {
+      ok = quantize_block(xb, valid, qz, qb);
+    }
+    s.raw[b] = !ok;
+    s.masks[b] = 0;
+    if (!ok) continue;
+    ChainedLorenzo::forward(qb, valid, order, st, rb);
+    ChainedLorenzo::advance(qb, st);
+    uint32_t mask = 0;
+    for (size_t i = 0; i < valid; ++i) mask |= uint32_t(rb[i] != 0) << i;
+    s.masks[b] = mask;
+  }
+
+  // The raw blocks cost their values in either layout; the rest is compared.
+  size_t zero_blocks = 0, raw_bytes = 0, least = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    if (s.raw[b]) {
+      raw_bytes += valid_in_block(len, b) * sizeof(T);
+      continue;
+    }
+    zero_blocks += s.masks[b] == 0;
+    if (s.masks[b]) least += least_block_bytes(s.masks[b]);
+  }
+  // Events pay where few integers move; with fewer than one zero block in eight they move
+  // nearly everywhere, and the events are not even counted.
+  size_t events = 0;
+  if (8 * zero_blocks >= nb)
+    events = write_sparse_events(w.r.data(), s.masks.data(), s.raw.data(), len,
+                                 len * sizeof(T) + max_header_runs_size(nb), s.events);
+  size_t body_bytes = 0;
+  if (!events || events >= least) {
+    // The blocks' layout from the same integers, the state advancing as a decoder's does
+    // (not through a block whose body would not be smaller than its values: it goes raw).
+    ChainState<Int> bs;
+    for (size_t b = 0; b < nb; ++b) {
+      const size_t valid = valid_in_block(len, b);
+      const T* xb = x + b * kBlockValues;
+      const Int* qb = w.q.data() + b * kBlockValues;
+      std::byte* body = s.bodies.data() + body_bytes;
+      uint8_t h = kRawHeader;
+      size_t size = 0;
+      if (!s.raw[b]) {
+#if COMMPRESS_SZP_E_AVX512
+        if (valid == kBlockValues) {
+          using L = detail::Lanes<T>;
+          __m512i qv[L::kVectors];
+          for (int g = 0; g < L::kVectors; ++g)
+            qv[g] = _mm512_loadu_si512(qb + g * L::kPerVector);
+          size = detail::encode_chained_avx512(qv, order, bs.q1, bs.q2, xb, valid, h, body);
+        } else
+#endif
+        {
+          Int r[kBlockValues];
+          ChainedLorenzo::forward(qb, valid, order, bs, r);
+          size = encode_residuals<T>(r, Mode::lossy, h, body);
+          if (size >= valid * sizeof(T)) h = kRawHeader;
+        }
+      }
+      if (h == kRawHeader) size = write_raw_block(xb, valid, body);
+      else ChainedLorenzo::advance(qb, bs);
+      s.headers[b] = h;
+      body_bytes += size;
+    }
+    const size_t runs = encode_header_runs(s.headers.data(), nb, s.runs.data());
+    if (!events || events + raw_bytes >= runs + body_bytes)
+      return write_chunk(mode, s.runs.data(), runs, s.bodies.data(), body_bytes, len * sizeof(T),
+                         0, dst);
+  }
+  s.raw_values.resize(raw_bytes);
+  for (size_t b = 0, at = 0; b < nb; ++b)
+    if (s.raw[b])
+      at += write_raw_block(x + b * kBlockValues, valid_in_block(len, b), s.raw_values.data() + at);
+  // The events go through zstd's fastest level: what they leave is little, and the blocks'
+  // slower level is what this layout exists to avoid.
+  return write_chunk(uint8_t(mode | kSparse), s.events.data(), events, s.raw_values.data(),
+                     raw_bytes, len * sizeof(T), kZstdFastLevel, dst);
+}
+
 const char* const kPaddingError =
     "szp-e's last block has non-zero residuals in its padding: the payload was written for "
     "another element count";
@@ -223,18 +343,13 @@ template <class T>
 Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst, bool sparse) {
   using Int = IntOf<T>;
   const size_t nb = block_count(len);
-  const uint8_t mode = choose_mode(x, len, eb);
+  const ModeChoice choice = choose_mode(x, len, eb);
+  const uint8_t mode = choice.mode;
   const int order = mode & kOrderMask;
   const bool half = mode & kHalfStep;
   const LinearQuantizer<T> qz(eb, half);
   ChunkScratch& s = scratch_for<T>(nb);
-  sparse = sparse && eb > 0;
-  Int* keep = nullptr;  // the blocks' integers, for the sparse layout
-  if (sparse) {
-    auto& q = chunk_integers<Int>();
-    q.resize(nb * kBlockValues);
-    keep = q.data();
-  }
+  if (sparse && choice.few_moves) return encode_sparse_first(x, len, mode, qz, s, dst);
 
   ChainState<Int> st;
   size_t pos = 0;
@@ -253,9 +368,6 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst, b
           fine ? detail::encode_chained_avx512(qv, order, st.q1, st.q2, xb, valid, h, body)
                : write_raw_block(xb, valid, body);
       if (h != kRawHeader) {
-        if (keep)
-          for (size_t v = 0; v < std::size(qv); ++v)
-            _mm512_storeu_si512(keep + b * kBlockValues + v * (64 / sizeof(T)), qv[v]);
         st.q1 = detail::last_lane<T>(qv[std::size(qv) - 1], 64 / sizeof(T) - 1);
         st.q2 = detail::last_lane<T>(qv[std::size(qv) - 1], 64 / sizeof(T) - 2);
       }
@@ -281,17 +393,12 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst, b
     }
     if (ok) {
       ChainedLorenzo::advance(q, st);
-      if (keep) std::memcpy(keep + b * kBlockValues, q, sizeof(q));
     } else {  // a raw block leaves the prediction state as it was
       h = kRawHeader;
       size = write_raw_block(xb, valid, body);
     }
     s.headers[b] = h;
     pos += size;
-  }
-  if (sparse) {
-    auto sparse_size = try_sparse_chunk(x, len, mode, s, pos, dst);
-    if (!sparse_size.ok() || *sparse_size) return sparse_size;
   }
   return finish_chunk(mode, s, nb, pos, len * sizeof(T), dst);
 }

@@ -51,57 +51,24 @@ inline U unzigzag(U z) {
 
 }  // namespace sparse
 
-// The event stream of a chunk whose blocks' headers (as szp-e's block layout chose them:
-// zero, raw or other) are h[0..nb) and whose integers are q[32 b ..] (those of raw blocks are
-// never read): the raw blocks' count and indices (each as the gap after the one before), then
-// per non-zero residual of the non-raw values, in order, the count of zero residuals before
-// it and the residual zigzagged, all in LEB128. Writes it to `out` and returns its size, or 0
-// when it would reach `limit` bytes (the blocks' layout is then no larger); counts the
-// residuals first, so a chunk too dense for events costs one pass of vector work.
+// A lower bound on what a block whose non-zero residuals are the lanes of `mask` (not 0)
+// costs in the blocks' layout, header byte included: a residual past lane 0 needs a sign map
+// and a bit plane (8 bytes, plain or outlier), one in lane 0 alone an outlier byte.
+inline size_t least_block_bytes(uint32_t mask) { return mask == 1 ? 2 : 9; }
+
+// The event stream of a chunk from its blocks' chained residuals r[32 b ..], the non-zero
+// lanes of each (masks[b]) and which blocks are raw (raw[b]; their residuals are not read):
+// the raw blocks' count and indices (each as the gap after the one before), then per
+// non-zero residual of the non-raw values, in order, the count of zero residuals before it
+// and the residual zigzagged, all in LEB128. Writes it to `out` and returns its size, or 0
+// when it would reach `limit` bytes.
 template <class Int>
-size_t encode_sparse_events(const Int* q, const uint8_t* h, size_t len, int order, size_t limit,
-                            std::vector<uint8_t>& out) {
+size_t write_sparse_events(const Int* r, const uint32_t* masks, const uint8_t* raw, size_t len,
+                           size_t limit, std::vector<uint8_t>& out) {
   using U = std::make_unsigned_t<Int>;
   const size_t nb = block_count(len);
-  thread_local std::vector<Int> residuals;
-  thread_local std::vector<uint32_t> masks;  // the non-zero residuals of block b
-  residuals.resize(nb * kBlockValues);
-  masks.resize(nb);
-  // Pass 1: the residuals of the blocks that have any, and a lower bound on the stream (one
-  // byte for a gap and one for a residual per event, one per raw block).
-  ChainState<Int> st;
-  size_t least = 1;
-  for (size_t b = 0; b < nb; ++b) {
-    if (h[b] == kRawHeader) {
-      ++least;
-      continue;
-    }
-    const Int* qb = q + b * kBlockValues;
-    if (h[b] != kZeroHeader) {
-      // ChainedLorenzo::forward's residuals, read from q itself: its staging copy costs a
-      // stalled load per block here, where nothing else hides it.
-      U* r = reinterpret_cast<U*>(residuals.data() + b * kBlockValues);
-      const U* u = reinterpret_cast<const U*>(qb);
-      const U p1 = U(st.q1), p2 = U(st.q2);
-      if (order == 1) {
-        r[0] = u[0] - p1;
-        for (size_t i = 1; i < kBlockValues; ++i) r[i] = u[i] - u[i - 1];
-      } else {
-        r[0] = u[0] - U(2) * p1 + p2;
-        r[1] = u[1] - U(2) * u[0] + p1;
-        for (size_t i = 2; i < kBlockValues; ++i) r[i] = u[i] - U(2) * u[i - 1] + u[i - 2];
-      }
-      const size_t valid = valid_in_block(len, b);
-      uint32_t m = 0;
-      for (size_t i = 0; i < kBlockValues; ++i) m |= uint32_t((i < valid) & (r[i] != 0)) << i;
-      masks[b] = m;
-      least += 2 * size_t(__builtin_popcount(m));
-    }
-    ChainedLorenzo::advance(qb, st);
-  }
-  if (least >= limit) return 0;
-  // Pass 2: the stream; 2 LEB128 numbers of at most 10 bytes each past `limit` fit.
-  out.resize(limit + 2 * 10);
+  // 2 LEB128 numbers of at most 10 bytes each past `limit` fit.
+  if (out.size() < limit + 2 * 10) out.resize(limit + 2 * 10);
   uint8_t* o = out.data();
   auto put = [&o](uint64_t v) {
     while (v >= 0x80) {
@@ -111,28 +78,24 @@ size_t encode_sparse_events(const Int* q, const uint8_t* h, size_t len, int orde
     *o++ = uint8_t(v);
   };
   size_t raws = 0;
-  for (size_t b = 0; b < nb; ++b) raws += h[b] == kRawHeader;
+  for (size_t b = 0; b < nb; ++b) raws += raw[b];
   put(raws);
   for (size_t b = 0, next = 0; b < nb; ++b)
-    if (h[b] == kRawHeader) {
+    if (raw[b]) {
       put(b - next);
       next = b + 1;
+      if (o >= out.data() + limit) return 0;
     }
   const uint8_t* end = out.data() + limit;
   size_t zeros = 0;
   for (size_t b = 0; b < nb; ++b) {
+    if (raw[b]) continue;
     const size_t valid = valid_in_block(len, b);
-    if (h[b] == kRawHeader) continue;
-    if (h[b] == kZeroHeader) {
-      zeros += valid;
-      continue;
-    }
-    const Int* r = residuals.data() + b * kBlockValues;
     size_t last = 0;  // lanes before `last` are counted in `zeros` or written
     for (uint32_t m = masks[b]; m; m &= m - 1) {
       const size_t i = size_t(__builtin_ctz(m));
       put(zeros + (i - last));
-      put(uint64_t(sparse::zigzag(U(r[i]))));
+      put(uint64_t(sparse::zigzag(U(r[b * kBlockValues + i]))));
       zeros = 0;
       last = i + 1;
     }
