@@ -26,6 +26,27 @@ inline bool quantize_rounded_avx512(const T* x, const LinearQuantizer<T>& qz, __
   return ok == L::kAllLanes;
 }
 
+// Whether integer k reconstructs all 32 values within the bound, as the hysteresis check
+// computes it (x - T(k) * step, compared with accept): szp-eh's shortcut for blocks that keep
+// their carried integer.
+template <class T>
+inline bool all_within_avx512(const T* x, const LinearQuantizer<T>& qz, IntOfT<T> k) {
+  using L = Lanes<T>;
+  const VecOf<T> accept = broadcast(qz.accept());
+  const VecOf<T> rk = broadcast(T(k) * qz.step());
+  uint32_t ok = 0;
+  for (int g = 0; g < L::kVectors; ++g) {
+    const VecOf<T> xv = load(x + g * L::kPerVector);
+    if constexpr (std::is_same_v<T, float>)
+      ok |= uint32_t(_mm512_cmp_ps_mask(_mm512_abs_ps(_mm512_sub_ps(xv, rk)), accept, _CMP_LE_OQ))
+            << (g * L::kPerVector);
+    else
+      ok |= uint32_t(_mm512_cmp_pd_mask(_mm512_abs_pd(_mm512_sub_pd(xv, rk)), accept, _CMP_LE_OQ))
+            << (g * L::kPerVector);
+  }
+  return ok == 0xFFFFFFFFu;
+}
+
 // hysteresis_block (hysteresis_quantizer.hpp) on 32 values (padded), same integers.
 template <class T>
 inline bool quantize_hysteresis_avx512(const T* x, const LinearQuantizer<T>& qz,

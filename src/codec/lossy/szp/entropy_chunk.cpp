@@ -55,22 +55,39 @@ ModeChoice choose_mode(const T* x, size_t len, double eb) {
   const LinearQuantizer<T> qz(eb);
   const size_t m = std::min(len, kSampleValues);
   using Int = IntOf<T>;
-  Int q1 = 0, q2 = 0;
+  // The sample's integers first, in a loop that vectorizes; the sums below are of integers
+  // in double (exact), so their order does not matter.
+  Int qs[kSampleValues];
+  uint32_t refused = 0;
+  for (size_t i = 0; i < m; ++i) refused += !qz.quantize(x[i], qs[i]);
   double s1 = 0, s2 = 0;
   size_t moves = 0, bends = 0, seen = 0;
-  for (size_t i = 0; i < m; ++i) {
-    Int q;
-    if (!qz.quantize(x[i], q)) continue;
-    if (seen >= 2) {
-      const double d1 = double(q) - double(q1), d2 = d1 - (double(q1) - double(q2));
+  if (refused == 0) {
+    for (size_t i = 2; i < m; ++i) {
+      const double d1 = double(qs[i]) - double(qs[i - 1]);
+      const double d2 = d1 - (double(qs[i - 1]) - double(qs[i - 2]));
       s1 += std::fabs(d1);
       s2 += std::fabs(d2);
       moves += d1 != 0;
       bends += d2 != 0;
     }
-    q2 = q1;
-    q1 = q;
-    ++seen;
+    seen = m;
+  } else {  // values that cannot be quantized drop out of the chain
+    Int q1 = 0, q2 = 0;
+    for (size_t i = 0; i < m; ++i) {
+      Int q;
+      if (!qz.quantize(x[i], q)) continue;
+      if (seen >= 2) {
+        const double d1 = double(q) - double(q1), d2 = d1 - (double(q1) - double(q2));
+        s1 += std::fabs(d1);
+        s2 += std::fabs(d2);
+        moves += d1 != 0;
+        bends += d2 != 0;
+      }
+      q2 = q1;
+      q1 = q;
+      ++seen;
+    }
   }
   if (seen < 3) return {};
   if (4 * s2 < 3 * s1) return {2, 4 * bends < seen - 2};
@@ -223,11 +240,20 @@ Result<size_t> encode_sparse_first(const T* x, size_t len, uint8_t mode,
       using L = detail::Lanes<T>;
       constexpr int V = L::kVectors, P = L::kPerVector;
       __m512i qv[V];
+      s.masks[b] = 0;
+      s.raw[b] = 0;
+      // Most blocks of these chunks keep the carried integer throughout (hysteresis, order
+      // 1): one check per vector, and their residuals are all 0.
+      if (half && detail::all_within_avx512(xb, qz, st.q1)) {
+        const __m512i c = L::set1(int64_t(st.q1));
+        for (int g = 0; g < V; ++g) _mm512_storeu_si512(qb + g * P, c);
+        st.q2 = st.q1;
+        continue;
+      }
       Int carry = st.q1;
       const bool fine = half ? detail::quantize_hysteresis_avx512(xb, qz, carry, qv)
                              : detail::quantize_rounded_avx512(xb, qz, qv);
       s.raw[b] = !fine;
-      s.masks[b] = 0;
       if (!fine) continue;
       // d = q - q shifted by one lane (q1 before lane 0); order 2 takes d's differences
       // the same way (q1 - q2 before lane 0).
