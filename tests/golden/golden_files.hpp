@@ -39,15 +39,24 @@ inline std::string decoded_name(std::string_view codec_name, codec::Dtype d) {
   return stem(codec_name, d) + ".decoded";
 }
 
-// Codecs whose frames record a shape get a second pair of files, "<codec>+shape.<dtype>",
-// for the input taken as this 2-D array (szp-e's and szp-eh's shaped payloads,
-// docs/format/szp-e.md).
+// Codecs with more than one payload layout get more pairs of files, "<codec><suffix>.<dtype>":
+// the input taken as the 2-D array kShape (szp-e's and szp-eh's shaped payloads) and, for
+// szp-eh, the flat input at a loose REL bound, where its chunks are sparse
+// (docs/format/szp-e.md).
 inline constexpr uint64_t kShape[] = {8, 25};
-inline bool takes_shape(std::string_view codec_name) {
-  return codec_name == "szp-e" || codec_name == "szp-eh";
+struct Variant {
+  std::string_view suffix;
+  bool shaped = false;     // compressed as kShape
+  double loose_rel = 0;    // > 0: this REL bound instead of bound_for's
+};
+inline std::vector<Variant> variants_of(std::string_view codec_name) {
+  std::vector<Variant> v;
+  if (codec_name == "szp-e" || codec_name == "szp-eh") v.push_back({"+shape", true, 0});
+  if (codec_name == "szp-eh") v.push_back({"+sparse", false, 0.3});
+  return v;
 }
-inline std::string shaped_name(std::string_view codec_name) {
-  return std::string(codec_name) + "+shape";
+inline std::string variant_name(std::string_view codec_name, const Variant& v) {
+  return std::string(codec_name) + std::string(v.suffix);
 }
 
 // Lossy frames use both bound modes: ABS for f32, REL for f64. The test reads the bound back
@@ -56,6 +65,9 @@ inline codec::ErrorBound bound_for(const codec::Codec& c, codec::Dtype d) {
   if (!c.lossy()) return codec::ErrorBound::lossless();
   return d == codec::Dtype::f32 ? codec::ErrorBound::absolute(1e-3)
                                 : codec::ErrorBound::relative(1e-6);
+}
+inline codec::ErrorBound bound_for(const codec::Codec& c, codec::Dtype d, const Variant& v) {
+  return v.loose_rel > 0 ? codec::ErrorBound::relative(v.loose_rel) : bound_for(c, d);
 }
 
 // The committed inputs were made by this generator. It uses integer arithmetic and IEEE

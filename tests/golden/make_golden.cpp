@@ -34,18 +34,22 @@ bool load_or_make_input(const golden::fs::path& dir, std::vector<T>& x) {
   return golden::write_bytes(path, x.data(), x.size() * sizeof(T));
 }
 
-// shaped: the files of the input taken as golden::kShape (golden::shaped_name).
+// variant: the files of one of the codec's other layouts (golden::variants_of).
 template <class T>
 bool write_codec_files(const golden::fs::path& dir, const cc::Codec& codec,
-                       const std::vector<T>& x, bool force, bool shaped = false) {
+                       const std::vector<T>& x, bool force,
+                       const golden::Variant* variant = nullptr) {
   cc::Dtype d = cc::dtype_of<T>();
-  const std::string name = shaped ? golden::shaped_name(codec.name()) : std::string(codec.name());
+  const std::string name =
+      variant ? golden::variant_name(codec.name(), *variant) : std::string(codec.name());
   auto frame_path = dir / golden::frame_name(name, d);
   if (!force && golden::fs::exists(frame_path)) return true;
   std::vector<std::byte> bytes;
-  commpress::Status made =
-      shaped ? codec.compress(x.data(), golden::kShape, d, golden::bound_for(codec, d), bytes)
-             : codec.compress(x.data(), x.size(), d, golden::bound_for(codec, d), bytes);
+  const cc::ErrorBound bound =
+      variant ? golden::bound_for(codec, d, *variant) : golden::bound_for(codec, d);
+  commpress::Status made = variant && variant->shaped
+                               ? codec.compress(x.data(), golden::kShape, d, bound, bytes)
+                               : codec.compress(x.data(), x.size(), d, bound, bytes);
   if (!made.ok()) {
     std::fprintf(stderr, "%s %s: %s\n", name.c_str(), cc::dtype_name(d),
                  made.to_string().c_str());
@@ -85,9 +89,9 @@ int main(int argc, char** argv) {
   for (const cc::Codec* codec : cc::list_codecs()) {
     if (codec->supports(cc::Dtype::f32)) ok = write_codec_files(dir, *codec, x32, force) && ok;
     if (codec->supports(cc::Dtype::f64)) ok = write_codec_files(dir, *codec, x64, force) && ok;
-    if (golden::takes_shape(codec->name())) {
-      ok = write_codec_files(dir, *codec, x32, force, true) && ok;
-      ok = write_codec_files(dir, *codec, x64, force, true) && ok;
+    for (const golden::Variant& v : golden::variants_of(codec->name())) {
+      ok = write_codec_files(dir, *codec, x32, force, &v) && ok;
+      ok = write_codec_files(dir, *codec, x64, force, &v) && ok;
     }
   }
   return ok ? 0 : 1;

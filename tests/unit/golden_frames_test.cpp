@@ -144,13 +144,14 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, GoldenFrames, ::testing::ValuesIn(all_params()), param_name);
 
-// The shaped frames (golden::kShape) of the codecs that record a shape: they decode to their
-// committed output, and today's encoder, given the same shape, writes them byte for byte.
+// The frames of the codecs' other layouts (golden::variants_of: the shaped payloads, szp-eh's
+// sparse chunks): they decode to their committed output, and today's encoder, given the same
+// shape or bound, writes them byte for byte.
 template <class T>
-void check_shaped(const cc::Codec& c) {
+void check_variant(const cc::Codec& c, const golden::Variant& v) {
   const fs::path dir = golden_dir();
   const cc::Dtype d = cc::dtype_of<T>();
-  const std::string name = golden::shaped_name(c.name());
+  const std::string name = golden::variant_name(c.name(), v);
   auto frame = golden::read_bytes(dir / golden::frame_name(name, d));
   auto decoded = golden::read_bytes(dir / golden::decoded_name(name, d));
   auto input = golden::read_bytes(dir / golden::input_name(d));
@@ -162,18 +163,30 @@ void check_shaped(const cc::Codec& c) {
   auto info = cc::inspect(*frame);
   ASSERT_TRUE(info.ok());
   std::vector<std::byte> again;
-  ASSERT_TRUE(c.compress(input->data(), golden::kShape, d,
-                         cc::ErrorBound{info->mode, info->requested_bound}, again).ok());
+  const cc::ErrorBound bound{info->mode, info->requested_bound};
+  ASSERT_TRUE((v.shaped ? c.compress(input->data(), golden::kShape, d, bound, again)
+                        : c.compress(input->data(), golden::kCount, d, bound, again))
+                  .ok());
   EXPECT_TRUE(again == *frame) << name << " " << cc::dtype_name(d) << ": "
                                << first_difference(again, *frame) << ". " << kRegenerate;
 }
 
-TEST(GoldenShaped, FramesDecodeAndReencode) {
+TEST(GoldenVariants, FramesDecodeAndReencode) {
   for (const cc::Codec* c : cc::list_codecs())
-    if (golden::takes_shape(c->name())) {
-      check_shaped<float>(*c);
-      check_shaped<double>(*c);
+    for (const golden::Variant& v : golden::variants_of(c->name())) {
+      check_variant<float>(*c, v);
+      check_variant<double>(*c, v);
     }
+}
+
+// szp-eh's "+sparse" files hold what they are there for: sparse chunks.
+TEST(GoldenVariants, SparseFramesHoldSparseChunks) {
+  for (cc::Dtype d : golden::kDtypes) {
+    auto frame = golden::read_bytes(golden_dir() / golden::frame_name("szp-eh+sparse", d));
+    ASSERT_TRUE(frame && frame->size() > cc::kFrameHeaderSize);
+    EXPECT_EQ(std::to_integer<uint8_t>((*frame)[cc::kFrameHeaderSize]) & 0x40, 0x40)
+        << cc::dtype_name(d);
+  }
 }
 
 TEST(GoldenFiles, EveryFileBelongsToARegisteredCodec) {
@@ -184,9 +197,9 @@ TEST(GoldenFiles, EveryFileBelongsToARegisteredCodec) {
     for (cc::Dtype d : golden::kDtypes) {
       known.push_back(golden::frame_name(c->name(), d));
       known.push_back(golden::decoded_name(c->name(), d));
-      if (golden::takes_shape(c->name())) {
-        known.push_back(golden::frame_name(golden::shaped_name(c->name()), d));
-        known.push_back(golden::decoded_name(golden::shaped_name(c->name()), d));
+      for (const golden::Variant& v : golden::variants_of(c->name())) {
+        known.push_back(golden::frame_name(golden::variant_name(c->name(), v), d));
+        known.push_back(golden::decoded_name(golden::variant_name(c->name(), v), d));
       }
     }
   size_t frames = 0;

@@ -277,6 +277,18 @@ Result<size_t> encode_sparse_first(const T* x, size_t len, uint8_t mode,
       continue;
     }
 #endif
+    s.raw[b] = 0;
+    s.masks[b] = 0;
+    if (half) {  // the same shortcut as above, so that both paths write the same bytes
+      bool keep = true;
+      const T at = T(st.q1) * qz.step();
+      for (size_t i = 0; i < valid; ++i) keep &= std::fabs(xb[i] - at) <= qz.accept();
+      if (keep) {
+        std::fill_n(qb, kBlockValues, st.q1);
+        st.q2 = st.q1;
+        continue;
+      }
+    }
     bool ok;
     if (half) {
       Int carry = st.q1;
@@ -285,7 +297,6 @@ Result<size_t> encode_sparse_first(const T* x, size_t len, uint8_t mode,
       ok = quantize_block(xb, valid, qz, qb);
     }
     s.raw[b] = !ok;
-    s.masks[b] = 0;
     if (!ok) continue;
     ChainedLorenzo::forward(qb, valid, order, st, rb);
     ChainedLorenzo::advance(qb, st);
