@@ -55,11 +55,24 @@ ModeChoice choose_mode(const T* x, size_t len, double eb) {
   const LinearQuantizer<T> qz(eb);
   const size_t m = std::min(len, kSampleValues);
   using Int = IntOf<T>;
-  // The sample's integers first, in a loop that vectorizes; the sums below are of integers
-  // in double (exact), so their order does not matter.
+  // The sample's integers first, in vector code, then the sums over them, which skip no value
+  // when none is refused (the chain of the loop below, value for value).
   Int qs[kSampleValues];
   uint32_t refused = 0;
-  for (size_t i = 0; i < m; ++i) refused += !qz.quantize(x[i], qs[i]);
+#if COMMPRESS_SZP_E_AVX512
+  if (m % kBlockValues == 0) {  // the szp kernels' quantizer: the same integers and checks
+    using L = detail::Lanes<T>;
+    for (size_t b = 0; b < m && !refused; b += kBlockValues) {
+      __m512i qv[L::kVectors];
+      refused += !detail::quantize_rounded_avx512(x + b, qz, qv);
+      for (int g = 0; g < L::kVectors; ++g)
+        _mm512_storeu_si512(qs + b + size_t(g) * L::kPerVector, qv[g]);
+    }
+  } else
+#endif
+  {
+    for (size_t i = 0; i < m; ++i) refused += !qz.quantize(x[i], qs[i]);
+  }
   double s1 = 0, s2 = 0;
   size_t moves = 0, bends = 0, seen = 0;
   if (refused == 0) {
