@@ -53,15 +53,48 @@ double ratio_at(const codec::Codec& c, const std::byte* data, size_t es, codec::
   return packed > 0 ? raw / packed : 0;
 }
 
+// The pieces summed two by two (sample_ratio's partial_sums), laid end to end in `out`;
+// returns the pieces of `out`.
+template <class T>
+std::vector<Piece> summed_pieces(const T* x, const std::vector<Piece>& ps, std::vector<T>& out) {
+  std::vector<Piece> sums;
+  out.clear();
+  if (ps.size() == 1) {
+    const size_t half = ps[0].len / 2;
+    for (size_t i = 0; i < half; ++i) out.push_back(x[ps[0].begin + i] + x[ps[0].begin + half + i]);
+    sums.push_back({0, half});
+    return sums;
+  }
+  for (size_t k = 0; k < ps.size(); ++k) {
+    const Piece& a = ps[k];
+    const Piece& b = ps[(k + 1) % ps.size()];
+    const size_t len = std::min(a.len, b.len);
+    sums.push_back({out.size(), len});
+    for (size_t i = 0; i < len; ++i) out.push_back(x[a.begin + i] + x[b.begin + i]);
+  }
+  return sums;
+}
+
 }  // namespace
 
 RatioSample sample_ratio(const codec::Codec& c, const void* data, size_t n, codec::Dtype dtype,
-                         const codec::ErrorBound& bound, double fine_divisor) {
+                         const codec::ErrorBound& bound, double fine_divisor, bool partial_sums) {
   RatioSample s;
   const size_t es = codec::dtype_size(dtype);
   if (n == 0 || data == nullptr || es == 0 || !c.supports(dtype)) return s;
-  const auto ps = pieces(n);
+  auto ps = pieces(n);
   const auto* bytes = static_cast<const std::byte*>(data);
+  thread_local std::vector<float> sums32;
+  thread_local std::vector<double> sums64;
+  if (partial_sums && n >= 2 && dtype == codec::Dtype::f32) {
+    ps = summed_pieces(static_cast<const float*>(data), ps, sums32);
+    data = sums32.data();
+    bytes = reinterpret_cast<const std::byte*>(sums32.data());
+  } else if (partial_sums && n >= 2 && dtype == codec::Dtype::f64) {
+    ps = summed_pieces(static_cast<const double*>(data), ps, sums64);
+    data = sums64.data();
+    bytes = reinterpret_cast<const std::byte*>(sums64.data());
+  }
   codec::ErrorBound eb = bound;
   if (c.lossy()) {
     if (bound.mode == codec::BoundMode::lossless || !(bound.value > 0)) return s;

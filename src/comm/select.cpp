@@ -158,10 +158,10 @@ struct Context {
   }
 };
 
-RatioSample sample(const Context& ctx) {
+RatioSample sample(const Context& ctx, bool partial_sums = false) {
   if (!ctx.codec || !ctx.call.data || ctx.call.data_count == 0) return {};
   return sample_ratio(*ctx.codec, ctx.call.data, ctx.call.data_count, ctx.call.dtype,
-                      ctx.opts.bound, ctx.fine_divisor());
+                      ctx.opts.bound, ctx.fine_divisor(), partial_sums);
 }
 
 // at_bound, at_fine: the ratio to predict with (at_bound 0: none sampled, no prediction).
@@ -238,7 +238,10 @@ RatioSample entropy_sample(const Context& fast, double fast_seconds) {
   const model::Choice best =
       e.ctx.choose(e.ctx.scenario(kOptimisticRatio, kOptimisticRatio), cands);
   if (!is_compressed(best.algorithm) || !(best.predicted_seconds < fast_seconds)) return {};
-  return sample(e.ctx);
+  // A reduction in the entropy mode decompresses, operates and compresses: what it codes after
+  // the first step is partial sums, whose ratio (not one rank's) the prediction needs.
+  const bool reduces = (kReductions >> unsigned(fast.call.op)) & 1u;
+  return sample(e.ctx, reduces);
 }
 
 // Auto with the codec modes weighed: the fast mode's choice, or the entropy mode's where the

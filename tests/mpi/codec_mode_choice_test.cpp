@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "comm/profile_io.hpp"
+#include "comm/ratio_sample.hpp"
 #include "comm/select.hpp"
 #include "comm_test_support.hpp"
 #include "profile_scope.hpp"
@@ -122,12 +123,16 @@ TEST(CodecModeChoice, ProfileWithoutEntropyRatesLoadsAndKeepsTheFastMode) {
   EXPECT_EQ(mode(*p, "szp-eh")->algorithm, cc::Algorithm::Auto);  // not weighed
 }
 
+// Levels with rare jumps (one value in 1000 on average): the entropy mode's sparse chunks code
+// a jump and not the values between, where szp pays a header byte per 32 values; a partial
+// sum of such arrays (what a reduction codes, and the entropy mode's sample) is one too.
 std::vector<float> walk(size_t n, int rank) {
   std::mt19937 gen(200 + unsigned(rank));
-  std::normal_distribution<float> step(0.0f, 1.0f);
+  std::normal_distribution<float> jump(0.0f, 100.0f);
+  std::uniform_int_distribution<int> when(0, 999);
   std::vector<float> v(n);
   float x = 0;
-  for (float& e : v) e = x += step(gen);
+  for (float& e : v) e = x += when(gen) == 0 ? jump(gen) : 0.0f;
   return v;
 }
 
@@ -157,6 +162,35 @@ void expect_runs(double beta, const std::string& codec) {
   Bytes bits(kCount * sizeof(float));
   std::memcpy(bits.data(), out.data(), bits.size());
   EXPECT_TRUE(same_bytes_everywhere(bits));
+}
+
+// The entropy mode's sample for a reduction is of partial sums (pieces summed two by two):
+// on a random walk at REL 1e-2 their ratio is clearly below one rank's values' (below it at
+// the finer bound too), for f32 and f64, many pieces or one (its halves); szp's hardly moves.
+TEST(CodecModeChoice, PartialSumsSampleBelowOneRanksValues) {
+  const commpress::codec::Codec* eh = commpress::codec::find_codec("szp-eh");
+  const commpress::codec::Codec* szp = commpress::codec::find_codec("szp");
+  ASSERT_TRUE(eh && szp);
+  for (size_t n : {size_t{1} << 21, size_t{6000}}) {
+    std::mt19937 gen(7);
+    std::normal_distribution<double> step(0.0, 1.0);
+    std::vector<float> f(n);
+    std::vector<double> d(n);
+    double x = 0;
+    for (size_t i = 0; i < n; ++i) d[i] = f[i] = float(x += step(gen));
+    const ErrorBound b = ErrorBound::relative(1e-2);
+    for (Dtype dt : {Dtype::f32, Dtype::f64}) {
+      const void* data = dt == Dtype::f32 ? static_cast<const void*>(f.data()) : d.data();
+      const auto one = commpress::comm::sample_ratio(*eh, data, n, dt, b, 4);
+      const auto sums = commpress::comm::sample_ratio(*eh, data, n, dt, b, 4, true);
+      ASSERT_TRUE(one.sampled && sums.sampled) << n;
+      EXPECT_GT(one.at_bound, 1.2 * sums.at_bound) << n << " values";
+      EXPECT_LT(sums.at_fine, one.at_fine) << n << " values";  // a denser bound: less apart
+      const auto fast = commpress::comm::sample_ratio(*szp, data, n, dt, b, 4);
+      const auto fast_sums = commpress::comm::sample_ratio(*szp, data, n, dt, b, 4, true);
+      EXPECT_LT(fast.at_bound, 1.3 * fast_sums.at_bound) << n << " values";
+    }
+  }
 }
 
 TEST(CodecModeChoice, AllreduceRunsAndReportsTheChosenMode) {
