@@ -12,6 +12,7 @@
 #include "commpress/codec.hpp"
 #include "support/bound_check.hpp"
 #include "support/datasets.hpp"
+#include "support/round_trip.hpp"
 #include "support/reframe.hpp"
 
 namespace cc = commpress::codec;
@@ -34,17 +35,7 @@ constexpr size_t kMultiChunk = 3 * szp::kChunkValues + 77;
 template <class T>
 std::vector<std::byte> round_trip(const std::vector<T>& x, const cc::ErrorBound& bound,
                                   const std::string& what) {
-  auto frame = codec().compress(std::span<const T>(x), bound);
-  EXPECT_TRUE(frame.ok()) << what << ": " << frame.status().to_string();
-  if (!frame.ok()) return {};
-  EXPECT_LE(frame->size(), codec().compress_bound(x.size(), cc::dtype_of<T>())) << what;
-  std::vector<T> y(x.size());
-  auto st = codec().decompress(*frame, std::span<T>(y));
-  EXPECT_TRUE(st.ok()) << what << ": " << st.to_string();
-  const long double promised = commpress::testing::promised_bound<T>(x, bound);
-  auto err = commpress::testing::check_bound<T>(x, y, promised);
-  EXPECT_TRUE(err.empty()) << what << ": " << err;
-  return *frame;
+  return commpress::testing::checked_round_trip(codec(), x, bound, what);
 }
 
 uint8_t first_chunk_mode(const std::vector<std::byte>& frame) {

@@ -4,13 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
 
 #include "codec/lossy/szp/entropy_chunk.hpp"
 #include "commpress/codec.hpp"
-#include "support/bound_check.hpp"
 #include "support/datasets.hpp"
+#include "support/round_trip.hpp"
 #include "support/reframe.hpp"
 
 namespace cc = commpress::codec;
@@ -51,16 +52,7 @@ std::vector<uint8_t> chunk_modes(const std::vector<std::byte>& frame) {
 template <class T>
 std::vector<std::byte> round_trip(const cc::Codec& c, const std::vector<T>& x,
                                   const cc::ErrorBound& bound, const std::string& what) {
-  auto frame = c.compress(std::span<const T>(x), bound);
-  EXPECT_TRUE(frame.ok()) << what << ": " << frame.status().to_string();
-  if (!frame.ok()) return {};
-  EXPECT_LE(frame->size(), c.compress_bound(x.size(), cc::dtype_of<T>())) << what;
-  std::vector<T> y(x.size());
-  auto st = c.decompress(*frame, std::span<T>(y));
-  EXPECT_TRUE(st.ok()) << what << ": " << st.to_string();
-  auto err = commpress::testing::check_bound<T>(x, y, commpress::testing::promised_bound<T>(x, bound));
-  EXPECT_TRUE(err.empty()) << what << ": " << err;
-  return *frame;
+  return commpress::testing::checked_round_trip(c, x, bound, what);
 }
 
 size_t sparse_chunks(const std::vector<std::byte>& frame) {
@@ -111,9 +103,11 @@ TEST(SzpSparse, RawBlocksInsideSparseChunksKeepTheBound) {
   EXPECT_EQ(sparse_chunks(frame), szp::chunk_count(x.size()));
   std::vector<float> y(x.size());
   ASSERT_TRUE(eh().decompress(frame, std::span<float>(y)).ok());
-  for (size_t i = 0; i < x.size(); ++i)
-    if (!std::isfinite(x[i]) || x[i] == -3e38f)
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i]) || x[i] == -3e38f) {
       EXPECT_EQ(std::memcmp(&x[i], &y[i], sizeof(float)), 0) << "value " << i;
+    }
+  }
 }
 
 // Both prediction orders, both step sizes reach the sparse layout on the data that choose

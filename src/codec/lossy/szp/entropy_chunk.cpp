@@ -109,6 +109,14 @@ ModeChoice choose_mode(const T* x, size_t len, double eb) {
   return {1, false};
 }
 
+// A block's integers on the portable path: hysteresis from the carried integer (half step),
+// else rounding; false where the block must travel raw.
+template <class T>
+bool quantize_portable(const T* x, size_t valid, const LinearQuantizer<T>& qz, bool half,
+                       IntOf<T> carry, IntOf<T>* q) {
+  return half ? hysteresis_block(x, valid, qz, carry, q) : quantize_block(x, valid, qz, q);
+}
+
 struct ChunkScratch {
   std::vector<uint8_t> headers, runs, events, raw;
   std::vector<std::byte> bodies, raw_values;
@@ -302,13 +310,7 @@ Result<size_t> encode_sparse_first(const T* x, size_t len, uint8_t mode,
         continue;
       }
     }
-    bool ok;
-    if (half) {
-      Int carry = st.q1;
-      ok = hysteresis_block(xb, valid, qz, carry, qb);
-    } else {
-      ok = quantize_block(xb, valid, qz, qb);
-    }
+    const bool ok = quantize_portable(xb, valid, qz, half, st.q1, qb);
     s.raw[b] = !ok;
     if (!ok) continue;
     ChainedLorenzo::forward(qb, valid, order, st, rb);
@@ -427,13 +429,7 @@ Result<size_t> encode_chunk(const T* x, size_t len, double eb, std::byte* dst, b
     }
 #endif
     Int q[kBlockValues], r[kBlockValues];
-    bool ok;
-    if (half) {
-      Int carry = st.q1;
-      ok = hysteresis_block(xb, valid, qz, carry, q);
-    } else {
-      ok = quantize_block(xb, valid, qz, q);
-    }
+    bool ok = quantize_portable(xb, valid, qz, half, st.q1, q);
     size_t size = 0;
     uint8_t h = kRawHeader;
     if (ok) {
