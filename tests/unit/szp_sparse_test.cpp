@@ -182,6 +182,12 @@ TEST(SzpSparse, ForgedEventsAreRefused) {
     for (int k = 0; k < 5; ++k) p.push_back(std::byte{0xFF});
     p.push_back(std::byte{0x7F});
   }, "residual wider than the integer");
+  refused([](P& p) {  // a gap of 2^64 - 1 after the first event wraps back onto it
+    p[2] = std::byte{15};
+    for (int k = 0; k < 9; ++k) p.push_back(std::byte{0xFF});
+    p.push_back(std::byte{0x01});
+    p.push_back(std::byte{2});
+  }, "event on the one before it");
   refused([](P& p) { p.pop_back(); }, "truncated chunk");
 
   // A sparse chunk in a frame whose header records bound 0 (exact: zero and raw blocks only).

@@ -153,7 +153,7 @@ bool decode_sparse_values(const uint8_t* in, size_t len, size_t pos,
       return false;
     }
     const uint64_t p = first ? gap : uint64_t(at) + 1 + gap;
-    if (p < at || p >= values || z == 0) {
+    if (gap >= values || p >= values || z == 0) {  // gap < values: p neither wraps nor repeats
       why = z == 0 ? "an event holds the residual 0" : "an event falls past the chunk's values";
       return false;
     }
