@@ -21,8 +21,8 @@ struct RatioSample {
 // partial_sums (f32 and f64): the pieces are summed two by two, each with the next (a single
 // piece: its halves), and the ratio is that of the sums, as a stand-in for the partial sums
 // that decompress-operate-compress reductions code at every step; their values move more
-// than one rank's, which costs the entropy mode's sparse chunks most (a random walk at REL
-// 1e-3 over 4 ranks: 43 for one walk, 29 for the sum of two, 21 for four).
+// than one rank's, which costs the entropy mode's sparse chunks most (figures:
+// docs/szp-modes.md, "In the collectives").
 RatioSample sample_ratio(const codec::Codec& c, const void* data, size_t n, codec::Dtype dtype,
                          const codec::ErrorBound& bound, double fine_divisor = 1,
                          bool partial_sums = false);
