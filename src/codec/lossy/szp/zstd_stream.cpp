@@ -40,7 +40,7 @@ Result<size_t> put_stream_at(const void* src, size_t len, int level, std::byte* 
     if (ZSTD_getErrorCode(z) != ZSTD_error_dstSize_tooSmall)
       return Status{ErrorCode::internal, std::string("zstd: ") + ZSTD_getErrorName(z)};
   }
-  std::memcpy(dst, src, len);
+  if (len) std::memcpy(dst, src, len);  // an empty stream may come from an empty vector
   return len;
 }
 
