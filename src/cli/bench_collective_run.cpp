@@ -13,6 +13,7 @@
 #include "cli/bench_collective_agreement.hpp"
 #include "cli/bench_collective_case.hpp"
 #include "cli/bench_json.hpp"
+#include "comm/session/comm_dup.hpp"
 
 namespace commpress::cli {
 
@@ -58,7 +59,7 @@ class MpiScope {
 class BenchComm {
  public:
   BenchComm() {
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    comm::detail::comm_dup(MPI_COMM_WORLD, &comm_);
     MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   }
   ~BenchComm() { MPI_Comm_free(&comm_); }

@@ -16,6 +16,7 @@
 #include "comm/probe/timing.hpp"
 #include "comm/select.hpp"
 #include "comm/session/codec_threads.hpp"
+#include "comm/session/comm_dup.hpp"
 #include "comm/session/private_comm.hpp"
 
 namespace commpress::comm::probe {
@@ -164,7 +165,7 @@ Status measure_on_one_node(MPI_Comm comm, model::MachineProfile& m, int& calls,
   AgainstPlainRounds rounds = kQuickWindowRounds;
   rounds.calls = &calls;
   MPI_Comm own = MPI_COMM_NULL;
-  COMMPRESS_MPI(MPI_Comm_dup(comm, &own));
+  COMMPRESS_MPI(detail::comm_dup(comm, &own));
   exempt_from_probe(own);
   Status st;
   auto take = [&](auto measure, double max_bytes, model::MpiAgainstPlain& into, const char* name) {

@@ -1,4 +1,5 @@
 #include "comm/session/private_comm.hpp"
+#include "comm/session/comm_dup.hpp"
 #include "comm/session/comm_keyval.hpp"
 
 #include <string>
@@ -34,7 +35,7 @@ Result<MPI_Comm> private_comm(MPI_Comm comm) {
   COMMPRESS_MPI(MPI_Comm_get_attr(comm, keyval(), &attr, &found));
   if (found) return *static_cast<MPI_Comm*>(attr);
   auto* dup = new MPI_Comm;
-  int rc = MPI_Comm_dup(comm, dup);
+  int rc = comm_dup(comm, dup);
   if (rc != MPI_SUCCESS) {
     delete dup;
     return mpi_status(rc, "MPI_Comm_dup");

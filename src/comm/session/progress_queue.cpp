@@ -5,6 +5,7 @@
 // communicator hang off the caller's communicator as an attribute: freeing the communicator
 // lets the thread finish what is queued and go; MPI_Finalize (through an attribute of
 // MPI_COMM_SELF, which MPI deletes first) waits for every thread to finish.
+#include "comm/session/comm_dup.hpp"
 #include "comm/session/progress_queue.hpp"
 
 #include <sys/prctl.h>
@@ -159,7 +160,7 @@ Result<ProgressQueue*> queue_of(MPI_Comm comm) {
   COMMPRESS_MPI(MPI_Comm_get_attr(comm, queue_keyval(), &attr, &found));
   if (found) return static_cast<std::shared_ptr<ProgressQueue>*>(attr)->get();
   MPI_Comm dup = MPI_COMM_NULL;
-  COMMPRESS_MPI(MPI_Comm_dup(comm, &dup));
+  COMMPRESS_MPI(comm_dup(comm, &dup));
   COMMPRESS_MPI(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN));
   auto* holder = new std::shared_ptr<ProgressQueue>(std::make_shared<ProgressQueue>(dup));
   (*holder)->run_thread();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "comm/session/agreement.hpp"
+#include "comm/session/comm_dup.hpp"
 #include "comm/session/private_comm.hpp"
 #include "commpress/linalg.hpp"
 #include "linalg/layout/grid_impl.hpp"
@@ -47,7 +48,7 @@ Result<Grid> Grid::create(MPI_Comm comm, int rows, int cols, int layers) {
   impl->rows = rows;
   impl->cols = cols;
   impl->layers = layers;
-  COMMPRESS_MPI(MPI_Comm_dup(comm, &impl->all));
+  COMMPRESS_MPI(comm::detail::comm_dup(comm, &impl->all));
   int rank = 0;
   COMMPRESS_MPI(MPI_Comm_rank(impl->all, &rank));
   const int face = rows * cols;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "comm/session/comm_dup.hpp"
 #include "linalg/gemm/local_blas.hpp"
 #include "linalg/triangular/panel_broadcast.hpp"
 #include "linalg/triangular/triangular.hpp"
@@ -93,7 +94,7 @@ void trsm_left(Uplo uplo, bool trans, Diag diag, const BlockCyclic<T>& a, const 
   // The solved rows travel on a communicator of their own: a compressed broadcast's receivers
   // post its second part late, and no other collective (A's panels) may come between.
   MPI_Comm x_comm = MPI_COMM_NULL;
-  MPI_Comm_dup(g.col_comm, &x_comm);
+  comm::detail::comm_dup(g.col_comm, &x_comm);
   auto step_block = [&](int64_t s) { return forward ? s : blocks - 1 - s; };
   // The block rows of steps [s0, s1), in step order, are those of [lo, hi).
   auto lo_of = [&](int64_t s0, int64_t s1) { return forward ? s0 : blocks - s1; };
