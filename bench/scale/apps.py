@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""The applications (apps/) under SMPI on a simulated cluster (docs/smpi.md, "Applications").
+
+  bench/scale/apps.py --build build-smpi --out DIR --kind eth10g --nodes 8 --rpn 8
+                      [--apps kmeans,fft2d] [--points 262144] [--fft-n 2048] [--profile PROFILE]
+
+K-means and the 2-D FFT, each as its plain MPI build and its commpress build, lossless
+(zstd-1) and lossy (szp, REL 1e-4; Auto's choice and always compressed). Himeno and ping-pong
+run their halos and messages through commpress's point-to-point, which receives with
+MPI_Mprobe, not implemented by SMPI 3.32: only their plain builds would run, and they are left
+out. A run fails unless every program ends with status "ok" and the lossless commpress runs
+give the plain MPI run's results (the FFT's spectrum checksum bit for bit; K-means' last label
+changes exactly and its inertia up to the rounding of another summation order, 1e-12); the
+lossy runs' K-means inertia is reported against it. One JSON line per program run
+in DIR/apps.jsonl, the table on stdout.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import platforms  # noqa: E402
+
+SMPI_CFG = ["--cfg=smpi/host-speed:1Gf", "--cfg=smpi/coll-selector:ompi", "--cfg=smpi/test:1e-6",
+            "--cfg=smpi/iprobe:1e-6", "--cfg=smpi/grow-injected-times:no",
+            "--log=root.thres:critical", "--log=smpi_kernel.thres:critical"]
+# What each application's result is: equal runs give equal values. A lossy run is compared on
+# K-means' inertia only: the FFT's checksum sums |re| + |im| over the whole spectrum, where the
+# bound's error on millions of tiny coefficients adds up, so it says nothing of the quality
+# (the real runs measure that from dumps: bench/results/apps.md).
+RESULTS = {"kmeans": ("inertia", "last_changes"), "fft2d": ("checksum",)}
+LOSSY_RESULTS = {"kmeans": ("inertia",), "fft2d": ()}
+VARIANTS = [("mpi", []),
+            ("commpress", ["--codec", "zstd-1", "--bound", "lossless", "--algorithm", "compressed"]),
+            ("commpress", ["--codec", "szp", "--bound", "rel:1e-4", "--algorithm", "auto"]),
+            ("commpress", ["--codec", "szp", "--bound", "rel:1e-4", "--algorithm", "compressed"])]
+
+
+def same_result(app, r, base):
+    """Whether a lossless run gave the plain run's result. The FFT's transposes move values
+    without arithmetic: bit for bit. K-means sums its points over the ranks, and commpress's
+    reduction adds them in another order than MPI's (at 256 ranks its inertia differed from
+    MPI's in the last bit): the same labels (last changes) and the inertia within 1e-12."""
+    if app == "kmeans":
+        return r["last_changes"] == base["last_changes"] and \
+            abs(r["inertia"] - base["inertia"]) <= 1e-12 * abs(base["inertia"])
+    return all(r[k] == base[k] for k in RESULTS[app])
+
+
+def run(build, platform, hostfile, ranks, app, args, env, timeout):
+    cmd = ["smpirun", "-np", str(ranks), "-platform", platform, "-hostfile", hostfile, *SMPI_CFG,
+           os.path.join(build, "apps", app), *args]
+    t0 = time.time()
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    lines = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    if p.returncode != 0 or len(lines) != 1:
+        tail = "\n".join(p.stderr.splitlines()[-5:])
+        raise RuntimeError(f"{app} {' '.join(args)}: exit {p.returncode}, {len(lines)} lines\n{tail}")
+    return dict(lines[0], wall_seconds=time.time() - t0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--kind", default="eth10g")
+    ap.add_argument("--nodes", type=int, default=8)
+    ap.add_argument("--rpn", type=int, default=8)
+    ap.add_argument("--apps", default="kmeans,fft2d")
+    ap.add_argument("--points", type=int, default=262144)
+    ap.add_argument("--fft-n", type=int, default=2048)
+    ap.add_argument("--profile", help="the platform's fitted profile (default: bench/results/scale/"
+                                      "profile-KIND.json, bench/scale/run's fit of its links)")
+    ap.add_argument("--timeout", type=int, default=1800)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    a.profile = a.profile or os.path.join(HERE, "..", "results", "scale", f"profile-{a.kind}.json")
+    ranks = a.nodes * a.rpn
+    platform = platforms.write(a.kind, a.nodes, a.out)
+    hostfile = platforms.hostfile(a.nodes, a.rpn, a.out)
+    # The profile as `commpress profile` would record it on this layout (bench/scale/run's
+    # with_layout): its links, and the run's ranks per node.
+    prof = json.load(open(a.profile))
+    prof["ranks_per_node"] = a.rpn
+    layout = os.path.join(a.out, f"profile-rpn{a.rpn}.json")
+    with open(layout, "w") as f:
+        json.dump(prof, f, indent=1)
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", COMMPRESS_PROFILE=layout)
+    apps = {"kmeans": ["--points", str(a.points), "--dims", "4", "--clusters", "16", "--iters", "10"],
+            "fft2d": ["--n", str(a.fft_n)]}
+    apps = {k: v for k, v in apps.items() if k in a.apps.split(",")}
+    failures, rows = [], []
+    with open(os.path.join(a.out, "apps.jsonl"), "a") as log:
+        for app, args in apps.items():
+            base = None
+            for variant, extra in VARIANTS:
+                name = app if variant == "mpi" else f"{app}-commpress"
+                r = run(a.build, platform, hostfile, ranks, name, args + extra, env, a.timeout)
+                r.update(platform=a.kind, nodes=a.nodes, ranks_per_node=a.rpn,
+                         algorithm_requested=extra[-1] if extra else "mpi")
+                if variant == "mpi":
+                    base = r
+                keys = RESULTS[app] if r["bound"] == "lossless" else LOSSY_RESULTS[app]
+                diffs = {k: abs(r[k] - base[k]) / max(abs(base[k]), 1e-300) for k in keys}
+                r["rel_diff"] = diffs
+                if r.get("status") != "ok":
+                    failures.append(f"{name} {' '.join(extra)}: status {r.get('status')}")
+                if r["bound"] == "lossless" and not same_result(app, r, base):
+                    failures.append(f"{name} {' '.join(extra)}: lossless result differs from MPI's: " +
+                                    ", ".join(f"{k} {r[k]!r} against {base[k]!r}" for k in RESULTS[app]))
+                log.write(json.dumps(r) + "\n")
+                log.flush()
+                rows.append(r)
+    print(f"{a.kind}, {a.nodes} nodes x {a.rpn} ranks: simulated seconds (slowest rank), "
+          "bytes sent over raw, result against the plain MPI run")
+    print("| app | build | codec | bound | algorithm | time s | comm s | ratio | result rel. diff | status |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        diff = ", ".join(f"{k} {v:.2g}" for k, v in r["rel_diff"].items()) or "-"
+        ratio = f"{r['ratio']:.3g}" if r.get("ratio") else "-"
+        print(f"| {r['app']} | {r['variant']} | {r['codec']} | {r['bound']} | {r['algorithm_requested']} | "
+              f"{r['time_s']:.4g} | {r['comm_s']:.4g} | {ratio} | {diff} | {r['status']} |")
+    for f in failures:
+        print("FAILED:", f, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
