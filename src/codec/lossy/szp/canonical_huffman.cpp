@@ -1,7 +1,7 @@
 // Canonical Huffman codes (canonical_huffman.hpp): lengths by the two-queue construction over
 // counts in ascending order, halved counts where a length would pass kMaxLength, and a
-// decoder that resolves codes of up to 11 bits with one table look-up and runs of a one-bit
-// code at once.
+// decoder that resolves up to three codes within the next 12 bits with one table look-up and
+// runs of a one-bit code at once.
 #include "codec/lossy/szp/canonical_huffman.hpp"
 
 #include <algorithm>
@@ -169,13 +169,30 @@ Result<size_t> Decoder::read_table(std::span<const std::byte> in) {
   uint32_t next[kMaxLength + 1];
   std::copy(std::begin(first_index_), std::end(first_index_), next);
   for (const auto& e : entries) sorted_[next[e.second]++] = e.first;  // symbols ascending
-  lut_.assign(size_t{1} << kLutBits, 0);
+  // First the one code each prefix starts with, then the codes that follow it within the
+  // prefix (a code is only taken where all its bits are the prefix's own).
+  constexpr size_t kSize = size_t{1} << kLutBits;
+  std::vector<uint32_t> first(kSize, 0);  // (symbol << 8) | length
   for (int l = 1; l <= std::min(kLutBits, max_length_); ++l)
     for (uint32_t i = 0; i < count_[l]; ++i) {
       const uint32_t c = first_code_[l] + i, span = 1u << (kLutBits - l);
       const uint32_t entry = (uint32_t(sorted_[first_index_[l] + i]) << 8) | uint32_t(l);
-      std::fill_n(lut_.begin() + ptrdiff_t(c * span), span, entry);
+      std::fill_n(first.begin() + ptrdiff_t(c * span), span, entry);
     }
+  lut_.assign(kSize, 0);
+  for (size_t p = 0; p < kSize; ++p) {
+    if (!first[p]) continue;
+    uint64_t entry = uint64_t(first[p] & 0xFF) << 48;
+    int used = 0, taken = 0;
+    while (taken < kLutSymbols) {
+      const uint32_t e = first[(p << used) & (kSize - 1)];
+      const int len = int(e & 0xFF);
+      if (len == 0 || used + len > kLutBits) break;
+      entry |= uint64_t(e >> 8) << (16 * taken++);
+      used += len;
+    }
+    lut_[p] = entry | uint64_t(used) << 56 | uint64_t(taken) << 60;
+  }
   return pos;
 }
 
@@ -189,6 +206,7 @@ Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) 
   // time: as many as buf has leading zero bits.
   const bool runs = count_[1] == 1;
   const uint16_t run_symbol = runs ? sorted_[0] : 0;
+  const uint64_t* lut = lut_.data();  // (a local: the stores to syms would make it reload)
   for (size_t i = 0; i < n;) {
     if (bits <= 56) {
       if (pos + 8 <= size) {  // eight bytes at once; the bits past the whole bytes are the
@@ -220,9 +238,20 @@ Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) 
         bits -= int(r);
         continue;
       }
-      const uint32_t e = lut_[buf >> (64 - kLutBits)];
-      int len = int(e & 0xFF);
-      uint32_t sym = e >> 8;
+      const uint64_t e = lut[buf >> (64 - kLutBits)];
+      const int all = int(e >> 56) & 0xF;
+      if (e >> 60 && all <= bits && n - i >= size_t(kLutSymbols)) {
+        // The codes after the first are taken only where their bits are in buf (a refill
+        // near the stream's end leaves 0 bits below `bits`) and the output has room; the
+        // slots past the codes taken are written and then overwritten by the next ones.
+        for (int t = 0; t < kLutSymbols; ++t) syms[i + size_t(t)] = uint16_t(e >> (16 * t));
+        i += size_t(e >> 60);
+        buf <<= all;
+        bits -= all;
+        continue;
+      }
+      int len = int(e >> 48) & 0xFF;
+      uint32_t sym = uint16_t(e);
       if (len == 0) {
         for (len = kLutBits + 1; len <= max_length_; ++len) {
           const uint32_t c = uint32_t(buf >> (64 - len)) - first_code_[len];

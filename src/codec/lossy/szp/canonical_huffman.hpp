@@ -48,10 +48,14 @@ class Decoder {
   Status decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const;
 
  private:
-  static constexpr int kLutBits = 11;
-  // Codes of up to kLutBits bits: (symbol << 8) | length, by their first kLutBits bits;
-  // 0 where the code is longer (or there is none).
-  std::vector<uint32_t> lut_;
+  static constexpr int kLutBits = 12;
+  // By the stream's next kLutBits bits, the codes that lie whole within them, up to
+  // kLutSymbols of them, so that one look-up (the step each symbol otherwise waits on)
+  // yields several short codes: the symbols in bits 0-47, 16 bits each, the first code's
+  // length in bits 48-55, all the codes' length in bits 56-59 and their count in bits
+  // 60-63 (0 where the first code is longer than kLutBits bits or there is none).
+  static constexpr int kLutSymbols = 3;
+  std::vector<uint64_t> lut_;
   uint32_t first_code_[kMaxLength + 1] = {}, first_index_[kMaxLength + 1] = {},
            count_[kMaxLength + 1] = {};
   std::vector<uint16_t> sorted_;  // symbols in canonical order
