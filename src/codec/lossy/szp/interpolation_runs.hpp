@@ -79,7 +79,7 @@ inline T neighbour(const T* v, ptrdiff_t j) {
 
 // pred[i] for values i0 .. i0 + m of run r, from the slab's values v. kStep: the run's step
 // when known at compile time (0: r.step), so that the stride-2 runs of the finest level,
-// most of the values, vectorize. kFiniteOnly: v holds no NaN or Inf, so no neighbour needs
+// most of the values, and the stride-4 runs of the next vectorize. kFiniteOnly: v holds no NaN or Inf, so no neighbour needs
 // finite_or_zero.
 template <class T, size_t kStep, bool kFiniteOnly>
 inline void predict_run_fixed(const T* v, const InterpRun& r, size_t i0, size_t m, T* pred) {
@@ -126,6 +126,7 @@ inline void scatter_fixed(const T* src, const InterpRun& r, size_t i0, size_t m,
 template <class T>
 inline void gather_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* dst) {
   if (r.step == 2) detail::gather_fixed<T, 2>(v, r, i0, m, dst);
+  else if (r.step == 4) detail::gather_fixed<T, 4>(v, r, i0, m, dst);
   else detail::gather_fixed<T, 0>(v, r, i0, m, dst);
 }
 
@@ -133,12 +134,14 @@ inline void gather_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* d
 template <class T>
 inline void scatter_run(const T* src, const InterpRun& r, size_t i0, size_t m, T* v) {
   if (r.step == 2) detail::scatter_fixed<T, 2>(src, r, i0, m, v);
+  else if (r.step == 4) detail::scatter_fixed<T, 4>(src, r, i0, m, v);
   else detail::scatter_fixed<T, 0>(src, r, i0, m, v);
 }
 
 template <class T, bool kFiniteOnly>
 inline void predict_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* pred) {
   if (r.step == 2) detail::predict_run_fixed<T, 2, kFiniteOnly>(v, r, i0, m, pred);
+  else if (r.step == 4) detail::predict_run_fixed<T, 4, kFiniteOnly>(v, r, i0, m, pred);
   else detail::predict_run_fixed<T, 0, kFiniteOnly>(v, r, i0, m, pred);
 }
 
