@@ -134,8 +134,11 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   SlabScratch& s = slab_scratch();
   std::vector<T>& rec = value_scratch<T>(0);
   std::vector<T>& kept = value_scratch<T>(1);  // values stored as they are, in visit order
+  // (their codes' indices and values, as the runs come: the finest level plane by plane)
+  thread_local std::vector<std::pair<size_t, T>> kept_at;
   rec.resize(len);
   kept.clear();
+  kept_at.clear();
   s.syms.resize(len);
   const T* xs = x + base;
   const bool finite = all_finite(xs, len);
@@ -143,7 +146,6 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   // predictions read only positions of earlier passes, so a value is read from the same
   // cache line its reconstruction then replaces (half the memory traffic of reading x).
   std::copy(xs, xs + len, rec.begin());
-  size_t i = 0;
   alignas(64) T pred[kRunBlock], val[kRunBlock], rc_or_val[kRunBlock];
   interpolation_runs(slab, [&](const InterpRun& r) {
     const int l = LevelSteps<T>::level(r.stride);
@@ -153,15 +155,17 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
       if (finite) predict_run<T, true>(rec.data(), r, i0, m, pred);
       else predict_run<T, false>(rec.data(), r, i0, m, pred);
       gather_run(rec.data(), r, i0, m, val);
-      uint16_t* sym = s.syms.data() + i;
+      uint16_t* sym = s.syms.data() + r.code + i0;
       const size_t refused = quantize_block(val, pred, m, h, inv, accept, sym, rc_or_val);
       scatter_run(rc_or_val, r, i0, m, rec.data());
       if (refused)
         for (size_t t = 0; t < m; ++t)
-          if (sym[t] == 0) kept.push_back(val[t]);
-      i += m;
+          if (sym[t] == 0) kept_at.push_back({r.code + i0 + t, val[t]});
     }
-  });
+  }, true);
+  std::sort(kept_at.begin(), kept_at.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& k : kept_at) kept.push_back(k.second);
   count_symbols(s.syms.data(), len, s.count);
   const huffman::Encoder code(s.count.data());
   const size_t pieces = (len + kPieceSymbols - 1) / kPieceSymbols;
@@ -260,7 +264,7 @@ Result<size_t> huffman_slab_size(std::span<const std::byte> rest, size_t values)
 namespace {
 
 // The pieces' codes one piece at a time, from the stored stream or through zstd, so that a
-// decoder holds one piece whatever the slab's size (a frame may claim a huge one).
+// decoder holds one piece of codes whatever the slab's size (a frame may claim a huge one).
 class PieceCodes {
  public:
   PieceCodes(std::span<const std::byte> stored, bool zstd, std::vector<std::byte>& buffer)
@@ -337,48 +341,41 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
   PieceCodes codes(bytes.subspan(head, l->stored), l->coding & kZstd, s.stored);
   COMMPRESS_RETURN_IF_ERROR(codes.open(l->codes));
   const std::byte* ph = bytes.data() + l->table + kStreamHeaderSize;
-  // The symbols of the pieces loaded so far that no run has taken yet: syms[at, end).
-  s.syms.resize(kPieceSymbols + kRunBlock);
-  size_t at = 0, end = 0, next_piece = 0;
-  // At least m (<= kRunBlock) symbols at syms[at ..]: the next piece behind the ones left,
-  // checked against its header's count of stored values before any is used.
-  auto take = [&](size_t m) -> Status {
-    if (end - at >= m) return {};
-    if (next_piece == pieces) return bad("its pieces end before its values");
-    std::copy(s.syms.begin() + ptrdiff_t(at), s.syms.begin() + ptrdiff_t(end), s.syms.begin());
-    end -= at;
-    at = 0;
-    const size_t p = next_piece++;
+  // The slab's symbols all at once (the runs take them in the order of interpolation_runs'
+  // finest level by plane, not the visit order), each piece checked against its header's
+  // count of stored values before any is used; 2 bytes a value, where the output takes 4 or
+  // 8. The indices of the stored values' symbols, ascending, give each its place among them.
+  s.syms.resize(len);
+  thread_local std::vector<size_t> zeros;
+  zeros.clear();
+  for (size_t p = 0; p < pieces; ++p) {
     const size_t n = std::min(kPieceSymbols, len - p * kPieceSymbols);
     const size_t nbytes = core::load_le<uint32_t>(ph + p * kPieceHeaderSize);
     const size_t own = core::load_le<uint32_t>(ph + p * kPieceHeaderSize + 4);
     auto piece = codes.next(nbytes);
     if (!piece.ok()) return piece.status();
-    uint16_t* dst = s.syms.data() + end;
+    uint16_t* dst = s.syms.data() + p * kPieceSymbols;
     COMMPRESS_RETURN_IF_ERROR(table.decode(*piece, n, dst));
     if (size_t(std::count(dst, dst + n, uint16_t(0))) != own)
       return bad("a piece's stored values do not match its symbols");
-    end += n;
-    return end - at >= m ? Status{} : bad("its pieces end before its values");
-  };
+    if (own)
+      for (size_t t = 0; t < n; ++t)
+        if (dst[t] == 0) zeros.push_back(p * kPieceSymbols + t);
+  }
   const std::byte* kept = bytes.data() + head + l->stored;
   bool finite = true;  // (the stored values are the only ones that can be NaN or Inf)
   for (size_t k = 0; k < l->kept; ++k) finite &= std::isfinite(core::load_le<T>(kept + sizeof(T) * k));
   const LevelSteps<T> steps(LinearQuantizer<T>(eb).step());
   T* v = out + base;
-  size_t k = 0;
-  Status status;
   alignas(64) T pred[kRunBlock], val[kRunBlock];
   interpolation_runs(slab, [&](const InterpRun& r) {
-    if (!status.ok()) return;  // the rest of the slab is skipped
     const T h = steps.step[LevelSteps<T>::level(r.stride)];
     for (size_t i0 = 0; i0 < r.n; i0 += kRunBlock) {
       const size_t m = std::min(kRunBlock, r.n - i0);
-      status = take(m);
-      if (!status.ok()) return;
       if (finite) predict_run<T, true>(v, r, i0, m, pred);
       else predict_run<T, false>(v, r, i0, m, pred);
-      const uint16_t* sym = s.syms.data() + at;
+      const size_t first = r.code + i0;
+      const uint16_t* sym = s.syms.data() + first;
       size_t stored = 0;
       for (size_t t = 0; t < m; ++t) {
         const int32_t z = int32_t(sym[t]) - 1;
@@ -386,14 +383,15 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
         val[t] = pred[t] + T(code) * h;
         stored += sym[t] == 0;
       }
-      if (stored)
+      if (stored) {
+        size_t k = size_t(std::lower_bound(zeros.begin(), zeros.end(), first) - zeros.begin());
         for (size_t t = 0; t < m; ++t)
           if (sym[t] == 0) val[t] = core::load_le<T>(kept + sizeof(T) * k++);
+      }
       scatter_run(val, r, i0, m, v);
-      at += m;
     }
-  });
-  return status;
+  }, true);
+  return {};
 }
 
 template Status encode_huffman_slab<float>(const float*, const Box&, size_t, size_t, double,
