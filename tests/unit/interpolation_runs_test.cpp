@@ -1,6 +1,6 @@
 // The runs of szp-e's multilevel interpolation (src/codec/lossy/szp/interpolation_runs.hpp):
-// in visit order each run's code index is the count of values before it, and with the finest
-// level taken plane by plane the same runs come (same codes, positions, formulas), every
+// in visit order each run's code index is the count of values before it, and with each level
+// taken plane by plane the same runs come (same codes, positions, formulas), every
 // value once, each after every neighbour its formula reads.
 #include <gtest/gtest.h>
 

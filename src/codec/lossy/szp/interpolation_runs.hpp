@@ -87,13 +87,14 @@ void pass_runs(const size_t dim[3], const Pass& p, size_t za, size_t zb, size_t 
 }  // namespace detail
 
 // Calls f(run) for the runs of a slab box, in the visit order of interpolation_visit. With
-// finest_by_plane the finest level's runs (s = 1: 7/8 of the values) come plane by plane
-// instead, a plane's z-pass runs (odd planes), then its y- and its x-pass runs: each reads
-// only values of coarser levels and of the same plane's earlier passes, so the values are
-// those of the visit order, while a plane stays in cache for its three passes instead of the
-// whole box streaming through memory once per pass. (r.code says where each run's codes lie.)
+// by_plane each level's runs come plane by plane instead (the planes z a multiple of its
+// stride s): a plane's z-pass runs (z an odd multiple of s), then its y- and its x-pass runs.
+// Each reads only values of coarser levels and of the same plane's earlier passes, so the
+// values are those of the visit order, while a plane stays in cache for its three passes
+// instead of the whole box streaming through memory once per pass. (r.code says where each
+// run's codes lie.)
 template <class F>
-void interpolation_runs(const Box& b, F f, bool finest_by_plane = false) {
+void interpolation_runs(const Box& b, F f, bool by_plane = false) {
   const size_t dim[3] = {b.nz, b.ny, b.nx};
   const size_t stride[3] = {b.ny * b.nx, b.nx, 1};
   size_t top = 1;
@@ -102,16 +103,17 @@ void interpolation_runs(const Box& b, F f, bool finest_by_plane = false) {
   size_t code = 1;
   for (size_t s = top / 2; s >= 1; s /= 2) {
     const detail::Pass pass[3] = {{dim, stride, s, 0}, {dim, stride, s, 1}, {dim, stride, s, 2}};
-    if (s == 1 && finest_by_plane) {
+    if (by_plane) {
       const size_t code0[3] = {code, code + pass[0].size(dim),
                                code + pass[0].size(dim) + pass[1].size(dim)};
-      for (size_t z = 0; z < dim[0]; ++z)
+      for (size_t z = 0; z < dim[0]; z += s)
         for (int d = 0; d < 3; ++d) detail::pass_runs(dim, pass[d], z, z + 1, code0[d], f);
-      break;
-    }
-    for (int d = 0; d < 3; ++d) {
-      detail::pass_runs(dim, pass[d], 0, dim[0], code, f);
-      code += pass[d].size(dim);
+      code = code0[2] + pass[2].size(dim);
+    } else {
+      for (int d = 0; d < 3; ++d) {
+        detail::pass_runs(dim, pass[d], 0, dim[0], code, f);
+        code += pass[d].size(dim);
+      }
     }
     if (s == 1) break;
   }

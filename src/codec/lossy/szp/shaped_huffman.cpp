@@ -134,7 +134,7 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   SlabScratch& s = slab_scratch();
   std::vector<T>& rec = value_scratch<T>(0);
   std::vector<T>& kept = value_scratch<T>(1);  // values stored as they are, in visit order
-  // (their codes' indices and values, as the runs come: the finest level plane by plane)
+  // (their codes' indices and values, as the runs come: each level plane by plane)
   thread_local std::vector<std::pair<size_t, T>> kept_at;
   rec.resize(len);
   kept.clear();
@@ -342,7 +342,7 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
   COMMPRESS_RETURN_IF_ERROR(codes.open(l->codes));
   const std::byte* ph = bytes.data() + l->table + kStreamHeaderSize;
   // The slab's symbols all at once (the runs take them in the order of interpolation_runs'
-  // finest level by plane, not the visit order), each piece checked against its header's
+  // levels plane by plane, not the visit order), each piece checked against its header's
   // count of stored values before any is used; 2 bytes a value, where the output takes 4 or
   // 8. The indices of the stored values' symbols, ascending, give each its place among them.
   s.syms.resize(len);
