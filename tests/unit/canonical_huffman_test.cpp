@@ -2,7 +2,8 @@
 // back through the written table and stream for skewed, flat and one-symbol alphabets; counts
 // that would make codes longer than kMaxLength are flattened; damaged tables and streams are
 // refused; the decoder's table of several codes a look-up gives the same symbols and the same
-// refusals as reading one bit at a time, on random codes and random streams.
+// refusals as reading one bit at a time, on random codes and random streams; the encoder's
+// runs of a one-bit code write the bits one code at a time would.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -223,6 +224,67 @@ TEST(CanonicalHuffman, SeveralCodesALookUpDecodeAsOneBitAtATime) {
     auto st = d.decode(in, syms.size(), got.data());
     ASSERT_TRUE(st.ok()) << "trial " << trial << ": " << st.to_string();
     EXPECT_EQ(got, syms) << "trial " << trial;
+  }
+}
+
+TEST(CanonicalHuffman, RunsOfTheOneBitCodeAreWrittenAsOneCodeAtATime) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    // Runs of a dominant symbol (one bit) of every length, between other symbols.
+    const uint16_t dominant = uint16_t(rng() % 50);
+    std::vector<uint16_t> syms;
+    const size_t n = 1 + rng() % 5000;
+    while (syms.size() < n) {
+      const size_t run = rng() % 4 == 0 ? rng() % 300 : rng() % 9;
+      syms.insert(syms.end(), std::min(run, n - syms.size()), dominant);
+      if (syms.size() < n && rng() % 8 != 0) syms.push_back(uint16_t(rng() % (trial % 2 ? 5 : 900)));
+    }
+    std::vector<uint64_t> count(hf::kAlphabet, 0);
+    for (uint16_t s : syms) ++count[s];
+    const hf::Encoder code(count.data());
+    std::vector<std::byte> table(hf::kMaxTableSize);
+    table.resize(code.write_table(table.data()));
+    // The lengths from the table, the canonical codes from them, the bits one at a time.
+    std::vector<int> length(hf::kAlphabet, 0);
+    size_t pos = 0;
+    auto leb = [&] {
+      uint64_t v = 0;
+      for (int shift = 0;; shift += 7) {
+        const uint8_t b = std::to_integer<uint8_t>(table[pos++]);
+        v |= uint64_t(b & 0x7F) << shift;
+        if (!(b & 0x80)) return v;
+      }
+    };
+    const uint64_t used = leb();
+    int64_t sym = -1;
+    for (uint64_t k = 0; k < used; ++k) {
+      sym += int64_t(leb()) + 1;
+      length[size_t(sym)] = std::to_integer<int>(table[pos++]);
+    }
+    std::vector<std::pair<int, uint16_t>> order;
+    for (size_t s = 0; s < length.size(); ++s)
+      if (length[s]) order.push_back({length[s], uint16_t(s)});
+    std::sort(order.begin(), order.end());
+    std::vector<uint32_t> codes(hf::kAlphabet, 0);
+    uint32_t c = 0;
+    int prev = 0;
+    for (const auto& [l, s] : order) {
+      c <<= (l - prev);
+      prev = l;
+      codes[s] = c++;
+    }
+    std::vector<std::byte> want(hf::max_encoded_size(syms.size()), std::byte{0});
+    size_t bit = 0;
+    for (uint16_t s : syms)
+      for (int b = length[s] - 1; b >= 0; --b, ++bit)
+        if ((codes[s] >> b) & 1) want[bit / 8] |= std::byte(uint8_t(0x80 >> (bit % 8)));
+    want.resize((bit + 7) / 8);
+    std::vector<std::byte> got(hf::max_encoded_size(syms.size()));
+    got.resize(code.encode(syms.data(), syms.size(), got.data()));
+    ASSERT_EQ(got, want) << "trial " << trial;
+    if (syms.size() > 100) {
+      EXPECT_EQ(length[dominant], 1) << "trial " << trial;
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include "codec/lossy/szp/canonical_huffman.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -93,6 +94,8 @@ Encoder::Encoder(const uint64_t* count) : length_(kAlphabet, 0), code_(kAlphabet
     prev = length_[s];
     code_[s] = code++;
   }
+  for (size_t s = 0; s < kAlphabet; ++s)
+    if (length_[s] == 1 && code_[s] == 0) zero_symbol_ = int32_t(s);
 }
 
 size_t Encoder::write_table(std::byte* dst) const {
@@ -114,16 +117,51 @@ size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
   uint64_t acc = 0;  // the low `bits` bits are pending, the bits above them already written
   int bits = 0;      // < 32 between symbols, so a code of up to 24 bits always fits
   size_t out = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const int len = length_[syms[i]];
-    acc = (acc << len) | code_[syms[i]];
-    bits += len;
+  auto flush = [&] {
     if (bits >= 32) {  // four bytes at once, most significant first
       bits -= 32;
       const uint32_t word = __builtin_bswap32(uint32_t(acc >> bits));
       std::memcpy(dst + out, &word, 4);
       out += 4;
     }
+  };
+  // The one-bit code 0, where there is one (the zero code at loose bounds, nearly every
+  // symbol): its runs are found four symbols at a time and written as runs of 0 bits.
+  const bool runs = zero_symbol_ >= 0;
+  const uint64_t run4 = runs ? uint64_t(zero_symbol_) * 0x0001000100010001ull : 0;
+  for (size_t i = 0; i < n;) {
+    if (runs && syms[i] == uint16_t(zero_symbol_)) {
+      size_t r = 1;
+      for (;;) {
+        if (i + r + 4 > n) {
+          while (i + r < n && syms[i + r] == uint16_t(zero_symbol_)) ++r;
+          break;
+        }
+        uint64_t w;
+        std::memcpy(&w, syms + i + r, 8);
+        w ^= run4;
+        if (w) {
+          r += size_t(std::endian::native == std::endian::little ? __builtin_ctzll(w)
+                                                                 : __builtin_clzll(w)) / 16;
+          break;
+        }
+        r += 4;
+      }
+      i += r;
+      while (r) {
+        const int t = int(std::min<size_t>(r, 32));
+        acc <<= t;
+        bits += t;
+        r -= size_t(t);
+        flush();
+      }
+      continue;
+    }
+    const int len = length_[syms[i]];
+    acc = (acc << len) | code_[syms[i]];
+    bits += len;
+    ++i;
+    flush();
   }
   while (bits >= 8) {
     bits -= 8;

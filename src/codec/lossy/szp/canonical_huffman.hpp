@@ -35,6 +35,7 @@ class Encoder {
  private:
   std::vector<uint8_t> length_;
   std::vector<uint32_t> code_;
+  int32_t zero_symbol_ = -1;  // the symbol of the one-bit code 0, if any
 };
 
 // The decoder's side, built from a table.
