@@ -126,12 +126,18 @@ size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
     }
   };
   // The one-bit code 0, where there is one (the zero code at loose bounds, nearly every
-  // symbol): its runs are found four symbols at a time and written as runs of 0 bits.
+  // symbol): its runs of four or more are found four symbols at a time and written as runs
+  // of 0 bits (shorter ones, common at tighter bounds, go the usual way).
   const bool runs = zero_symbol_ >= 0;
   const uint64_t run4 = runs ? uint64_t(zero_symbol_) * 0x0001000100010001ull : 0;
+  auto four_zeros = [&](size_t at) {
+    uint64_t w;
+    std::memcpy(&w, syms + at, 8);
+    return w == run4;
+  };
   for (size_t i = 0; i < n;) {
-    if (runs && syms[i] == uint16_t(zero_symbol_)) {
-      size_t r = 1;
+    if (runs && i + 4 <= n && four_zeros(i)) {
+      size_t r = 4;
       for (;;) {
         if (i + r + 4 > n) {
           while (i + r < n && syms[i + r] == uint16_t(zero_symbol_)) ++r;
