@@ -1,8 +1,9 @@
 // szp-e's canonical Huffman code (src/codec/lossy/szp/canonical_huffman.hpp): symbols come
 // back through the written table and stream for skewed, flat and one-symbol alphabets; counts
 // that would make codes longer than kMaxLength are flattened; damaged tables and streams are
-// refused; the decoder's table of several codes a look-up gives the same symbols and the same
-// refusals as reading one bit at a time, on random codes and random streams; the encoder's
+// refused; the decoder's table of several codes a look-up, and two streams decoded at once,
+// give the same symbols and the same refusals as reading one bit at a time, on random codes
+// and random streams; the encoder's
 // runs of a one-bit code write the bits one code at a time would.
 #include <gtest/gtest.h>
 
@@ -177,7 +178,11 @@ TEST(CanonicalHuffman, SeveralCodesALookUpDecodeAsOneBitAtATime) {
     hf::Decoder d;
     auto r = d.read_table(table);
     ASSERT_TRUE(r.ok()) << r.status().to_string();
-    // Random streams and counts: mostly refused, some whole.
+    // Random streams and counts: mostly refused, some whole; and in pairs, each the same as
+    // alone.
+    std::vector<std::byte> prev_in;
+    std::vector<uint16_t> prev_want;
+    bool prev_ok = false;
     for (int k = 0; k < 20; ++k) {
       std::vector<std::byte> in(rng() % 40);
       for (auto& b : in) b = std::byte(uint8_t(rng()));
@@ -186,6 +191,24 @@ TEST(CanonicalHuffman, SeveralCodesALookUpDecodeAsOneBitAtATime) {
       const bool ok = bitwise_decode(length, in, n, want);
       auto st = d.decode(in, n, got.data());
       ASSERT_EQ(st.ok(), ok) << "trial " << trial << " stream " << k << ": " << st.to_string();
+      if (k > 0) {
+        std::vector<uint16_t> got_a(prev_want.size() + 8), got_b(n + 8);
+        auto [sa, sb] = d.decode_pair(prev_in, prev_want.size(), got_a.data(), in, n,
+                                      got_b.data());
+        ASSERT_EQ(sa.ok(), prev_ok) << "trial " << trial << " pair " << k;
+        if (prev_ok) {
+          got_a.resize(prev_want.size());
+          EXPECT_EQ(got_a, prev_want) << "trial " << trial << " pair " << k;
+          ASSERT_EQ(sb.ok(), ok) << "trial " << trial << " pair " << k;
+          got_b.resize(n);
+          if (ok) {
+            EXPECT_EQ(got_b, want) << "trial " << trial << " pair " << k;
+          }
+        }
+      }
+      prev_in = in;
+      prev_want = want;
+      prev_ok = ok;
       if (!ok) {
         EXPECT_EQ(st.code(), ErrorCode::corrupt_frame);
         continue;
@@ -224,6 +247,27 @@ TEST(CanonicalHuffman, SeveralCodesALookUpDecodeAsOneBitAtATime) {
     auto st = d.decode(in, syms.size(), got.data());
     ASSERT_TRUE(st.ok()) << "trial " << trial << ": " << st.to_string();
     EXPECT_EQ(got, syms) << "trial " << trial;
+    // With a shorter stream of the same symbols beside it, and a damaged one.
+    const size_t half = syms.size() / 2;
+    std::vector<std::byte> head(in.begin(), in.begin() + ptrdiff_t(in.size() / 2));
+    std::vector<uint16_t> head_want;
+    const bool head_ok = bitwise_decode(length, head, half, head_want);
+    std::vector<uint16_t> got_a(syms.size() + 8), got_b(half + 8);
+    auto [sa, sb] = d.decode_pair(in, syms.size(), got_a.data(), head, half, got_b.data());
+    ASSERT_TRUE(sa.ok()) << "trial " << trial << ": " << sa.to_string();
+    got_a.resize(syms.size());
+    EXPECT_EQ(got_a, syms) << "trial " << trial;
+    ASSERT_EQ(sb.ok(), head_ok) << "trial " << trial << ": " << sb.to_string();
+    got_b.resize(half);
+    if (head_ok) {
+      EXPECT_EQ(got_b, head_want) << "trial " << trial;
+    }
+    auto [sc, sd] = d.decode_pair(head, half, got_b.data(), in, syms.size(), got_a.data());
+    ASSERT_EQ(sc.ok(), head_ok) << "trial " << trial;
+    if (head_ok) {
+      ASSERT_TRUE(sd.ok()) << "trial " << trial << ": " << sd.to_string();
+      EXPECT_EQ(got_a, syms) << "trial " << trial;
+    }
   }
 }
 

@@ -240,84 +240,155 @@ Result<size_t> Decoder::read_table(std::span<const std::byte> in) {
   return pos;
 }
 
-Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const {
-  const std::byte* data = in.data();
-  const size_t size = in.size();
-  uint64_t buf = 0;  // the next `bits` bits of the stream, most significant first
+// One stream's place: its bytes, the next `bits` bits most significant first in buf, pos the
+// bytes taken into buf (the zero bytes read past the end included), i of its n symbols done.
+struct Decoder::Stream {
+  const std::byte* data;
+  size_t size;
+  uint16_t* syms;
+  size_t n;
+  uint64_t buf = 0;
   int bits = 0;
-  size_t pos = 0;    // bytes taken into buf, the zero bytes read past the end included
-  // A symbol with the one-bit code 0 (the zero code at loose bounds) is decoded a run at a
-  // time: as many as buf has leading zero bits.
-  const bool runs = count_[1] == 1;
-  const uint16_t run_symbol = runs ? sorted_[0] : 0;
-  const uint64_t* lut = lut_.data();  // (a local: the stores to syms would make it reload)
-  for (size_t i = 0; i < n;) {
-    if (bits <= 56) {
-      if (pos + 8 <= size) {  // eight bytes at once; the bits past the whole bytes are the
-                              // stream's own, so the next refill ORs the same bits again
-        uint64_t w;
-        std::memcpy(&w, data + pos, 8);
-        buf |= __builtin_bswap64(w) >> bits;
-        const int take = (63 - bits) >> 3;
-        pos += size_t(take);
-        bits += 8 * take;
-      } else {
-        while (bits <= 56) {
-          const uint64_t b = pos < size ? std::to_integer<uint8_t>(data[pos]) : 0;
-          buf |= b << (56 - bits);
-          bits += 8;
-          ++pos;
-        }
+  size_t pos = 0, i = 0;
+
+  Stream(std::span<const std::byte> in, size_t n_, uint16_t* syms_)
+      : data(in.data()), size(in.size()), syms(syms_), n(n_) {}
+
+  // At least 57 bits in buf.
+  void refill() {
+    if (bits > 56) return;
+    if (pos + 8 <= size) {  // eight bytes at once; the bits past the whole bytes are the
+                            // stream's own, so the next refill ORs the same bits again
+      uint64_t w;
+      std::memcpy(&w, data + pos, 8);
+      buf |= __builtin_bswap64(w) >> bits;
+      const int take = (63 - bits) >> 3;
+      pos += size_t(take);
+      bits += 8 * take;
+    } else {
+      while (bits <= 56) {
+        const uint64_t b = pos < size ? std::to_integer<uint8_t>(data[pos]) : 0;
+        buf |= b << (56 - bits);
+        bits += 8;
+        ++pos;
       }
     }
+  }
+};
+
+// What every look-up reads, in locals (the stores to syms would make members reload).
+struct Decoder::Fast {
+  const uint64_t* lut;
+  // A symbol with the one-bit code 0 (the zero code at loose bounds) is decoded a run at a
+  // time: as many as buf has leading zero bits.
+  bool runs;
+  uint16_t run_symbol;
+  int max_length;
+};
+
+Decoder::Fast Decoder::fast() const {
+  const bool runs = count_[1] == 1;
+  return {lut_.data(), runs, runs ? sorted_[0] : uint16_t(0), max_length_};
+}
+
+// One look-up's symbols of s, whose buf holds at least the longest code; false where the
+// code is of no symbol.
+inline bool Decoder::take(Stream& s, const Fast& f) const {
+  if (f.runs && (s.buf >> 63) == 0) {
+    size_t r = std::min<size_t>(s.buf ? size_t(__builtin_clzll(s.buf)) : 64, size_t(s.bits));
+    r = std::min(r, s.n - s.i);
+    std::fill_n(s.syms + s.i, r, f.run_symbol);
+    s.i += r;
+    s.buf = r < 64 ? s.buf << r : 0;
+    s.bits -= int(r);
+    return true;
+  }
+  const uint64_t e = f.lut[s.buf >> (64 - kLutBits)];
+  const int all = int(e >> 56) & 0xF;
+  if (e >> 60 && all <= s.bits && s.n - s.i >= size_t(kLutSymbols)) {
+    // The codes after the first are taken only where their bits are in buf (a refill near
+    // the stream's end leaves 0 bits below `bits`) and the output has room; the slots past
+    // the codes taken are written and then overwritten by the next ones.
+    for (int t = 0; t < kLutSymbols; ++t) s.syms[s.i + size_t(t)] = uint16_t(e >> (16 * t));
+    s.i += size_t(e >> 60);
+    s.buf <<= all;
+    s.bits -= all;
+    return true;
+  }
+  int len = int(e >> 48) & 0xFF;
+  uint32_t sym = uint16_t(e);
+  if (len == 0) {
+    for (len = kLutBits + 1; len <= f.max_length; ++len) {
+      const uint32_t c = uint32_t(s.buf >> (64 - len)) - first_code_[len];
+      if (c < count_[len]) {
+        sym = sorted_[first_index_[len] + c];
+        break;
+      }
+    }
+    if (len > f.max_length) return false;
+  }
+  s.syms[s.i++] = uint16_t(sym);
+  s.buf <<= len;
+  s.bits -= len;
+  return true;
+}
+
+namespace {
+
+Status no_symbol() {
+  return {ErrorCode::corrupt_frame, "szp-e Huffman stream holds a code of no symbol"};
+}
+
+}  // namespace
+
+// The rest of s's symbols, then the check that they end with its last byte.
+Status Decoder::finish(Stream& s, const Fast& f) const {
+  while (s.i < s.n) {
+    s.refill();
     // After a refill at least 57 bits are in buf: symbols are taken while the longest code
     // still fits, without refilling in between.
     do {
-      if (runs && (buf >> 63) == 0) {
-        size_t r = std::min<size_t>(buf ? size_t(__builtin_clzll(buf)) : 64, size_t(bits));
-        r = std::min(r, n - i);
-        std::fill_n(syms + i, r, run_symbol);
-        i += r;
-        buf = r < 64 ? buf << r : 0;
-        bits -= int(r);
-        continue;
-      }
-      const uint64_t e = lut[buf >> (64 - kLutBits)];
-      const int all = int(e >> 56) & 0xF;
-      if (e >> 60 && all <= bits && n - i >= size_t(kLutSymbols)) {
-        // The codes after the first are taken only where their bits are in buf (a refill
-        // near the stream's end leaves 0 bits below `bits`) and the output has room; the
-        // slots past the codes taken are written and then overwritten by the next ones.
-        for (int t = 0; t < kLutSymbols; ++t) syms[i + size_t(t)] = uint16_t(e >> (16 * t));
-        i += size_t(e >> 60);
-        buf <<= all;
-        bits -= all;
-        continue;
-      }
-      int len = int(e >> 48) & 0xFF;
-      uint32_t sym = uint16_t(e);
-      if (len == 0) {
-        for (len = kLutBits + 1; len <= max_length_; ++len) {
-          const uint32_t c = uint32_t(buf >> (64 - len)) - first_code_[len];
-          if (c < count_[len]) {
-            sym = sorted_[first_index_[len] + c];
-            break;
-          }
-        }
-        if (len > max_length_)
-          return {ErrorCode::corrupt_frame, "szp-e Huffman stream holds a code of no symbol"};
-      }
-      syms[i++] = uint16_t(sym);
-      buf <<= len;
-      bits -= len;
-    } while (i < n && bits >= max_length_);
+      if (!take(s, f)) return no_symbol();
+    } while (s.i < s.n && s.bits >= f.max_length);
   }
-  const uint64_t consumed = uint64_t(pos) * 8 - uint64_t(bits);
-  if ((consumed + 7) / 8 != size)
-    return {ErrorCode::corrupt_frame, "szp-e Huffman stream of " + std::to_string(size) +
-                                          " bytes does not end with its " + std::to_string(n) +
-                                          " codes"};
+  const uint64_t consumed = uint64_t(s.pos) * 8 - uint64_t(s.bits);
+  if ((consumed + 7) / 8 != s.size)
+    return {ErrorCode::corrupt_frame, "szp-e Huffman stream of " + std::to_string(s.size) +
+                                          " bytes does not end with its " +
+                                          std::to_string(s.n) + " codes"};
   return {};
+}
+
+Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const {
+  Stream s(in, n, syms);
+  return finish(s, fast());
+}
+
+std::pair<Status, Status> Decoder::decode_pair(std::span<const std::byte> in_a, size_t n_a,
+                                               uint16_t* syms_a,
+                                               std::span<const std::byte> in_b, size_t n_b,
+                                               uint16_t* syms_b) const {
+  Stream a(in_a, n_a, syms_a), b(in_b, n_b, syms_b);
+  const Fast f = fast();
+  bool b_failed = false;
+  while (a.i < a.n && b.i < b.n) {
+    a.refill();
+    b.refill();
+    bool ok_a = true, ok_b = true;
+    do {
+      ok_a = take(a, f);
+      ok_b = take(b, f);
+    } while (ok_a && ok_b && a.i < a.n && b.i < b.n && a.bits >= f.max_length &&
+             b.bits >= f.max_length);
+    if (!ok_a) return {no_symbol(), {}};
+    if (!ok_b) {
+      b_failed = true;
+      break;
+    }
+  }
+  Status sa = finish(a, f);
+  if (!sa.ok()) return {sa, {}};
+  return {sa, b_failed ? no_symbol() : finish(b, f)};
 }
 
 }  // namespace commpress::codec::szp::huffman

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "commpress/status.hpp"
@@ -47,8 +48,21 @@ class Decoder {
   Result<size_t> read_table(std::span<const std::byte> in);
   // Decodes exactly n symbols from in, which they must fill to its last byte.
   Status decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const;
+  // decode() of two streams at once, their look-ups interleaved: each symbol's look-up waits
+  // on the one before it in its stream, so two streams keep twice the look-ups in flight.
+  // The first status is decode()'s of stream a; the second decode()'s of stream b where the
+  // first is ok (and meaningless otherwise).
+  std::pair<Status, Status> decode_pair(std::span<const std::byte> in_a, size_t n_a,
+                                        uint16_t* syms_a, std::span<const std::byte> in_b,
+                                        size_t n_b, uint16_t* syms_b) const;
 
  private:
+  struct Stream;
+  struct Fast;
+  Fast fast() const;
+  bool take(Stream& s, const Fast& f) const;
+  Status finish(Stream& s, const Fast& f) const;
+
   static constexpr int kLutBits = 12;
   // By the stream's next kLutBits bits, the codes that lie whole within them, up to
   // kLutSymbols of them, so that one look-up (the step each symbol otherwise waits on)
