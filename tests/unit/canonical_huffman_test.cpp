@@ -1,9 +1,13 @@
 // szp-e's canonical Huffman code (src/codec/lossy/szp/canonical_huffman.hpp): symbols come
 // back through the written table and stream for skewed, flat and one-symbol alphabets; counts
 // that would make codes longer than kMaxLength are flattened; damaged tables and streams are
-// refused.
+// refused; the decoder's table of several codes a look-up, and two streams decoded at once,
+// give the same symbols and the same refusals as reading one bit at a time, on random codes
+// and random streams; the encoder's
+// runs of a one-bit code write the bits one code at a time would.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -102,6 +106,230 @@ TEST(CanonicalHuffman, DamagedTablesAndStreamsAreRefused) {
   longer.push_back(std::byte{0});
   stream_refused(longer, syms.size(), "a byte too many");
   stream_refused(good.stream, syms.size() + 64, "more symbols than it holds");
+}
+
+// The reference: n symbols read one bit at a time against the canonical code of `length`
+// (per symbol, 0 = unused); false where a code is of no symbol or the stream does not end
+// with the n-th code's byte.
+bool bitwise_decode(const std::vector<int>& length, const std::vector<std::byte>& in, size_t n,
+                    std::vector<uint16_t>& out) {
+  std::vector<std::pair<int, uint16_t>> order;  // canonical order: by length, then symbol
+  for (size_t s = 0; s < length.size(); ++s)
+    if (length[s]) order.push_back({length[s], uint16_t(s)});
+  std::sort(order.begin(), order.end());
+  std::vector<std::pair<uint32_t, int>> codes;  // (code, length) in that order
+  uint32_t code = 0;
+  int prev = 0;
+  for (const auto& [l, s] : order) {
+    code <<= (l - prev);
+    prev = l;
+    codes.push_back({code++, l});
+  }
+  size_t bit = 0;
+  auto next_bit = [&]() -> uint32_t {
+    const size_t byte = bit / 8;
+    const uint32_t b = byte < in.size() ? (std::to_integer<uint32_t>(in[byte]) >> (7 - bit % 8)) & 1 : 0;
+    ++bit;
+    return b;
+  };
+  out.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t c = 0;
+    int l = 0;
+    for (;;) {
+      c = (c << 1) | next_bit();
+      ++l;
+      if (l > hf::kMaxLength) return false;
+      auto it = std::find(codes.begin(), codes.end(), std::pair<uint32_t, int>{c, l});
+      if (it != codes.end()) {
+        out[i] = order[size_t(it - codes.begin())].second;
+        break;
+      }
+    }
+  }
+  return (bit + 7) / 8 == in.size();
+}
+
+TEST(CanonicalHuffman, SeveralCodesALookUpDecodeAsOneBitAtATime) {
+  std::mt19937 rng(18);
+  for (int trial = 0; trial < 400; ++trial) {
+    // Random lengths of a few symbols (complete or not, short or past the look-up's bits),
+    // written as a table.
+    const int used = 1 + int(rng() % 12);
+    std::vector<int> length(64, 0);
+    uint64_t kraft = 0;
+    for (int k = 0; k < used; ++k) {
+      const int l = 1 + int(rng() % (trial % 3 == 0 ? 16 : 5));
+      const uint16_t s = uint16_t(rng() % length.size());
+      if (length[s] || kraft + (uint64_t{1} << (hf::kMaxLength - l)) > (uint64_t{1} << hf::kMaxLength))
+        continue;
+      length[s] = l;
+      kraft += uint64_t{1} << (hf::kMaxLength - l);
+    }
+    std::vector<std::byte> table{std::byte(std::count_if(length.begin(), length.end(),
+                                                         [](int l) { return l != 0; }))};
+    int prev = -1;
+    for (int s = 0; s < int(length.size()); ++s)
+      if (length[size_t(s)]) {
+        table.push_back(std::byte(s - prev - 1));
+        table.push_back(std::byte(length[size_t(s)]));
+        prev = s;
+      }
+    hf::Decoder d;
+    auto r = d.read_table(table);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    // Random streams and counts: mostly refused, some whole; and in pairs, each the same as
+    // alone.
+    std::vector<std::byte> prev_in;
+    std::vector<uint16_t> prev_want;
+    bool prev_ok = false;
+    for (int k = 0; k < 20; ++k) {
+      std::vector<std::byte> in(rng() % 40);
+      for (auto& b : in) b = std::byte(uint8_t(rng()));
+      const size_t n = rng() % 200;
+      std::vector<uint16_t> want, got(n + 8, 0xFFFF);
+      const bool ok = bitwise_decode(length, in, n, want);
+      auto st = d.decode(in, n, got.data());
+      ASSERT_EQ(st.ok(), ok) << "trial " << trial << " stream " << k << ": " << st.to_string();
+      if (k > 0) {
+        std::vector<uint16_t> got_a(prev_want.size() + 8), got_b(n + 8);
+        auto [sa, sb] = d.decode_pair(prev_in, prev_want.size(), got_a.data(), in, n,
+                                      got_b.data());
+        ASSERT_EQ(sa.ok(), prev_ok) << "trial " << trial << " pair " << k;
+        if (prev_ok) {
+          got_a.resize(prev_want.size());
+          EXPECT_EQ(got_a, prev_want) << "trial " << trial << " pair " << k;
+          ASSERT_EQ(sb.ok(), ok) << "trial " << trial << " pair " << k;
+          got_b.resize(n);
+          if (ok) {
+            EXPECT_EQ(got_b, want) << "trial " << trial << " pair " << k;
+          }
+        }
+      }
+      prev_in = in;
+      prev_want = want;
+      prev_ok = ok;
+      if (!ok) {
+        EXPECT_EQ(st.code(), ErrorCode::corrupt_frame);
+        continue;
+      }
+      got.resize(n);
+      EXPECT_EQ(got, want) << "trial " << trial << " stream " << k;
+    }
+    // Streams the encoder wrote for random symbols of this code.
+    std::vector<uint16_t> syms(rng() % 3000);
+    std::vector<uint16_t> live;
+    for (size_t s = 0; s < length.size(); ++s)
+      if (length[s]) live.push_back(uint16_t(s));
+    for (auto& s : syms) s = live[rng() % live.size()];
+    std::vector<std::byte> in((syms.size() * size_t(hf::kMaxLength) + 7) / 8 + 1);
+    {
+      std::vector<uint16_t> want;
+      size_t bit = 0;
+      // (the encoder's own code for these lengths is the canonical one written here)
+      std::vector<std::pair<int, uint16_t>> order;
+      for (uint16_t s : live) order.push_back({length[s], s});
+      std::sort(order.begin(), order.end());
+      std::vector<uint32_t> code(length.size());
+      uint32_t c = 0;
+      int prev_len = 0;
+      for (const auto& [l, s] : order) {
+        c <<= (l - prev_len);
+        prev_len = l;
+        code[s] = c++;
+      }
+      for (uint16_t s : syms)
+        for (int b = length[s] - 1; b >= 0; --b, ++bit)
+          if ((code[s] >> b) & 1) in[bit / 8] |= std::byte(uint8_t(0x80 >> (bit % 8)));
+      in.resize((bit + 7) / 8);
+    }
+    std::vector<uint16_t> got(syms.size());
+    auto st = d.decode(in, syms.size(), got.data());
+    ASSERT_TRUE(st.ok()) << "trial " << trial << ": " << st.to_string();
+    EXPECT_EQ(got, syms) << "trial " << trial;
+    // With a shorter stream of the same symbols beside it, and a damaged one.
+    const size_t half = syms.size() / 2;
+    std::vector<std::byte> head(in.begin(), in.begin() + ptrdiff_t(in.size() / 2));
+    std::vector<uint16_t> head_want;
+    const bool head_ok = bitwise_decode(length, head, half, head_want);
+    std::vector<uint16_t> got_a(syms.size() + 8), got_b(half + 8);
+    auto [sa, sb] = d.decode_pair(in, syms.size(), got_a.data(), head, half, got_b.data());
+    ASSERT_TRUE(sa.ok()) << "trial " << trial << ": " << sa.to_string();
+    got_a.resize(syms.size());
+    EXPECT_EQ(got_a, syms) << "trial " << trial;
+    ASSERT_EQ(sb.ok(), head_ok) << "trial " << trial << ": " << sb.to_string();
+    got_b.resize(half);
+    if (head_ok) {
+      EXPECT_EQ(got_b, head_want) << "trial " << trial;
+    }
+    auto [sc, sd] = d.decode_pair(head, half, got_b.data(), in, syms.size(), got_a.data());
+    ASSERT_EQ(sc.ok(), head_ok) << "trial " << trial;
+    if (head_ok) {
+      ASSERT_TRUE(sd.ok()) << "trial " << trial << ": " << sd.to_string();
+      EXPECT_EQ(got_a, syms) << "trial " << trial;
+    }
+  }
+}
+
+TEST(CanonicalHuffman, RunsOfTheOneBitCodeAreWrittenAsOneCodeAtATime) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    // Runs of a dominant symbol (one bit) of every length, between other symbols.
+    const uint16_t dominant = uint16_t(rng() % 50);
+    std::vector<uint16_t> syms;
+    const size_t n = 1 + rng() % 5000;
+    while (syms.size() < n) {
+      const size_t run = rng() % 4 == 0 ? rng() % 300 : rng() % 9;
+      syms.insert(syms.end(), std::min(run, n - syms.size()), dominant);
+      if (syms.size() < n && rng() % 8 != 0) syms.push_back(uint16_t(rng() % (trial % 2 ? 5 : 900)));
+    }
+    std::vector<uint64_t> count(hf::kAlphabet, 0);
+    for (uint16_t s : syms) ++count[s];
+    const hf::Encoder code(count.data());
+    std::vector<std::byte> table(hf::kMaxTableSize);
+    table.resize(code.write_table(table.data()));
+    // The lengths from the table, the canonical codes from them, the bits one at a time.
+    std::vector<int> length(hf::kAlphabet, 0);
+    size_t pos = 0;
+    auto leb = [&] {
+      uint64_t v = 0;
+      for (int shift = 0;; shift += 7) {
+        const uint8_t b = std::to_integer<uint8_t>(table[pos++]);
+        v |= uint64_t(b & 0x7F) << shift;
+        if (!(b & 0x80)) return v;
+      }
+    };
+    const uint64_t used = leb();
+    int64_t sym = -1;
+    for (uint64_t k = 0; k < used; ++k) {
+      sym += int64_t(leb()) + 1;
+      length[size_t(sym)] = std::to_integer<int>(table[pos++]);
+    }
+    std::vector<std::pair<int, uint16_t>> order;
+    for (size_t s = 0; s < length.size(); ++s)
+      if (length[s]) order.push_back({length[s], uint16_t(s)});
+    std::sort(order.begin(), order.end());
+    std::vector<uint32_t> codes(hf::kAlphabet, 0);
+    uint32_t c = 0;
+    int prev = 0;
+    for (const auto& [l, s] : order) {
+      c <<= (l - prev);
+      prev = l;
+      codes[s] = c++;
+    }
+    std::vector<std::byte> want(hf::max_encoded_size(syms.size()), std::byte{0});
+    size_t bit = 0;
+    for (uint16_t s : syms)
+      for (int b = length[s] - 1; b >= 0; --b, ++bit)
+        if ((codes[s] >> b) & 1) want[bit / 8] |= std::byte(uint8_t(0x80 >> (bit % 8)));
+    want.resize((bit + 7) / 8);
+    std::vector<std::byte> got(hf::max_encoded_size(syms.size()));
+    got.resize(code.encode(syms.data(), syms.size(), got.data()));
+    ASSERT_EQ(got, want) << "trial " << trial;
+    if (syms.size() > 100) {
+      EXPECT_EQ(length[dominant], 1) << "trial " << trial;
+    }
+  }
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 // Canonical Huffman codes (canonical_huffman.hpp): lengths by the two-queue construction over
 // counts in ascending order, halved counts where a length would pass kMaxLength, and a
-// decoder that resolves codes of up to 11 bits with one table look-up and runs of a one-bit
-// code at once.
+// decoder that resolves up to three codes within the next 12 bits with one table look-up and
+// runs of a one-bit code at once.
 #include "codec/lossy/szp/canonical_huffman.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -93,6 +94,8 @@ Encoder::Encoder(const uint64_t* count) : length_(kAlphabet, 0), code_(kAlphabet
     prev = length_[s];
     code_[s] = code++;
   }
+  for (size_t s = 0; s < kAlphabet; ++s)
+    if (length_[s] == 1 && code_[s] == 0) zero_symbol_ = int32_t(s);
 }
 
 size_t Encoder::write_table(std::byte* dst) const {
@@ -114,16 +117,57 @@ size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
   uint64_t acc = 0;  // the low `bits` bits are pending, the bits above them already written
   int bits = 0;      // < 32 between symbols, so a code of up to 24 bits always fits
   size_t out = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const int len = length_[syms[i]];
-    acc = (acc << len) | code_[syms[i]];
-    bits += len;
+  auto flush = [&] {
     if (bits >= 32) {  // four bytes at once, most significant first
       bits -= 32;
       const uint32_t word = __builtin_bswap32(uint32_t(acc >> bits));
       std::memcpy(dst + out, &word, 4);
       out += 4;
     }
+  };
+  // The one-bit code 0, where there is one (the zero code at loose bounds, nearly every
+  // symbol): its runs of four or more are found four symbols at a time and written as runs
+  // of 0 bits (shorter ones, common at tighter bounds, go the usual way).
+  const bool runs = zero_symbol_ >= 0;
+  const uint64_t run4 = runs ? uint64_t(zero_symbol_) * 0x0001000100010001ull : 0;
+  auto four_zeros = [&](size_t at) {
+    uint64_t w;
+    std::memcpy(&w, syms + at, 8);
+    return w == run4;
+  };
+  for (size_t i = 0; i < n;) {
+    if (runs && i + 4 <= n && four_zeros(i)) {
+      size_t r = 4;
+      for (;;) {
+        if (i + r + 4 > n) {
+          while (i + r < n && syms[i + r] == uint16_t(zero_symbol_)) ++r;
+          break;
+        }
+        uint64_t w;
+        std::memcpy(&w, syms + i + r, 8);
+        w ^= run4;
+        if (w) {
+          r += size_t(std::endian::native == std::endian::little ? __builtin_ctzll(w)
+                                                                 : __builtin_clzll(w)) / 16;
+          break;
+        }
+        r += 4;
+      }
+      i += r;
+      while (r) {
+        const int t = int(std::min<size_t>(r, 32));
+        acc <<= t;
+        bits += t;
+        r -= size_t(t);
+        flush();
+      }
+      continue;
+    }
+    const int len = length_[syms[i]];
+    acc = (acc << len) | code_[syms[i]];
+    bits += len;
+    ++i;
+    flush();
   }
   while (bits >= 8) {
     bits -= 8;
@@ -169,82 +213,182 @@ Result<size_t> Decoder::read_table(std::span<const std::byte> in) {
   uint32_t next[kMaxLength + 1];
   std::copy(std::begin(first_index_), std::end(first_index_), next);
   for (const auto& e : entries) sorted_[next[e.second]++] = e.first;  // symbols ascending
-  lut_.assign(size_t{1} << kLutBits, 0);
+  // First the one code each prefix starts with, then the codes that follow it within the
+  // prefix (a code is only taken where all its bits are the prefix's own).
+  constexpr size_t kSize = size_t{1} << kLutBits;
+  std::vector<uint32_t> first(kSize, 0);  // (symbol << 8) | length
   for (int l = 1; l <= std::min(kLutBits, max_length_); ++l)
     for (uint32_t i = 0; i < count_[l]; ++i) {
       const uint32_t c = first_code_[l] + i, span = 1u << (kLutBits - l);
       const uint32_t entry = (uint32_t(sorted_[first_index_[l] + i]) << 8) | uint32_t(l);
-      std::fill_n(lut_.begin() + ptrdiff_t(c * span), span, entry);
+      std::fill_n(first.begin() + ptrdiff_t(c * span), span, entry);
     }
+  lut_.assign(kSize, 0);
+  for (size_t p = 0; p < kSize; ++p) {
+    if (!first[p]) continue;
+    uint64_t entry = uint64_t(first[p] & 0xFF) << 48;
+    int used = 0, taken = 0;
+    while (taken < kLutSymbols) {
+      const uint32_t e = first[(p << used) & (kSize - 1)];
+      const int len = int(e & 0xFF);
+      if (len == 0 || used + len > kLutBits) break;
+      entry |= uint64_t(e >> 8) << (16 * taken++);
+      used += len;
+    }
+    lut_[p] = entry | uint64_t(used) << 56 | uint64_t(taken) << 60;
+  }
   return pos;
 }
 
-Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const {
-  const std::byte* data = in.data();
-  const size_t size = in.size();
-  uint64_t buf = 0;  // the next `bits` bits of the stream, most significant first
+// One stream's place: its bytes, the next `bits` bits most significant first in buf, pos the
+// bytes taken into buf (the zero bytes read past the end included), i of its n symbols done.
+struct Decoder::Stream {
+  const std::byte* data;
+  size_t size;
+  uint16_t* syms;
+  size_t n;
+  uint64_t buf = 0;
   int bits = 0;
-  size_t pos = 0;    // bytes taken into buf, the zero bytes read past the end included
-  // A symbol with the one-bit code 0 (the zero code at loose bounds) is decoded a run at a
-  // time: as many as buf has leading zero bits.
-  const bool runs = count_[1] == 1;
-  const uint16_t run_symbol = runs ? sorted_[0] : 0;
-  for (size_t i = 0; i < n;) {
-    if (bits <= 56) {
-      if (pos + 8 <= size) {  // eight bytes at once; the bits past the whole bytes are the
-                              // stream's own, so the next refill ORs the same bits again
-        uint64_t w;
-        std::memcpy(&w, data + pos, 8);
-        buf |= __builtin_bswap64(w) >> bits;
-        const int take = (63 - bits) >> 3;
-        pos += size_t(take);
-        bits += 8 * take;
-      } else {
-        while (bits <= 56) {
-          const uint64_t b = pos < size ? std::to_integer<uint8_t>(data[pos]) : 0;
-          buf |= b << (56 - bits);
-          bits += 8;
-          ++pos;
-        }
+  size_t pos = 0, i = 0;
+
+  Stream(std::span<const std::byte> in, size_t n_, uint16_t* syms_)
+      : data(in.data()), size(in.size()), syms(syms_), n(n_) {}
+
+  // At least 57 bits in buf.
+  void refill() {
+    if (bits > 56) return;
+    if (pos + 8 <= size) {  // eight bytes at once; the bits past the whole bytes are the
+                            // stream's own, so the next refill ORs the same bits again
+      uint64_t w;
+      std::memcpy(&w, data + pos, 8);
+      buf |= __builtin_bswap64(w) >> bits;
+      const int take = (63 - bits) >> 3;
+      pos += size_t(take);
+      bits += 8 * take;
+    } else {
+      while (bits <= 56) {
+        const uint64_t b = pos < size ? std::to_integer<uint8_t>(data[pos]) : 0;
+        buf |= b << (56 - bits);
+        bits += 8;
+        ++pos;
       }
     }
+  }
+};
+
+// What every look-up reads, in locals (the stores to syms would make members reload).
+struct Decoder::Fast {
+  const uint64_t* lut;
+  // A symbol with the one-bit code 0 (the zero code at loose bounds) is decoded a run at a
+  // time: as many as buf has leading zero bits.
+  bool runs;
+  uint16_t run_symbol;
+  int max_length;
+};
+
+Decoder::Fast Decoder::fast() const {
+  const bool runs = count_[1] == 1;
+  return {lut_.data(), runs, runs ? sorted_[0] : uint16_t(0), max_length_};
+}
+
+// One look-up's symbols of s, whose buf holds at least the longest code; false where the
+// code is of no symbol.
+inline bool Decoder::take(Stream& s, const Fast& f) const {
+  if (f.runs && (s.buf >> 63) == 0) {
+    size_t r = std::min<size_t>(s.buf ? size_t(__builtin_clzll(s.buf)) : 64, size_t(s.bits));
+    r = std::min(r, s.n - s.i);
+    std::fill_n(s.syms + s.i, r, f.run_symbol);
+    s.i += r;
+    s.buf = r < 64 ? s.buf << r : 0;
+    s.bits -= int(r);
+    return true;
+  }
+  const uint64_t e = f.lut[s.buf >> (64 - kLutBits)];
+  const int all = int(e >> 56) & 0xF;
+  if (e >> 60 && all <= s.bits && s.n - s.i >= size_t(kLutSymbols)) {
+    // The codes after the first are taken only where their bits are in buf (a refill near
+    // the stream's end leaves 0 bits below `bits`) and the output has room; the slots past
+    // the codes taken are written and then overwritten by the next ones.
+    for (int t = 0; t < kLutSymbols; ++t) s.syms[s.i + size_t(t)] = uint16_t(e >> (16 * t));
+    s.i += size_t(e >> 60);
+    s.buf <<= all;
+    s.bits -= all;
+    return true;
+  }
+  int len = int(e >> 48) & 0xFF;
+  uint32_t sym = uint16_t(e);
+  if (len == 0) {
+    for (len = kLutBits + 1; len <= f.max_length; ++len) {
+      const uint32_t c = uint32_t(s.buf >> (64 - len)) - first_code_[len];
+      if (c < count_[len]) {
+        sym = sorted_[first_index_[len] + c];
+        break;
+      }
+    }
+    if (len > f.max_length) return false;
+  }
+  s.syms[s.i++] = uint16_t(sym);
+  s.buf <<= len;
+  s.bits -= len;
+  return true;
+}
+
+namespace {
+
+Status no_symbol() {
+  return {ErrorCode::corrupt_frame, "szp-e Huffman stream holds a code of no symbol"};
+}
+
+}  // namespace
+
+// The rest of s's symbols, then the check that they end with its last byte.
+Status Decoder::finish(Stream& s, const Fast& f) const {
+  while (s.i < s.n) {
+    s.refill();
     // After a refill at least 57 bits are in buf: symbols are taken while the longest code
     // still fits, without refilling in between.
     do {
-      if (runs && (buf >> 63) == 0) {
-        size_t r = std::min<size_t>(buf ? size_t(__builtin_clzll(buf)) : 64, size_t(bits));
-        r = std::min(r, n - i);
-        std::fill_n(syms + i, r, run_symbol);
-        i += r;
-        buf = r < 64 ? buf << r : 0;
-        bits -= int(r);
-        continue;
-      }
-      const uint32_t e = lut_[buf >> (64 - kLutBits)];
-      int len = int(e & 0xFF);
-      uint32_t sym = e >> 8;
-      if (len == 0) {
-        for (len = kLutBits + 1; len <= max_length_; ++len) {
-          const uint32_t c = uint32_t(buf >> (64 - len)) - first_code_[len];
-          if (c < count_[len]) {
-            sym = sorted_[first_index_[len] + c];
-            break;
-          }
-        }
-        if (len > max_length_)
-          return {ErrorCode::corrupt_frame, "szp-e Huffman stream holds a code of no symbol"};
-      }
-      syms[i++] = uint16_t(sym);
-      buf <<= len;
-      bits -= len;
-    } while (i < n && bits >= max_length_);
+      if (!take(s, f)) return no_symbol();
+    } while (s.i < s.n && s.bits >= f.max_length);
   }
-  const uint64_t consumed = uint64_t(pos) * 8 - uint64_t(bits);
-  if ((consumed + 7) / 8 != size)
-    return {ErrorCode::corrupt_frame, "szp-e Huffman stream of " + std::to_string(size) +
-                                          " bytes does not end with its " + std::to_string(n) +
-                                          " codes"};
+  const uint64_t consumed = uint64_t(s.pos) * 8 - uint64_t(s.bits);
+  if ((consumed + 7) / 8 != s.size)
+    return {ErrorCode::corrupt_frame, "szp-e Huffman stream of " + std::to_string(s.size) +
+                                          " bytes does not end with its " +
+                                          std::to_string(s.n) + " codes"};
   return {};
+}
+
+Status Decoder::decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const {
+  Stream s(in, n, syms);
+  return finish(s, fast());
+}
+
+std::pair<Status, Status> Decoder::decode_pair(std::span<const std::byte> in_a, size_t n_a,
+                                               uint16_t* syms_a,
+                                               std::span<const std::byte> in_b, size_t n_b,
+                                               uint16_t* syms_b) const {
+  Stream a(in_a, n_a, syms_a), b(in_b, n_b, syms_b);
+  const Fast f = fast();
+  bool b_failed = false;
+  while (a.i < a.n && b.i < b.n) {
+    a.refill();
+    b.refill();
+    bool ok_a = true, ok_b = true;
+    do {
+      ok_a = take(a, f);
+      ok_b = take(b, f);
+    } while (ok_a && ok_b && a.i < a.n && b.i < b.n && a.bits >= f.max_length &&
+             b.bits >= f.max_length);
+    if (!ok_a) return {no_symbol(), {}};
+    if (!ok_b) {
+      b_failed = true;
+      break;
+    }
+  }
+  Status sa = finish(a, f);
+  if (!sa.ok()) return {sa, {}};
+  return {sa, b_failed ? no_symbol() : finish(b, f)};
 }
 
 }  // namespace commpress::codec::szp::huffman

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "commpress/status.hpp"
@@ -35,6 +36,7 @@ class Encoder {
  private:
   std::vector<uint8_t> length_;
   std::vector<uint32_t> code_;
+  int32_t zero_symbol_ = -1;  // the symbol of the one-bit code 0, if any
 };
 
 // The decoder's side, built from a table.
@@ -46,12 +48,29 @@ class Decoder {
   Result<size_t> read_table(std::span<const std::byte> in);
   // Decodes exactly n symbols from in, which they must fill to its last byte.
   Status decode(std::span<const std::byte> in, size_t n, uint16_t* syms) const;
+  // decode() of two streams at once, their look-ups interleaved: each symbol's look-up waits
+  // on the one before it in its stream, so two streams keep twice the look-ups in flight.
+  // The first status is decode()'s of stream a; the second decode()'s of stream b where the
+  // first is ok (and meaningless otherwise).
+  std::pair<Status, Status> decode_pair(std::span<const std::byte> in_a, size_t n_a,
+                                        uint16_t* syms_a, std::span<const std::byte> in_b,
+                                        size_t n_b, uint16_t* syms_b) const;
 
  private:
-  static constexpr int kLutBits = 11;
-  // Codes of up to kLutBits bits: (symbol << 8) | length, by their first kLutBits bits;
-  // 0 where the code is longer (or there is none).
-  std::vector<uint32_t> lut_;
+  struct Stream;
+  struct Fast;
+  Fast fast() const;
+  bool take(Stream& s, const Fast& f) const;
+  Status finish(Stream& s, const Fast& f) const;
+
+  static constexpr int kLutBits = 12;
+  // By the stream's next kLutBits bits, the codes that lie whole within them, up to
+  // kLutSymbols of them, so that one look-up (the step each symbol otherwise waits on)
+  // yields several short codes: the symbols in bits 0-47, 16 bits each, the first code's
+  // length in bits 48-55, all the codes' length in bits 56-59 and their count in bits
+  // 60-63 (0 where the first code is longer than kLutBits bits or there is none).
+  static constexpr int kLutSymbols = 3;
+  std::vector<uint64_t> lut_;
   uint32_t first_code_[kMaxLength + 1] = {}, first_index_[kMaxLength + 1] = {},
            count_[kMaxLength + 1] = {};
   std::vector<uint16_t> sorted_;  // symbols in canonical order

@@ -21,49 +21,99 @@ namespace commpress::codec::szp {
 enum class RunKind : uint8_t { zero, left, linear, cubic };
 
 // n values at j0, j0 + step, ... (indices in the slab box), each predicted by `kind` from
-// neighbours sd and 3 sd before and after it; `stride` is the pass's s (the first value: S).
+// neighbours sd and 3 sd before and after it; `stride` is the pass's s (the first value: S);
+// `code` is the index of the first value in the visit order (where its code lies).
 struct InterpRun {
   size_t j0 = 0, step = 1, n = 0, sd = 0, stride = 1;
   RunKind kind = RunKind::zero;
+  size_t code = 0;
 };
 
-// Calls f(run) for the runs of a slab box, in the visit order of interpolation_visit.
+namespace detail {
+
+inline size_t count_from(size_t beg, size_t step, size_t n) {
+  return n > beg ? (n - beg + step - 1) / step : 0;
+}
+
+// The pass of stride s along axis d: its grid (beg, step per axis) and values per plane.
+struct Pass {
+  size_t s = 1, sd = 0, beg[3] = {}, step[3] = {}, per_plane = 0;
+  int d = 0;
+  Pass(const size_t dim[3], const size_t stride[3], size_t s_, int d_) : s(s_), d(d_) {
+    for (int e = 0; e < 3; ++e) {
+      beg[e] = e == d ? s : 0;
+      step[e] = e < d ? s : 2 * s;
+    }
+    sd = stride[d] * s;
+    per_plane = count_from(beg[1], step[1], dim[1]) * count_from(beg[2], step[2], dim[2]);
+  }
+  size_t size(const size_t dim[3]) const { return count_from(beg[0], step[0], dim[0]) * per_plane; }
+};
+
+// Calls f(run) for the runs of pass p whose plane z lies in [za, zb), in visit order; code0
+// is the pass's first code.
 template <class F>
-void interpolation_runs(const Box& b, F f) {
-  const size_t dim[3] = {b.nz, b.ny, b.nx};
-  const size_t stride[3] = {b.ny * b.nx, b.nx, 1};
-  size_t top = 1;
-  while (top < std::max({dim[0], dim[1], dim[2]})) top <<= 1;
-  f(InterpRun{0, 1, 1, 0, top, RunKind::zero});
+void pass_runs(const size_t dim[3], const Pass& p, size_t za, size_t zb, size_t code0, F& f) {
   auto kind_at = [](size_t c, size_t s, size_t n_d) {
     if (c + s >= n_d) return RunKind::left;
     return c >= 3 * s && c + 3 * s < n_d ? RunKind::cubic : RunKind::linear;
   };
-  for (size_t s = top / 2; s >= 1; s /= 2) {
-    for (int d = 0; d < 3; ++d) {
-      size_t beg[3], step[3];
-      for (int e = 0; e < 3; ++e) {
-        beg[e] = e == d ? s : 0;
-        step[e] = e < d ? s : 2 * s;
+  const size_t s = p.s;
+  size_t z = p.beg[0];
+  if (za > z) z += (za - z + p.step[0] - 1) / p.step[0] * p.step[0];
+  for (; z < std::min(zb, dim[0]); z += p.step[0]) {
+    size_t code = code0 + (z - p.beg[0]) / p.step[0] * p.per_plane;
+    for (size_t y = p.beg[1]; y < dim[1]; y += p.step[1]) {
+      const size_t row = (z * dim[1] + y) * dim[2];
+      if (p.d < 2) {  // along z or y: one formula for the whole row
+        const size_t n = count_from(0, p.step[2], dim[2]);
+        f(InterpRun{row, p.step[2], n, p.sd, s, kind_at(p.d == 0 ? z : y, s, dim[p.d]), code});
+        code += n;
+        continue;
       }
-      const size_t sd = stride[d] * s;
-      for (size_t z = beg[0]; z < dim[0]; z += step[0])
-        for (size_t y = beg[1]; y < dim[1]; y += step[1]) {
-          const size_t row = (z * dim[1] + y) * dim[2];
-          if (d < 2) {  // along z or y: one formula for the whole row
-            const size_t n = (dim[2] + step[2] - 1) / step[2];
-            f(InterpRun{row, step[2], n, sd, s, kind_at(d == 0 ? z : y, s, dim[d])});
-            continue;
-          }
-          // Along x: the formula changes at the row's ends; runs of equal formulas.
-          for (size_t x = s; x < dim[2];) {
-            const RunKind k = kind_at(x, s, dim[2]);
-            size_t n = 1;
-            if (k == RunKind::cubic) n = (dim[2] - 3 * s - x + 2 * s - 1) / (2 * s);
-            f(InterpRun{row + x, 2 * s, n, sd, s, k});
-            x += n * 2 * s;
-          }
-        }
+      // Along x: the formula changes at the row's ends; runs of equal formulas.
+      for (size_t x = s; x < dim[2];) {
+        const RunKind k = kind_at(x, s, dim[2]);
+        size_t n = 1;
+        if (k == RunKind::cubic) n = (dim[2] - 3 * s - x + 2 * s - 1) / (2 * s);
+        f(InterpRun{row + x, 2 * s, n, p.sd, s, k, code});
+        code += n;
+        x += n * 2 * s;
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+// Calls f(run) for the runs of a slab box, in the visit order of interpolation_visit. With
+// by_plane each level's runs come plane by plane instead (the planes z a multiple of its
+// stride s): a plane's z-pass runs (z an odd multiple of s), then its y- and its x-pass runs.
+// Each reads only values of coarser levels and of the same plane's earlier passes, so the
+// values are those of the visit order, while a plane stays in cache for its three passes
+// instead of the whole box streaming through memory once per pass. (r.code says where each
+// run's codes lie.)
+template <class F>
+void interpolation_runs(const Box& b, F f, bool by_plane = false) {
+  const size_t dim[3] = {b.nz, b.ny, b.nx};
+  const size_t stride[3] = {b.ny * b.nx, b.nx, 1};
+  size_t top = 1;
+  while (top < std::max({dim[0], dim[1], dim[2]})) top <<= 1;
+  f(InterpRun{0, 1, 1, 0, top, RunKind::zero, 0});
+  size_t code = 1;
+  for (size_t s = top / 2; s >= 1; s /= 2) {
+    const detail::Pass pass[3] = {{dim, stride, s, 0}, {dim, stride, s, 1}, {dim, stride, s, 2}};
+    if (by_plane) {
+      const size_t code0[3] = {code, code + pass[0].size(dim),
+                               code + pass[0].size(dim) + pass[1].size(dim)};
+      for (size_t z = 0; z < dim[0]; z += s)
+        for (int d = 0; d < 3; ++d) detail::pass_runs(dim, pass[d], z, z + 1, code0[d], f);
+      code = code0[2] + pass[2].size(dim);
+    } else {
+      for (int d = 0; d < 3; ++d) {
+        detail::pass_runs(dim, pass[d], 0, dim[0], code, f);
+        code += pass[d].size(dim);
+      }
     }
     if (s == 1) break;
   }
@@ -79,7 +129,7 @@ inline T neighbour(const T* v, ptrdiff_t j) {
 
 // pred[i] for values i0 .. i0 + m of run r, from the slab's values v. kStep: the run's step
 // when known at compile time (0: r.step), so that the stride-2 runs of the finest level,
-// most of the values, vectorize. kFiniteOnly: v holds no NaN or Inf, so no neighbour needs
+// most of the values, and the stride-4 runs of the next vectorize. kFiniteOnly: v holds no NaN or Inf, so no neighbour needs
 // finite_or_zero.
 template <class T, size_t kStep, bool kFiniteOnly>
 inline void predict_run_fixed(const T* v, const InterpRun& r, size_t i0, size_t m, T* pred) {
@@ -126,6 +176,7 @@ inline void scatter_fixed(const T* src, const InterpRun& r, size_t i0, size_t m,
 template <class T>
 inline void gather_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* dst) {
   if (r.step == 2) detail::gather_fixed<T, 2>(v, r, i0, m, dst);
+  else if (r.step == 4) detail::gather_fixed<T, 4>(v, r, i0, m, dst);
   else detail::gather_fixed<T, 0>(v, r, i0, m, dst);
 }
 
@@ -133,12 +184,14 @@ inline void gather_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* d
 template <class T>
 inline void scatter_run(const T* src, const InterpRun& r, size_t i0, size_t m, T* v) {
   if (r.step == 2) detail::scatter_fixed<T, 2>(src, r, i0, m, v);
+  else if (r.step == 4) detail::scatter_fixed<T, 4>(src, r, i0, m, v);
   else detail::scatter_fixed<T, 0>(src, r, i0, m, v);
 }
 
 template <class T, bool kFiniteOnly>
 inline void predict_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* pred) {
   if (r.step == 2) detail::predict_run_fixed<T, 2, kFiniteOnly>(v, r, i0, m, pred);
+  else if (r.step == 4) detail::predict_run_fixed<T, 4, kFiniteOnly>(v, r, i0, m, pred);
   else detail::predict_run_fixed<T, 0, kFiniteOnly>(v, r, i0, m, pred);
 }
 

@@ -33,7 +33,7 @@ constexpr uint8_t kZstd = 0x01;
 
 struct SlabScratch {
   std::vector<uint16_t> syms;
-  std::vector<std::byte> bits, stored;
+  std::vector<std::byte> bits, stored[2];
   std::vector<uint64_t> count;
 };
 
@@ -134,8 +134,11 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   SlabScratch& s = slab_scratch();
   std::vector<T>& rec = value_scratch<T>(0);
   std::vector<T>& kept = value_scratch<T>(1);  // values stored as they are, in visit order
+  // (their codes' indices and values, as the runs come: each level plane by plane)
+  thread_local std::vector<std::pair<size_t, T>> kept_at;
   rec.resize(len);
   kept.clear();
+  kept_at.clear();
   s.syms.resize(len);
   const T* xs = x + base;
   const bool finite = all_finite(xs, len);
@@ -143,7 +146,6 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   // predictions read only positions of earlier passes, so a value is read from the same
   // cache line its reconstruction then replaces (half the memory traffic of reading x).
   std::copy(xs, xs + len, rec.begin());
-  size_t i = 0;
   alignas(64) T pred[kRunBlock], val[kRunBlock], rc_or_val[kRunBlock];
   interpolation_runs(slab, [&](const InterpRun& r) {
     const int l = LevelSteps<T>::level(r.stride);
@@ -153,15 +155,17 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
       if (finite) predict_run<T, true>(rec.data(), r, i0, m, pred);
       else predict_run<T, false>(rec.data(), r, i0, m, pred);
       gather_run(rec.data(), r, i0, m, val);
-      uint16_t* sym = s.syms.data() + i;
+      uint16_t* sym = s.syms.data() + r.code + i0;
       const size_t refused = quantize_block(val, pred, m, h, inv, accept, sym, rc_or_val);
       scatter_run(rc_or_val, r, i0, m, rec.data());
       if (refused)
         for (size_t t = 0; t < m; ++t)
-          if (sym[t] == 0) kept.push_back(val[t]);
-      i += m;
+          if (sym[t] == 0) kept_at.push_back({r.code + i0 + t, val[t]});
     }
-  });
+  }, true);
+  std::sort(kept_at.begin(), kept_at.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& k : kept_at) kept.push_back(k.second);
   count_symbols(s.syms.data(), len, s.count);
   const huffman::Encoder code(s.count.data());
   const size_t pieces = (len + kPieceSymbols - 1) / kPieceSymbols;
@@ -260,11 +264,12 @@ Result<size_t> huffman_slab_size(std::span<const std::byte> rest, size_t values)
 namespace {
 
 // The pieces' codes one piece at a time, from the stored stream or through zstd, so that a
-// decoder holds one piece whatever the slab's size (a frame may claim a huge one).
+// decoder holds one piece of codes whatever the slab's size (a frame may claim a huge one).
 class PieceCodes {
  public:
-  PieceCodes(std::span<const std::byte> stored, bool zstd, std::vector<std::byte>& buffer)
-      : stored_(stored), zstd_(zstd), buffer_(buffer) {}
+  // (a piece read through zstd lies in buffers[slot], so two can be held at once)
+  PieceCodes(std::span<const std::byte> stored, bool zstd, std::vector<std::byte>* buffers)
+      : stored_(stored), zstd_(zstd), buffers_(buffers) {}
 
   // Checks a zstd stream's frame (one, declaring `content` bytes) and starts reading it.
   Status open(uint64_t content) {
@@ -281,14 +286,15 @@ class PieceCodes {
   }
 
   // The next `bytes` bytes of codes.
-  Result<std::span<const std::byte>> next(size_t bytes) {
+  Result<std::span<const std::byte>> next(size_t bytes, int slot) {
     if (!zstd_) {
       auto piece = stored_.subspan(at_, bytes);
       at_ += bytes;
       return piece;
     }
-    if (buffer_.size() < bytes) buffer_.resize(bytes);
-    ZSTD_outBuffer out{buffer_.data(), bytes, 0};
+    std::vector<std::byte>& buffer = buffers_[slot];
+    if (buffer.size() < bytes) buffer.resize(bytes);
+    ZSTD_outBuffer out{buffer.data(), bytes, 0};
     while (out.pos < out.size) {
       const size_t before_in = in_.pos, before_out = out.pos;
       const size_t r = ZSTD_decompressStream(dctx_, &out, &in_);
@@ -296,7 +302,7 @@ class PieceCodes {
       if (out.pos < out.size && in_.pos == before_in && out.pos == before_out)
         return bad("stream ends before its pieces do");
     }
-    return std::span<const std::byte>(buffer_.data(), bytes);
+    return std::span<const std::byte>(buffer.data(), bytes);
   }
 
  private:
@@ -314,7 +320,7 @@ class PieceCodes {
 
   std::span<const std::byte> stored_;
   bool zstd_;
-  std::vector<std::byte>& buffer_;
+  std::vector<std::byte>* buffers_;
   ZSTD_DCtx* dctx_ = nullptr;
   ZSTD_inBuffer in_{};
   size_t at_ = 0;
@@ -324,7 +330,7 @@ class PieceCodes {
 
 template <class T>
 Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_t z0, size_t z1,
-                           double eb, T* out) {
+                           double eb, T* out, size_t whole_limit) {
   const Box slab{z1 - z0, b.ny, b.nx, z1 - z0};
   const size_t base = z0 * b.plane(), len = slab.count();
   huffman::Decoder table;
@@ -337,48 +343,91 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
   PieceCodes codes(bytes.subspan(head, l->stored), l->coding & kZstd, s.stored);
   COMMPRESS_RETURN_IF_ERROR(codes.open(l->codes));
   const std::byte* ph = bytes.data() + l->table + kStreamHeaderSize;
-  // The symbols of the pieces loaded so far that no run has taken yet: syms[at, end).
-  s.syms.resize(kPieceSymbols + kRunBlock);
-  size_t at = 0, end = 0, next_piece = 0;
-  // At least m (<= kRunBlock) symbols at syms[at ..]: the next piece behind the ones left,
-  // checked against its header's count of stored values before any is used.
-  auto take = [&](size_t m) -> Status {
-    if (end - at >= m) return {};
-    if (next_piece == pieces) return bad("its pieces end before its values");
-    std::copy(s.syms.begin() + ptrdiff_t(at), s.syms.begin() + ptrdiff_t(end), s.syms.begin());
-    end -= at;
-    at = 0;
-    const size_t p = next_piece++;
-    const size_t n = std::min(kPieceSymbols, len - p * kPieceSymbols);
-    const size_t nbytes = core::load_le<uint32_t>(ph + p * kPieceHeaderSize);
-    const size_t own = core::load_le<uint32_t>(ph + p * kPieceHeaderSize + 4);
-    auto piece = codes.next(nbytes);
-    if (!piece.ok()) return piece.status();
-    uint16_t* dst = s.syms.data() + end;
-    COMMPRESS_RETURN_IF_ERROR(table.decode(*piece, n, dst));
+  // A slab of the size the encoder writes has its symbols decoded all at once (2 bytes a
+  // value, where the output takes 4 or 8) and is predicted level by level plane by plane,
+  // whose runs take the symbols out of order. A larger one, which only a forged frame or
+  // another encoder makes, is predicted in the visit order with its symbols decoded as the
+  // runs come to them, so that a decoder holds two pieces whatever a frame claims. The
+  // indices of the stored values' symbols, ascending, give each its place among them.
+  const bool whole = len <= whole_limit;
+  s.syms.resize(whole ? len : 2 * kPieceSymbols + kRunBlock);
+  thread_local std::vector<size_t> zeros;
+  zeros.clear();
+  // Pieces p and p + 1 (where there is one) into dst, decoded together (decode_pair), each
+  // checked against its header's count of stored values before any is used; errors in the
+  // order one piece at a time gives them.
+  auto piece_n = [&](size_t p) { return std::min(kPieceSymbols, len - p * kPieceSymbols); };
+  auto piece_codes = [&](size_t p) {
+    return codes.next(core::load_le<uint32_t>(ph + p * kPieceHeaderSize), int(p & 1));
+  };
+  auto check_piece = [&](size_t p, const uint16_t* dst) -> Status {
+    const size_t n = piece_n(p), own = core::load_le<uint32_t>(ph + p * kPieceHeaderSize + 4);
     if (size_t(std::count(dst, dst + n, uint16_t(0))) != own)
       return bad("a piece's stored values do not match its symbols");
-    end += n;
-    return end - at >= m ? Status{} : bad("its pieces end before its values");
+    if (own)
+      for (size_t t = 0; t < n; ++t)
+        if (dst[t] == 0) zeros.push_back(p * kPieceSymbols + t);
+    return {};
+  };
+  auto decode_pieces = [&](size_t p, uint16_t* dst) -> Status {
+    auto a = piece_codes(p);
+    if (!a.ok()) return a.status();
+    if (p + 1 == pieces) {
+      COMMPRESS_RETURN_IF_ERROR(table.decode(*a, piece_n(p), dst));
+      return check_piece(p, dst);
+    }
+    auto b = piece_codes(p + 1);
+    if (!b.ok()) {
+      COMMPRESS_RETURN_IF_ERROR(table.decode(*a, piece_n(p), dst));
+      COMMPRESS_RETURN_IF_ERROR(check_piece(p, dst));
+      return b.status();
+    }
+    uint16_t* dst_b = dst + piece_n(p);
+    auto [sa, sb] = table.decode_pair(*a, piece_n(p), dst, *b, piece_n(p + 1), dst_b);
+    COMMPRESS_RETURN_IF_ERROR(sa);
+    COMMPRESS_RETURN_IF_ERROR(check_piece(p, dst));
+    COMMPRESS_RETURN_IF_ERROR(sb);
+    return check_piece(p + 1, dst_b);
+  };
+  size_t next_piece = 0;
+  if (whole)
+    for (; next_piece < pieces; next_piece += 2)
+      COMMPRESS_RETURN_IF_ERROR(decode_pieces(next_piece, s.syms.data() + next_piece * kPieceSymbols));
+  // Otherwise syms holds the symbols [first, loaded) of the pieces decoded so far; the runs,
+  // in visit order, take them from the front.
+  size_t first = 0, loaded = whole ? len : 0;
+  auto symbols = [&](size_t code, size_t m) -> Result<const uint16_t*> {
+    if (whole) return s.syms.data() + code;
+    if (code + m > loaded) {
+      std::copy(s.syms.begin() + ptrdiff_t(code - first),
+                s.syms.begin() + ptrdiff_t(loaded - first), s.syms.begin());
+      first = code;
+      COMMPRESS_RETURN_IF_ERROR(decode_pieces(next_piece, s.syms.data() + (loaded - first)));
+      loaded = std::min(len, (next_piece + 2) * kPieceSymbols);
+      next_piece += 2;
+    }
+    return s.syms.data() + (code - first);
   };
   const std::byte* kept = bytes.data() + head + l->stored;
   bool finite = true;  // (the stored values are the only ones that can be NaN or Inf)
   for (size_t k = 0; k < l->kept; ++k) finite &= std::isfinite(core::load_le<T>(kept + sizeof(T) * k));
   const LevelSteps<T> steps(LinearQuantizer<T>(eb).step());
   T* v = out + base;
-  size_t k = 0;
   Status status;
   alignas(64) T pred[kRunBlock], val[kRunBlock];
   interpolation_runs(slab, [&](const InterpRun& r) {
     if (!status.ok()) return;  // the rest of the slab is skipped
     const T h = steps.step[LevelSteps<T>::level(r.stride)];
     for (size_t i0 = 0; i0 < r.n; i0 += kRunBlock) {
-      const size_t m = std::min(kRunBlock, r.n - i0);
-      status = take(m);
-      if (!status.ok()) return;
+      const size_t m = std::min(kRunBlock, r.n - i0), at = r.code + i0;
+      auto got = symbols(at, m);
+      if (!got.ok()) {
+        status = got.status();
+        return;
+      }
+      const uint16_t* sym = *got;
       if (finite) predict_run<T, true>(v, r, i0, m, pred);
       else predict_run<T, false>(v, r, i0, m, pred);
-      const uint16_t* sym = s.syms.data() + at;
       size_t stored = 0;
       for (size_t t = 0; t < m; ++t) {
         const int32_t z = int32_t(sym[t]) - 1;
@@ -386,13 +435,14 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
         val[t] = pred[t] + T(code) * h;
         stored += sym[t] == 0;
       }
-      if (stored)
+      if (stored) {
+        size_t k = size_t(std::lower_bound(zeros.begin(), zeros.end(), at) - zeros.begin());
         for (size_t t = 0; t < m; ++t)
           if (sym[t] == 0) val[t] = core::load_le<T>(kept + sizeof(T) * k++);
+      }
       scatter_run(val, r, i0, m, v);
-      at += m;
     }
-  });
+  }, whole);
   return status;
 }
 
@@ -403,8 +453,8 @@ template Status encode_huffman_slab<double>(const double*, const Box&, size_t, s
 template Result<size_t> huffman_slab_size<float>(std::span<const std::byte>, size_t);
 template Result<size_t> huffman_slab_size<double>(std::span<const std::byte>, size_t);
 template Status decode_huffman_slab<float>(std::span<const std::byte>, const Box&, size_t, size_t,
-                                           double, float*);
+                                           double, float*, size_t);
 template Status decode_huffman_slab<double>(std::span<const std::byte>, const Box&, size_t,
-                                            size_t, double, double*);
+                                            size_t, double, double*, size_t);
 
 }  // namespace commpress::codec::szp

@@ -44,9 +44,14 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
 template <class T>
 Result<size_t> huffman_slab_size(std::span<const std::byte> rest, size_t values);
 
-// Decodes the planes [z0, z1) of box b from their slab's bytes into out (the whole array).
+// The largest slab whose symbols a decoder holds all at once (64 MiB of them), above the
+// slabs the encoder writes for boxes of up to about 2^24 values a slab.
+inline constexpr size_t kWholeSlabSymbols = size_t{1} << 25;
+
+// Decodes the planes [z0, z1) of box b from their slab's bytes into out (the whole array);
+// a slab of more than whole_limit values a piece at a time (the same values, slower).
 template <class T>
 Status decode_huffman_slab(std::span<const std::byte> slab_bytes, const Box& b, size_t z0,
-                           size_t z1, double eb, T* out);
+                           size_t z1, double eb, T* out, size_t whole_limit = kWholeSlabSymbols);
 
 }  // namespace commpress::codec::szp
