@@ -49,7 +49,10 @@ uint64_t count_of(const Dims& d) {
 
 std::string dims_name(const Dims& d) {
   std::string s;
-  for (uint64_t v : d) s += (s.empty() ? "" : "x") + std::to_string(v);
+  for (uint64_t v : d) {
+    if (!s.empty()) s += 'x';
+    s += std::to_string(v);
+  }
   return s;
 }
 
@@ -100,8 +103,9 @@ void every_data_every_dims() {
         // A positive bound and two dimensions other than 1: the shaped payload, always.
         auto info = cc::inspect(frame);
         ASSERT_TRUE(info.ok());
-        if (info->abs_bound > 0)
+        if (info->abs_bound > 0) {
           EXPECT_TRUE(shaped(frame)) << dims_name(dims) << " " << commpress::testing::shape_name(s);
+        }
       }
 }
 
