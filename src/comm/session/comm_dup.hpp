@@ -1,9 +1,9 @@
-// MPI_Comm_dup as the library calls it. SimGrid's SMPI (3.32) runs MPI_Comm_dup as a bcast and
-// a barrier without ending the caller's measured computation (it does end it around
-// MPI_Comm_split), so every CPU second the other simulated ranks spend until the duplicate
-// exists would be charged to the caller as its own compute, once per rank, and grow as the
-// ranks do (docs/smpi.md, "Communicator duplicates"). The SMPI build ends the measurement
-// around the call, as SMPI does around MPI_Comm_split; the real build calls MPI_Comm_dup.
+// MPI_Comm_dup as the library calls it. SimGrid's SMPI runs MPI_Comm_dup without ending the
+// caller's measured computation (it does end it around MPI_Comm_split), so a rank held in the
+// duplicate kept its CPU timer running while the other simulated ranks ran on the same host
+// thread, and was charged their CPU time as its own compute, a charge that grew with the ranks
+// (docs/smpi.md, "Communicator duplicates"). The SMPI build ends the measurement around the
+// call; the real build calls MPI_Comm_dup.
 #pragma once
 
 #include <mpi.h>
