@@ -34,6 +34,24 @@ Coded encode(const std::vector<uint16_t>& syms) {
   return c;
 }
 
+// The canonical code of every symbol with a length (by length, then by symbol), as the
+// format fixes it.
+std::vector<uint32_t> canonical_codes(const std::vector<int>& length) {
+  std::vector<std::pair<int, uint16_t>> order;
+  for (size_t s = 0; s < length.size(); ++s)
+    if (length[s]) order.push_back({length[s], uint16_t(s)});
+  std::sort(order.begin(), order.end());
+  std::vector<uint32_t> code(length.size(), 0);
+  uint32_t c = 0;
+  int prev = 0;
+  for (const auto& [l, s] : order) {
+    c <<= (l - prev);
+    prev = l;
+    code[s] = c++;
+  }
+  return code;
+}
+
 std::vector<uint16_t> decode(const Coded& c, size_t n) {
   hf::Decoder d;
   auto used = d.read_table(c.table);
@@ -227,17 +245,7 @@ TEST(CanonicalHuffman, SeveralCodesALookUpDecodeAsOneBitAtATime) {
       std::vector<uint16_t> want;
       size_t bit = 0;
       // (the encoder's own code for these lengths is the canonical one written here)
-      std::vector<std::pair<int, uint16_t>> order;
-      for (uint16_t s : live) order.push_back({length[s], s});
-      std::sort(order.begin(), order.end());
-      std::vector<uint32_t> code(length.size());
-      uint32_t c = 0;
-      int prev_len = 0;
-      for (const auto& [l, s] : order) {
-        c <<= (l - prev_len);
-        prev_len = l;
-        code[s] = c++;
-      }
+      const std::vector<uint32_t> code = canonical_codes(length);
       for (uint16_t s : syms)
         for (int b = length[s] - 1; b >= 0; --b, ++bit)
           if ((code[s] >> b) & 1) in[bit / 8] |= std::byte(uint8_t(0x80 >> (bit % 8)));
@@ -305,18 +313,7 @@ TEST(CanonicalHuffman, RunsOfTheOneBitCodeAreWrittenAsOneCodeAtATime) {
       sym += int64_t(leb()) + 1;
       length[size_t(sym)] = std::to_integer<int>(table[pos++]);
     }
-    std::vector<std::pair<int, uint16_t>> order;
-    for (size_t s = 0; s < length.size(); ++s)
-      if (length[s]) order.push_back({length[s], uint16_t(s)});
-    std::sort(order.begin(), order.end());
-    std::vector<uint32_t> codes(hf::kAlphabet, 0);
-    uint32_t c = 0;
-    int prev = 0;
-    for (const auto& [l, s] : order) {
-      c <<= (l - prev);
-      prev = l;
-      codes[s] = c++;
-    }
+    const std::vector<uint32_t> codes = canonical_codes(length);
     std::vector<std::byte> want(hf::max_encoded_size(syms.size()), std::byte{0});
     size_t bit = 0;
     for (uint16_t s : syms)
