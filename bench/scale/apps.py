@@ -25,9 +25,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import platforms  # noqa: E402
 
-SMPI_CFG = ["--cfg=smpi/host-speed:1Gf", "--cfg=smpi/coll-selector:ompi", "--cfg=smpi/test:1e-6",
-            "--cfg=smpi/iprobe:1e-6", "--cfg=smpi/grow-injected-times:no",
-            "--log=root.thres:critical", "--log=smpi_kernel.thres:critical"]
 # What each application's result is: equal runs give equal values. A lossy run is compared on
 # K-means' inertia only: the FFT's checksum sums |re| + |im| over the whole spectrum, where the
 # bound's error on millions of tiny coefficients adds up, so it says nothing of the quality
@@ -52,7 +49,8 @@ def same_result(app, r, base):
 
 
 def run(build, platform, hostfile, ranks, app, args, env, timeout):
-    cmd = ["smpirun", "-np", str(ranks), "-platform", platform, "-hostfile", hostfile, *SMPI_CFG,
+    cmd = ["smpirun", "-np", str(ranks), "-platform", platform, "-hostfile", hostfile,
+           *platforms.SMPI_CFG, "--cfg=smpi/coll-selector:ompi",
            os.path.join(build, "apps", app), *args]
     t0 = time.time()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)

@@ -34,9 +34,12 @@ import json
 import math
 import os
 import subprocess
+import sys
 import tempfile
 
-FREE = 1e18  # a rate so high that its term vanishes (bench/scale/run's convention)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import platforms  # noqa: E402
+
 # Links: name, latency (s), Gbit/s. The three named ones are bench/scale's platforms.
 LINKS = [("1 Gbit/s Ethernet", 50e-6, 1), ("10 Gbit/s Ethernet", 10e-6, 10), ("25 Gbit/s", 2e-6, 25),
          ("100 Gbit/s", 1e-6, 100), ("InfiniBand HDR 200 Gbit/s", 0.5e-6, 200), ("400 Gbit/s", 0.5e-6, 400)]
@@ -64,15 +67,10 @@ def with_link(profile, latency, gbit, ratio=None, free_multiply=False, network_o
     for row in p.get("codecs", []):
         if ratio and row.get("codec") == "szp" and row.get("dtype") == "f64":
             row["typical_ratio"] = ratio
-    if free_multiply or network_only:
-        p["gemm_flops_f64"] = p["gemm_flops_f32"] = FREE
+    if free_multiply:
+        p["gemm_flops_f64"] = p["gemm_flops_f32"] = platforms.FREE
     if network_only:
-        for row in p.get("codecs", []):
-            for k in ("compress", "decompress", "combine", "combine_raw"):
-                if row.get(k):
-                    row[k] = FREE
-            row["call_overhead"] = 0.0
-        p["gamma"] = 0.0
+        platforms.free_compute(p)
     return p
 
 
