@@ -8,6 +8,16 @@
 
 namespace commpress::model::detail {
 
+// Bruck's step d sends to the rank d below: with ranks placed node by node, min(d, R) of a
+// node's R ranks send off it at once (all of them once d reaches R).
+double bruck_messages(const Terms& t, double block_wire) {
+  double sum = 0;
+  const int p = t.p(), r = std::max(1, t.scenario().ranks_per_node);
+  for (int d = 1; d < p; d *= 2)
+    sum += t.step_msg(std::min(d, p - d) * block_wire, false, std::min(d, r));
+  return sum;
+}
+
 namespace {
 
 constexpr double kP2pHeaderBytes = 80;
@@ -62,22 +72,12 @@ double bcast(const Terms& t, Algorithm a) {
   return pipeline(k, t.c(x), root, t.d(x)) + (root - first);
 }
 
-// Bruck's step d sends to the rank d below: with ranks placed node by node, min(d, R) of a
-// node's R ranks send off it at once (all of them once d reaches R).
-double bruck_messages(const Terms& t, double block_wire) {
-  double sum = 0;
-  const int p = t.p(), r = std::max(1, t.scenario().ranks_per_node);
-  for (int d = 1; d < p; d *= 2)
-    sum += t.step_msg(std::min(d, p - d) * block_wire, false, std::min(d, r));
-  return sum;
-}
-
 double allgather(const Terms& t, Algorithm a) {
   const double b = t.scenario().bytes;
   const int p = t.p();
   if (p == 1) return 0;
   switch (a) {
-    case Algorithm::Mpi: return std::min((p - 1) * t.msg(b), bruck_messages(t, b));
+    case Algorithm::Mpi: return mpi_allgather_cost(t);
     // T = (p - 1)(alpha + (b / r) beta + d_B) + c_B   (C-Coll, eq. 5.2)
     case Algorithm::Ring: return (p - 1) * (t.msg(t.wire(b)) + t.d(b)) + t.c(b);
     case Algorithm::RecursiveDoubling:

@@ -20,10 +20,17 @@ bool pipelined(const MachineProfile& m, Operation op) {
   return ring && m.network.overlap_bytes > 0;
 }
 
-// A REL bound costs compressed collectives one more small allreduce (the global range).
-double range_agreement(const MachineProfile& m, const Scenario& s) {
-  if (!s.rel_bound || s.op == Operation::p2p || s.ranks <= 1) return 0;
-  return 2 * detail::ceil_log2(s.ranks) * m.network.time(16);
+// A compressed collective ends by agreeing its outcome across the ranks (every rank fails
+// together or none does): one small allreduce more than MPI's own operation, as MPI runs it
+// on these ranks. A REL bound's global range travels in the argument agreement, which MPI's
+// own operation makes too.
+constexpr double kVerdictBytes = 16;  // two int64: the first failed rank and the worst code
+double outcome_agreement(const MachineProfile& m, const Scenario& s) {
+  if (s.op == Operation::p2p || s.ranks <= 1) return 0;
+  Scenario verdict = s;
+  verdict.op = Operation::allreduce;
+  verdict.bytes = kVerdictBytes;
+  return detail::mpi_reduction_cost(detail::Terms(m, nullptr, verdict));
 }
 
 // How much faster than the candidates before it an algorithm must be predicted to displace
@@ -69,7 +76,7 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
   const detail::Cost cost = detail::cost_of(a);
   if (!is_compressed(a)) return cost(detail::Terms(m, rates, s));
   if (!rates) return INFINITY;
-  return cost(detail::Terms(m, rates, s, /*compressed=*/true)) + range_agreement(m, s);
+  return cost(detail::Terms(m, rates, s, /*compressed=*/true)) + outcome_agreement(m, s);
 }
 
 std::vector<Algorithm> compressed_algorithms(Operation op) {
@@ -113,6 +120,11 @@ Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& 
   plain.algorithm = Algorithm::Mpi;
   plain.mpi_seconds = plain.predicted_seconds = predict(m, nullptr, Algorithm::Mpi, s);
   for (Algorithm a : uncompressed_algorithms(s.op)) {
+    // Only where the profile timed MPI's own against it at this rank count: the model of
+    // MPI's own follows Open MPI's table, and a plain algorithm the model merely prices
+    // lower has not shown that it beats the MPI library in use.
+    const MpiAgainstPlain* measured = mpi_against(m, s.op, a);
+    if (!measured || measured->at(s.ranks, s.bytes) <= 0) continue;
     const double time = predict(m, nullptr, a, s);
     if (time < kUncompressedMargin * plain.predicted_seconds) {
       plain.algorithm = a;

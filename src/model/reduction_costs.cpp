@@ -188,38 +188,4 @@ double mpi_cost(const Terms& t) {
   return reduction ? mpi_reduction_cost(t) : mpi_movement_cost(t);
 }
 
-// MPI's own reductions, uncompressed: the best of the algorithms Open MPI chooses among
-// (ring, Rabenseifner's reduce-scatter + allgather, recursive doubling, binomial reduce),
-// unless the profile timed its reduce_scatter against the ring.
-double mpi_reduction_cost(const Terms& t) {
-  const int p = t.p();
-  if (p <= 1) return 0;
-  const double n = vector_bytes(t), b = n / p;
-  if (t.scenario().op == Operation::reduce_scatter)
-    if (const double slowdown = t.machine().reduce_scatter_mpi.at(p, b); slowdown > 0)
-      return slowdown * plain_ring_cost(t);
-  const int p2 = floor_pow2(p), steps = ceil_log2(p2);
-  const double fold = p > p2 ? t.msg(n) + t.gamma(n) : 0;
-  const double rs_ring = (p - 1) * (t.msg(b) + t.gamma(b));
-  double rs_halving = fold;
-  double ag_doubling = p > p2 ? t.msg(n) : 0;
-  for (int j = 1; j <= steps; ++j) {
-    rs_halving += t.msg(n / double(1 << j)) + t.gamma(n / double(1 << j));
-    ag_doubling += t.msg(n / double(1 << j));
-  }
-  switch (t.scenario().op) {
-    case Operation::reduce_scatter:
-      return std::min(rs_ring, rs_halving + (p > p2 ? t.msg(b) : 0));
-    case Operation::allreduce: {
-      const double rd = steps * (t.msg(n) + t.gamma(n)) + (p > p2 ? 2 * t.msg(n) + t.gamma(n) : 0);
-      return std::min({rs_ring + (p - 1) * t.msg(b), rs_halving + ag_doubling, rd});
-    }
-    case Operation::reduce: {
-      const double binomial = ceil_log2(p) * (t.msg(n) + t.gamma(n));
-      return std::min(binomial, rs_halving + ag_doubling);
-    }
-    default: return INFINITY;
-  }
-}
-
 }  // namespace commpress::model::detail

@@ -33,6 +33,24 @@ Scenario scenario(Operation op, double bytes, int p, double ratio) {
   return s;
 }
 
+// Every compressed collective ends by agreeing its outcome: one 16-byte allreduce as MPI runs
+// it, recursive doubling for so few bytes (a non-power of two folded in and out), here with
+// every step on the network.
+double verdict(int p, double alpha = kAlpha, double beta = kBeta) {
+  const double msg = alpha + 16 * beta, sum = 16 * kGamma;
+  int p2 = 1;
+  while (2 * p2 <= p) p2 *= 2;
+  double t = p > p2 ? 2 * msg + sum : 0;
+  for (int dist = 1; dist < p2; dist *= 2) t += msg + sum;
+  return t;
+}
+
+// The same on two nodes of 4 ranks (intra-node link 1 us + 0.1 ns/B): partners 1 and 2 away
+// inside a node, 4 away across it with all 4 ranks of a node sending at once.
+double verdict_two_nodes_of_4() {
+  return 2 * (1e-6 + 16 * 1e-10) + (kAlpha + 16 * kBeta + 3 * 16 * kBeta) + 3 * 16 * kGamma;
+}
+
 double predict_szp(Algorithm a, const Scenario& s) {
   const MachineProfile m = plain();
   return predict(m, m.rates("szp", commpress::codec::Dtype::f32), a, s);
@@ -42,7 +60,7 @@ TEST(ModelCost, AllgatherRingIsCColl) {
   const double b = 4 * MiB, r = 4;
   const int p = 4;
   // (p - 1)(alpha + (b / r) beta + d_B) + c_B
-  const double expect = (p - 1) * (kAlpha + b / r * kBeta + b / kD) + b / kC;
+  const double expect = (p - 1) * (kAlpha + b / r * kBeta + b / kD) + b / kC + verdict(p);
   EXPECT_NEAR(predict_szp(Algorithm::Ring, scenario(Operation::allgather, b, p, r)), expect, 1e-12);
   // MPI's best of ring, (p - 1)(alpha + b beta), and Bruck, 2 alpha + (p - 1) b beta at p = 4
   EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allgather, b, p, r)),
@@ -56,13 +74,13 @@ TEST(ModelCost, ReduceScatterRings) {
   const double step = kAlpha + b / r * kBeta;
   // DOC (5.4): (p - 1){c_B + d_B + B gamma + alpha + (B / r) beta}
   EXPECT_NEAR(predict_szp(Algorithm::DocRing, s),
-              (p - 1) * (b / kC + b / kD + b * kGamma + step), 1e-12);
+              (p - 1) * (b / kC + b / kD + b * kGamma + step) + verdict(p), 1e-12);
   // hZCCL (5.5): (p - 1){h_B + alpha + (B / r) beta} + p c_B + d_B
   EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRing, s),
-              (p - 1) * (b / kH + step) + p * b / kC + b / kD, 1e-12);
+              (p - 1) * (b / kH + step) + p * b / kC + b / kD + verdict(p), 1e-12);
   // HomComp_F (6.2): (p - 1){h_B + alpha + (B / r) beta} + c_B + d_B
   EXPECT_NEAR(predict_szp(Algorithm::FusedRing, s),
-              (p - 1) * (b / kHr + step) + b / kC + b / kD, 1e-12);
+              (p - 1) * (b / kHr + step) + b / kC + b / kD + verdict(p), 1e-12);
 }
 
 TEST(ModelCost, AllreduceIsReduceScatterThenAllgatherOfFrames) {
@@ -72,11 +90,12 @@ TEST(ModelCost, AllreduceIsReduceScatterThenAllgatherOfFrames) {
   const Scenario s = scenario(Operation::allreduce, n, p, r);
   // Fused ring reduce-scatter without the final decode, then the frames circulate and every
   // rank decodes all p blocks.
-  const double expect = (p - 1) * (b / kHr + step) + b / kC + (p - 1) * step + p * b / kD;
+  const double expect =
+      (p - 1) * (b / kHr + step) + b / kC + (p - 1) * step + p * b / kD + verdict(p);
   EXPECT_NEAR(predict_szp(Algorithm::FusedRing, s), expect, 1e-12);
   // Recursive doubling (ghZCCL): c + log2 p {h + alpha + (n / r) beta} + d
   EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRecursiveDoubling, s),
-              n / kC + 2 * (n / kH + kAlpha + n / r * kBeta) + n / kD, 1e-12);
+              n / kC + 2 * (n / kH + kAlpha + n / r * kBeta) + n / kD + verdict(p), 1e-12);
 }
 
 TEST(ModelCost, RecursiveDoublingFoldsNonPowersOfTwo) {
@@ -85,7 +104,7 @@ TEST(ModelCost, RecursiveDoublingFoldsNonPowersOfTwo) {
   // p = 6: 4 in the butterfly (2 steps) plus folding in (one hop) and out (one transfer).
   EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRecursiveDoubling,
                           scenario(Operation::allreduce, n, 6, r)),
-              n / kC + 2 * hop + hop + (kAlpha + n / r * kBeta) + n / kD, 1e-12);
+              n / kC + 2 * hop + hop + (kAlpha + n / r * kBeta) + n / kD + verdict(6), 1e-12);
 }
 
 TEST(ModelCost, ButterflyStepsCrossingNodesShareTheNodesLink) {
@@ -100,11 +119,12 @@ TEST(ModelCost, ButterflyStepsCrossingNodesShareTheNodesLink) {
   // once and each waits for the other 3 on its link.
   const double inside = 1e-6 + w * 1e-10, across = kAlpha + w * kBeta + 3 * w * kBeta;
   EXPECT_NEAR(predict(m, rates, Algorithm::HomomorphicRecursiveDoubling, s),
-              n / kC + 2 * (n / kH + inside) + (n / kH + across) + n / kD, 1e-12);
+              n / kC + 2 * (n / kH + inside) + (n / kH + across) + n / kD + verdict_two_nodes_of_4(),
+              1e-12);
   // Without nodes every step is one message on the network, as before.
   s.ranks_per_node = 1;
   EXPECT_NEAR(predict(m, rates, Algorithm::HomomorphicRecursiveDoubling, s),
-              n / kC + 3 * (n / kH + kAlpha + w * kBeta) + n / kD, 1e-12);
+              n / kC + 3 * (n / kH + kAlpha + w * kBeta) + n / kD + verdict(p), 1e-12);
 }
 
 TEST(ModelCost, BinomialTreeHopsInsideANodeUseItsLink) {
@@ -121,15 +141,36 @@ TEST(ModelCost, BinomialTreeHopsInsideANodeUseItsLink) {
   EXPECT_NEAR(predict(m, nullptr, Algorithm::PlainBinomial, s), 3 * (kAlpha + n * kBeta), 1e-12);
 }
 
-TEST(ModelCost, MpiAllreduceTakesTheBestOfItsAlgorithms) {
-  const double n = 64 * MiB;
-  const int p = 4;
-  const double b = n / p;
-  const double ring = 2 * (p - 1) * (kAlpha + b * kBeta) + (p - 1) * b * kGamma;
+TEST(ModelCost, MpiAllreduceIsTheAlgorithmOpenMpisTableRuns) {
+  // 64 MiB on 4 ranks: Rabenseifner (recursive halving, then doubling).
+  double n = 64 * MiB;
   const double halving = 2 * (kAlpha + n / 2 * kBeta) + 2 * (kAlpha + n / 4 * kBeta) +
                          (n / 2 + n / 4) * kGamma;
-  EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allreduce, n, p, 1)),
-              std::min(ring, halving), 1e-12);
+  EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allreduce, n, 4, 1)), halving, 1e-12);
+  // 12000 bytes on 3 ranks: the table runs recursive doubling (the third rank folded in and
+  // out, three messages of the whole vector), though the ring would be faster here.
+  n = 12000;
+  const int p = 3;
+  const double b = n / p;
+  const double ring = 2 * (p - 1) * (kAlpha + b * kBeta) + (p - 1) * b * kGamma;
+  const double doubling = 3 * (kAlpha + n * kBeta) + 2 * n * kGamma;
+  ASSERT_LT(ring, doubling);
+  EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allreduce, n, p, 1)), doubling, 1e-12);
+}
+
+TEST(ModelCost, MpiRabenseifnerHalvesWithTheNearestPartnerFirst) {
+  const double n = 8 * MiB;
+  Scenario s = scenario(Operation::allreduce, n, 8, 1);
+  s.ranks_per_node = 4;  // two nodes of 4 ranks, placed node by node
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  auto inside = [](double x) { return 1e-6 + x * 1e-10; };
+  // The halves (partner 1 away) and quarters (2 away) stay inside a node; the eighths cross,
+  // all 4 ranks of a node at once. The allgather retraces the same steps.
+  const double across = kAlpha + n / 8 * kBeta + 3 * n / 8 * kBeta;
+  const double halving = inside(n / 2) + inside(n / 4) + across + (n / 2 + n / 4 + n / 8) * kGamma;
+  const double doubling = inside(n / 2) + inside(n / 4) + across;
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), halving + doubling, 1e-12);
 }
 
 TEST(ModelCost, PointToPointPipelinesChunks) {
@@ -149,7 +190,7 @@ TEST(ModelCost, BinomialBcastCompressesOnceDecodesOnce) {
   // p = 8: the root feeds 3 children, the deepest rank is 3 hops away; one chunk.
   const double hop = kAlpha + n / r * kBeta;
   EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::bcast, n, 8, r)),
-              n / kC + 3 * hop + n / kD + 2 * hop, 1e-12);
+              n / kC + 3 * hop + n / kD + 2 * hop + verdict(8), 1e-12);
 }
 
 // A shaped link passes one small message at burst speed (eager beta 10x the sustained
@@ -169,7 +210,7 @@ TEST(ModelCost, ChunkStreamsMoveAtTheSustainedRate) {
   ASSERT_GT(x / r * kBeta, 2 * (alpha + x / r * beta));  // the case this is about
   const double c = x / kC, d = x / kD, root = 2 * hop;
   EXPECT_NEAR(predict(m, rates, Algorithm::Binomial, s),
-              c + root + d + 63 * std::max({c, root, d}) + hop, 1e-12);
+              c + root + d + 63 * std::max({c, root, d}) + hop + verdict(4, alpha, beta), 1e-12);
   s.op = Operation::p2p;
   const double header = alpha + 80 * beta;
   EXPECT_NEAR(predict(m, rates, Algorithm::Direct, s),
@@ -184,9 +225,9 @@ TEST(ModelCost, ScatterAndGather) {
   const int p = 8;
   const double tree = 3 * kAlpha + (p - 1) * b / r * kBeta;
   EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::scatter, b, p, r)),
-              (p - 1) * b / kC + tree + b / kD, 1e-12);
+              (p - 1) * b / kC + tree + b / kD + verdict(p), 1e-12);
   EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::gather, b, p, r)),
-              b / kC + tree + (p - 1) * b / kD, 1e-12);
+              b / kC + tree + (p - 1) * b / kD + verdict(p), 1e-12);
 }
 
 TEST(ModelCost, OneRankCostsNothingAndUnofferedIsInfinite) {
@@ -209,7 +250,7 @@ TEST(ModelCost, HierarchicalReducesRawInsideNodes) {
   const double b = part / 2, step = kAlpha + 4 * b / r * kBeta;
   const double cross = (b / kH + step) + 2 * b / kC + step + 2 * b / kD;
   EXPECT_NEAR(predict(m, m.rates("szp", commpress::codec::Dtype::f32), Algorithm::Hierarchical, s),
-              intra + cross, 1e-12);
+              intra + cross + verdict_two_nodes_of_4(), 1e-12);
 }
 
 TEST(ModelCost, RatioCurveDropsWithFinerBounds) {

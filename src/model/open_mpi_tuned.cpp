@@ -1,0 +1,231 @@
+// MPI's own reductions and allgather as Open MPI 4.1's tuned component runs them: its fixed
+// decision picks one algorithm per (communicator size, bytes), and the cost is that
+// algorithm's, step by step, with the partners each step pairs. The simulated cluster runs
+// the same decision (SMPI's Open MPI selector), so the MPI baseline Auto weighs is the one
+// the program would otherwise get. Taking the best of MPI's algorithms instead was wrong both
+// ways: Open MPI's butterflies pair the nearest ranks first, so with ranks placed node by node
+// their largest halves stay inside a node (the model sent them over the network), and its
+// table sometimes picks a slower algorithm than the best.
+//
+// Only commutative operations reach here (the library's sum, min, max and prod on predefined
+// types). MPI_Reduce_scatter_block is priced with MPI_Reduce_scatter's table, as the
+// simulator runs it; on one machine `commpress profile` measures it against the ring instead.
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+
+#include "model/cost_terms.hpp"
+
+namespace commpress::model::detail {
+
+namespace {
+
+// One row of a decision table: communicators smaller than `ranks_below` take the first
+// algorithm whose byte limit the call is under, else `otherwise`.
+struct Limit {
+  double bytes_below;
+  int algorithm;
+};
+struct Row {
+  int ranks_below;
+  std::initializer_list<Limit> limits;
+  int otherwise;
+};
+
+int decide(std::initializer_list<Row> table, int p, double bytes) {
+  for (const Row& row : table) {
+    if (p >= row.ranks_below) continue;
+    for (const Limit& l : row.limits)
+      if (bytes < l.bytes_below) return l.algorithm;
+    return row.otherwise;
+  }
+  return table.end()[-1].otherwise;
+}
+
+constexpr int kLargest = 1 << 30;
+
+// Allreduce, by the vector's bytes: 2 reduce then bcast, 3 recursive doubling, 4 ring,
+// 5 segmented ring, 6 Rabenseifner (recursive halving, then recursive doubling).
+int allreduce_algorithm(int p, double n) {
+  return decide({{4, {{8, 4}, {4096, 3}, {8192, 4}, {16384, 3}, {65536, 4}, {262144, 5}}, 6},
+                 {8, {{16, 4}, {8192, 3}}, 6},
+                 {16, {{8192, 3}}, 6},
+                 {32, {{64, 5}, {4096, 3}}, 6},
+                 {64, {{128, 5}}, 6},
+                 {128, {{262144, 3}}, 6},
+                 {256, {{131072, 2}, {262144, 3}}, 6},
+                 {512, {{4096, 2}}, 6},
+                 {2048, {{2048, 2}, {16384, 3}}, 6},
+                 {4096, {{2048, 2}, {4096, 5}, {16384, 3}}, 6},
+                 {kLargest, {{2048, 2}, {16384, 5}, {32768, 3}}, 6}},
+                p, n);
+}
+
+// Reduce-scatter, by the vector's bytes: 1 reduce then scatter, 2 recursive halving,
+// 3 ring, 4 butterfly.
+int reduce_scatter_algorithm(int p, double n) {
+  return decide({{4, {{65536, 3}, {131072, 4}}, 3},
+                 {8, {{8, 1}, {262144, 2}}, 3},
+                 {32, {{262144, 2}}, 3},
+                 {64, {{64, 1}, {2048, 2}, {524288, 4}}, 3},
+                 {128, {{256, 1}, {512, 2}, {2048, 4}, {4096, 2}}, 4},
+                 {256, {{256, 1}, {512, 2}}, 4},
+                 {512, {{256, 1}, {1024, 2}}, 4},
+                 {1024, {{512, 1}, {2048, 2}, {8192, 4}, {16384, 2}}, 4},
+                 {2048, {{512, 1}, {4096, 2}, {16384, 4}, {32768, 2}}, 4},
+                 {4096, {{512, 1}, {4096, 2}}, 4},
+                 {kLargest, {{1024, 1}, {8192, 2}}, 4}},
+                p, n);
+}
+
+// Allgather, by one rank's block: 2 Bruck, 3 recursive doubling, 4 ring, 5 neighbour
+// exchange, 6 the two-rank exchange.
+int allgather_algorithm(int p, double b) {
+  if (p == 2) return 6;
+  return decide({{32, {}, 3},
+                 {64, {{1024, 3}, {65536, 5}}, 4},
+                 {128, {{512, 3}, {65536, 5}}, 4},
+                 {256, {{512, 3}, {131072, 5}, {524288, 4}, {1048576, 5}}, 4},
+                 {512, {{32, 3}, {128, 2}, {1024, 3}, {131072, 5}, {524288, 4}, {1048576, 5}}, 4},
+                 {1024, {{64, 3}, {256, 2}, {2048, 3}}, 5},
+                 {2048, {{4, 3}, {8, 2}, {16, 3}, {32, 2}, {256, 3}, {512, 2}, {4096, 3}}, 5},
+                 {4096, {{32, 2}, {128, 3}, {512, 2}, {4096, 3}}, 5},
+                 {kLargest, {{2, 3}, {8, 2}, {16, 3}, {512, 2}, {4096, 3}}, 5}},
+                p, b);
+}
+
+// The ranks beyond the largest power of two first hand their vector to a neighbour and get
+// the result back at the end (Open MPI's fold for the butterflies).
+double fold_in(const Terms& t, double n) {
+  return t.p() > floor_pow2(t.p()) ? t.pair_msg(n, 1) + t.gamma(n) : 0;
+}
+double fold_out(const Terms& t, double n) { return t.p() > floor_pow2(t.p()) ? t.pair_msg(n, 1) : 0; }
+
+// Recursive halving with distance doubling (Open MPI's Rabenseifner and butterfly): step j
+// reduces n / 2^j with the partner 2^(j-1) away, so the largest halves stay inside a node.
+double halving_nearest_first(const Terms& t, double n) {
+  double sum = 0;
+  const int steps = ceil_log2(floor_pow2(t.p()));
+  for (int j = 1; j <= steps; ++j) sum += t.pair_msg(n / double(1 << j), 1 << (j - 1)) + t.gamma(n / double(1 << j));
+  return sum;
+}
+// Its mirror, the allgather half of Rabenseifner: the same pieces and partners.
+double doubling_nearest_last(const Terms& t, double n) {
+  double sum = 0;
+  const int steps = ceil_log2(floor_pow2(t.p()));
+  for (int j = 1; j <= steps; ++j) sum += t.pair_msg(n / double(1 << j), 1 << (j - 1));
+  return sum;
+}
+
+// Recursive halving with distance halving (Open MPI's small reduce-scatter): the partner
+// `mask` away gets `mask` ranks' blocks.
+double halving_farthest_first(const Terms& t, double n) {
+  const int p2 = floor_pow2(t.p());
+  double sum = 0;
+  for (int mask = p2 / 2; mask >= 1; mask /= 2) {
+    const double x = n * mask / p2;
+    sum += t.pair_msg(x, mask) + t.gamma(x);
+  }
+  return sum;
+}
+
+// Whole vectors with partners 1, 2, 4, ... away (recursive doubling).
+double doubling_whole(const Terms& t, double n) {
+  double sum = 0;
+  for (int dist = 1; dist < floor_pow2(t.p()); dist *= 2) sum += t.pair_msg(n, dist) + t.gamma(n);
+  return sum;
+}
+
+// A binomial tree of whole messages (reduce or bcast): one level per bit, partners placed as
+// a butterfly's.
+double binomial_tree(const Terms& t, double n, bool reduce) {
+  double sum = 0;
+  for (int dist = 1; dist < t.p(); dist *= 2) sum += t.step_msg(n, t.within_node(dist), 1) + (reduce ? t.gamma(n) : 0);
+  return sum;
+}
+
+// A binomial scatter (or gather) of an n-byte vector: the root's halves, quarters, ...
+double binomial_scatter(const Terms& t, double n) {
+  double sum = 0;
+  for (int j = 1; j <= ceil_log2(t.p()); ++j) sum += t.msg(n / double(1 << j));
+  return sum;
+}
+
+// A ring over the ranks in order: every step waits for its one crossing of each node
+// boundary (every node has one at a time), so a step costs one network message.
+double ring_steps(const Terms& t, double b, bool reduce) {
+  return (t.p() - 1) * (t.msg(b) + (reduce ? t.gamma(b) : 0));
+}
+
+double open_mpi_allreduce(const Terms& t, double n) {
+  const int p = t.p();
+  switch (allreduce_algorithm(p, n)) {
+    case 2: return binomial_tree(t, n, true) + binomial_tree(t, n, false);
+    case 3: return fold_in(t, n) + doubling_whole(t, n) + fold_out(t, n);
+    case 4:
+    case 5: return ring_steps(t, n / p, true) + ring_steps(t, n / p, false);
+    default: return fold_in(t, n) + halving_nearest_first(t, n) + doubling_nearest_last(t, n) + fold_out(t, n);
+  }
+}
+
+double open_mpi_reduce_scatter(const Terms& t, double n) {
+  const int p = t.p();
+  const double b = n / p;
+  switch (reduce_scatter_algorithm(p, n)) {
+    case 1: return binomial_tree(t, n, true) + binomial_scatter(t, n);
+    case 2: return fold_in(t, n) + halving_farthest_first(t, n) + fold_out(t, b);
+    case 3: return ring_steps(t, b, true);
+    default: return fold_in(t, n) + halving_nearest_first(t, n) + fold_out(t, b);
+  }
+}
+
+}  // namespace
+
+double mpi_allgather_cost(const Terms& t) {
+  const double b = t.scenario().bytes;
+  const int p = t.p();
+  if (p <= 1) return 0;
+  const bool pow2 = p == floor_pow2(p);
+  switch (allgather_algorithm(p, b)) {
+    case 6: return t.msg(b);
+    case 3:
+      if (pow2) {
+        double sum = 0;
+        for (int dist = 1; dist < p; dist *= 2) sum += t.pair_msg(b * dist, dist);
+        return sum;
+      }
+      return bruck_messages(t, b);  // Open MPI's recursive doubling hands odd sizes to Bruck
+    case 2: return bruck_messages(t, b);
+    case 5:
+      // Pairs of neighbours swap what they hold, alternating left and right: p / 2 steps,
+      // each (after the first) two blocks; an odd p takes the ring.
+      if (p % 2 == 0) return t.msg(b) + (p / 2 - 1) * t.msg(2 * b);
+      [[fallthrough]];
+    default: return ring_steps(t, b, false);
+  }
+}
+
+double mpi_reduction_cost(const Terms& t) {
+  const int p = t.p();
+  if (p <= 1) return 0;
+  const Scenario& s = t.scenario();
+  switch (s.op) {
+    case Operation::reduce_scatter: {
+      const double n = s.bytes * p;
+      if (const double slowdown = t.machine().reduce_scatter_mpi.at(p, s.bytes); slowdown > 0)
+        return slowdown * plain_ring_cost(t);
+      return open_mpi_reduce_scatter(t, n);
+    }
+    case Operation::allreduce: return open_mpi_allreduce(t, s.bytes);
+    case Operation::reduce: {
+      // Open MPI's reduce table is a family of segmented trees: priced as the better of the
+      // binomial tree and a reduce-scatter then gather.
+      const double n = s.bytes;
+      return std::min(binomial_tree(t, n, true),
+                      fold_in(t, n) + halving_nearest_first(t, n) + binomial_scatter(t, n));
+    }
+    default: return INFINITY;
+  }
+}
+
+}  // namespace commpress::model::detail
