@@ -13,6 +13,7 @@
 
 #include "cli/bench_data.hpp"
 #include "cli/bench_reference.hpp"
+#include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 
 namespace commpress::cli {
@@ -30,6 +31,9 @@ class BenchCase {
 
   Result<comm::Report> run_commpress(const comm::Options& opts);
   Status run_mpi();  // MPI's own operation on the same buffers
+  // The model's plan of MPI's own operation for this call, on the profile in force
+  // (collective: the arguments are agreed; moves no data). Not offered for p2p.
+  Result<comm::CollectivePlan> plan_mpi();
 
   // Fills the output with NaN, so a measurement that writes nothing fails its check.
   void poison_output();
