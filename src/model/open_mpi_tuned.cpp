@@ -168,6 +168,10 @@ double open_mpi_allreduce(const Terms& t, double n) {
   }
 }
 
+double mirror_exchange(const Terms& t, double b) {
+  return t.step_msg(b, false, std::max(1, t.scenario().ranks_per_node));
+}
+
 double open_mpi_reduce_scatter(const Terms& t, double n) {
   const int p = t.p();
   const double b = n / p;
@@ -175,7 +179,10 @@ double open_mpi_reduce_scatter(const Terms& t, double n) {
     case 1: return binomial_tree(t, n, true) + binomial_scatter(t, n);
     case 2: return fold_in(t, n) + halving_farthest_first(t, n) + fold_out(t, b);
     case 3: return ring_steps(t, b, true);
-    default: return fold_in(t, n) + halving_nearest_first(t, n) + fold_out(t, b);
+    // The butterfly ends with the mirror exchange: each rank swaps its finished block with
+    // the rank whose index is its own bit-reversed, for nearly every rank on another node.
+    default:
+      return fold_in(t, n) + halving_nearest_first(t, n) + mirror_exchange(t, b) + fold_out(t, b);
   }
 }
 
@@ -197,9 +204,16 @@ double mpi_allgather_cost(const Terms& t) {
       return bruck_messages(t, b);  // Open MPI's recursive doubling hands odd sizes to Bruck
     case 2: return bruck_messages(t, b);
     case 5:
-      // Pairs of neighbours swap what they hold, alternating left and right: p / 2 steps,
-      // each (after the first) two blocks; an odd p takes the ring.
-      if (p % 2 == 0) return t.msg(b) + (p / 2 - 1) * t.msg(2 * b);
+      // Pairs of neighbours swap what they hold, alternating: p / 2 steps, each after the
+      // first two blocks; an odd p takes the ring. The first step and every other one pair
+      // (even, even + 1), which share a node when the nodes hold an even number of ranks;
+      // the steps between pair (odd, odd + 1), of which one per node boundary crosses it.
+      if (p % 2 == 0) {
+        const bool pairs_inside = t.across_nodes() && t.scenario().ranks_per_node % 2 == 0;
+        const int crossing = (p / 2) / 2, inside = p / 2 - 1 - crossing;
+        if (!pairs_inside) return t.msg(b) + (p / 2 - 1) * t.msg(2 * b);
+        return t.node_msg(b) + inside * t.node_msg(2 * b) + crossing * t.msg(2 * b);
+      }
       [[fallthrough]];
     default: return ring_steps(t, b, false);
   }

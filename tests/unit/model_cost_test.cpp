@@ -173,6 +173,24 @@ TEST(ModelCost, MpiRabenseifnerHalvesWithTheNearestPartnerFirst) {
   EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), halving + doubling, 1e-12);
 }
 
+TEST(ModelCost, MpiAllgatherNeighbourExchangeCrossesNodesEveryOtherStep) {
+  // 64 ranks, 16 KiB blocks: Open MPI's table runs the neighbour exchange, 32 steps.
+  const double b = 16 * 1024;
+  Scenario s = scenario(Operation::allgather, b, 64, 1);
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  auto inside = [](double x) { return 1e-6 + x * 1e-10; };
+  auto network = [](double x) { return kAlpha + x * kBeta; };
+  // Nodes of 8: the first step and the 15 pairing (even, even + 1) stay inside a node, the
+  // 16 pairing (odd, odd + 1) wait for the pair that crosses each node boundary.
+  s.ranks_per_node = 8;
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s),
+              inside(b) + 15 * inside(2 * b) + 16 * network(2 * b), 1e-12);
+  // Without nodes every step is a network message.
+  s.ranks_per_node = 1;
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), network(b) + 31 * network(2 * b), 1e-12);
+}
+
 TEST(ModelCost, PointToPointPipelinesChunks) {
   const double n = 8 * MiB, chunk = MiB, r = 4;
   Scenario s = scenario(Operation::p2p, n, 2, r);
