@@ -207,12 +207,13 @@ double mpi_allgather_cost(const Terms& t) {
       // Pairs of neighbours swap what they hold, alternating: p / 2 steps, each after the
       // first two blocks; an odd p takes the ring. The first step and every other one pair
       // (even, even + 1), which share a node when the nodes hold an even number of ranks;
-      // the steps between pair (odd, odd + 1), of which one per node boundary crosses it.
+      // the steps between pair (odd, odd + 1), which cross every node boundary: a node's
+      // first and last rank both send off it.
       if (p % 2 == 0) {
         const bool pairs_inside = t.across_nodes() && t.scenario().ranks_per_node % 2 == 0;
         const int crossing = (p / 2) / 2, inside = p / 2 - 1 - crossing;
         if (!pairs_inside) return t.msg(b) + (p / 2 - 1) * t.msg(2 * b);
-        return t.node_msg(b) + inside * t.node_msg(2 * b) + crossing * t.msg(2 * b);
+        return t.node_msg(b) + inside * t.node_msg(2 * b) + crossing * t.step_msg(2 * b, false, 2);
       }
       [[fallthrough]];
     default: return ring_steps(t, b, false);

@@ -181,11 +181,12 @@ TEST(ModelCost, MpiAllgatherNeighbourExchangeCrossesNodesEveryOtherStep) {
   m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
   auto inside = [](double x) { return 1e-6 + x * 1e-10; };
   auto network = [](double x) { return kAlpha + x * kBeta; };
-  // Nodes of 8: the first step and the 15 pairing (even, even + 1) stay inside a node, the
-  // 16 pairing (odd, odd + 1) wait for the pair that crosses each node boundary.
+  // Nodes of 8: the first step and the 15 pairing (even, even + 1) stay inside a node; the
+  // 16 pairing (odd, odd + 1) cross each node boundary, a node's first and last rank both
+  // sending off it (each waits for the other's bytes too).
   s.ranks_per_node = 8;
   EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s),
-              inside(b) + 15 * inside(2 * b) + 16 * network(2 * b), 1e-12);
+              inside(b) + 15 * inside(2 * b) + 16 * (network(2 * b) + 2 * b * kBeta), 1e-12);
   // Without nodes every step is a network message.
   s.ranks_per_node = 1;
   EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), network(b) + 31 * network(2 * b), 1e-12);
