@@ -2,17 +2,18 @@
 """The applications (apps/) under SMPI on a simulated cluster (docs/smpi.md, "Applications").
 
   bench/scale/apps.py --build build-smpi --out DIR --kind eth10g --nodes 8 --rpn 8
-                      [--apps kmeans,fft2d] [--points 262144] [--fft-n 2048] [--profile PROFILE]
+                      [--apps kmeans,fft2d,himeno] [--points 262144] [--fft-n 2048]
+                      [--himeno-size M] [--profile PROFILE]
 
-K-means and the 2-D FFT, each as its plain MPI build and its commpress build, lossless
-(zstd-1) and lossy (szp, REL 1e-4; Auto's choice and always compressed). Himeno and ping-pong
-run their halos and messages through commpress's point-to-point, which receives with
-MPI_Mprobe, not implemented by SMPI 3.32: only their plain builds would run, and they are left
-out. A run fails unless every program ends with status "ok" and the lossless commpress runs
-give the plain MPI run's results (the FFT's spectrum checksum bit for bit; K-means' last label
-changes exactly and its inertia up to the rounding of another summation order, 1e-12); the
-lossy runs' K-means inertia is reported against it. One JSON line per program run
-in DIR/apps.jsonl, the table on stdout.
+K-means, the 2-D FFT and Himeno, each as its plain MPI build and its commpress build, lossless
+(zstd-1) and lossy (szp, REL 1e-4; Auto's choice and always compressed). Ping-pong (two ranks
+by design) runs under SMPI too but is not a scale run. A run fails unless every program ends
+with status "ok" and the lossless commpress runs give the plain MPI run's results (the FFT's
+spectrum checksum and Himeno's pressure checksum bit for bit: their messages move values
+without arithmetic; K-means' last label changes exactly, its inertia and Himeno's gosa, sums
+over the ranks, up to the rounding of another summation order, 1e-12); the lossy runs' K-means inertia and Himeno's
+gosa are reported against it. One JSON line per program run in DIR/apps.jsonl, the table on
+stdout.
 """
 import argparse
 import json
@@ -29,8 +30,8 @@ import platforms  # noqa: E402
 # K-means' inertia only: the FFT's checksum sums |re| + |im| over the whole spectrum, where the
 # bound's error on millions of tiny coefficients adds up, so it says nothing of the quality
 # (the real runs measure that from dumps: bench/results/apps.md).
-RESULTS = {"kmeans": ("inertia", "last_changes"), "fft2d": ("checksum",)}
-LOSSY_RESULTS = {"kmeans": ("inertia",), "fft2d": ()}
+RESULTS = {"kmeans": ("inertia", "last_changes"), "fft2d": ("checksum",), "himeno": ("gosa", "checksum")}
+LOSSY_RESULTS = {"kmeans": ("inertia",), "fft2d": (), "himeno": ("gosa",)}
 VARIANTS = [("mpi", []),
             ("commpress", ["--codec", "zstd-1", "--bound", "lossless", "--algorithm", "compressed"]),
             ("commpress", ["--codec", "szp", "--bound", "rel:1e-4", "--algorithm", "auto"]),
@@ -38,13 +39,17 @@ VARIANTS = [("mpi", []),
 
 
 def same_result(app, r, base):
-    """Whether a lossless run gave the plain run's result. The FFT's transposes move values
-    without arithmetic: bit for bit. K-means sums its points over the ranks, and commpress's
-    reduction adds them in another order than MPI's (at 256 ranks its inertia differed from
-    MPI's in the last bit): the same labels (last changes) and the inertia within 1e-12."""
+    """Whether a lossless run gave the plain run's result. The FFT's transposes and Himeno's
+    halos move values without arithmetic: bit for bit. K-means' inertia and Himeno's gosa are
+    sums over the ranks, which commpress's reduction adds in another order than MPI's (at 256
+    ranks K-means' inertia differed from MPI's in the last bit): within 1e-12, and K-means'
+    labels (last changes) and Himeno's pressure field (checksum) exactly."""
+    def close(k):
+        return abs(r[k] - base[k]) <= 1e-12 * abs(base[k])
     if app == "kmeans":
-        return r["last_changes"] == base["last_changes"] and \
-            abs(r["inertia"] - base["inertia"]) <= 1e-12 * abs(base["inertia"])
+        return r["last_changes"] == base["last_changes"] and close("inertia")
+    if app == "himeno":
+        return r["checksum"] == base["checksum"] and close("gosa")
     return all(r[k] == base[k] for k in RESULTS[app])
 
 
@@ -68,9 +73,10 @@ def main():
     ap.add_argument("--kind", default="eth10g")
     ap.add_argument("--nodes", type=int, default=8)
     ap.add_argument("--rpn", type=int, default=8)
-    ap.add_argument("--apps", default="kmeans,fft2d")
+    ap.add_argument("--apps", default="kmeans,fft2d,himeno")
     ap.add_argument("--points", type=int, default=262144)
     ap.add_argument("--fft-n", type=int, default=2048)
+    ap.add_argument("--himeno-size", default="M", help="XS, S, M or L (at least one i-plane a rank)")
     ap.add_argument("--profile", help="the platform's fitted profile (default: bench/results/scale/"
                                       "profile-KIND.json, bench/scale/run's fit of its links)")
     ap.add_argument("--timeout", type=int, default=1800)
@@ -89,7 +95,8 @@ def main():
         json.dump(prof, f, indent=1)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", COMMPRESS_PROFILE=layout)
     apps = {"kmeans": ["--points", str(a.points), "--dims", "4", "--clusters", "16", "--iters", "10"],
-            "fft2d": ["--n", str(a.fft_n)]}
+            "fft2d": ["--n", str(a.fft_n)],
+            "himeno": ["--size", a.himeno_size, "--iters", "10"]}
     apps = {k: v for k, v in apps.items() if k in a.apps.split(",")}
     failures, rows = [], []
     with open(os.path.join(a.out, "apps.jsonl"), "a") as log:

@@ -119,11 +119,11 @@ class RecvState final : public Request::State {
   // Matches the header (MPI_Improbe, so nothing is received before its size is known) and
   // posts every chunk receive at once, so later receives cannot take this message's pieces.
   bool open(bool block) {
-    MPI_Message msg;
+    detail::ProbedMessage msg;
     MPI_Status st;
     int found = 1;
-    int rc = block ? MPI_Mprobe(source_, tag_, comm_, &msg, &st)
-                   : MPI_Improbe(source_, tag_, comm_, &found, &msg, &st);
+    int rc = block ? detail::matched_probe(source_, tag_, comm_, &msg, &st)
+                   : detail::matched_iprobe(source_, tag_, comm_, &found, &msg, &st);
     if (rc != MPI_SUCCESS) return fail(detail::mpi_status(rc, "MPI_Improbe"));
     if (!found) return false;
     opening_ = detail::open_transfer(me_, buf_, msg, st, comm_);
@@ -256,9 +256,9 @@ Result<Report> recv(void* buf, size_t count, Dtype dtype, int source, int tag, M
                     const Options& opts) {
   const detail::CodecThreads threads;
   Endpoint me = detail::make_endpoint(buf, count, dtype, opts);
-  MPI_Message msg;
+  detail::ProbedMessage msg;
   MPI_Status st;
-  COMMPRESS_MPI(MPI_Mprobe(source, tag, comm, &msg, &st));
+  COMMPRESS_MPI(detail::matched_probe(source, tag, comm, &msg, &st));
   auto opening = detail::open_transfer(me, buf, msg, st, comm);
   COMMPRESS_RETURN_IF_ERROR(opening.verdict);
   Traffic traffic;

@@ -69,13 +69,13 @@ Status judge(const Endpoint& me, const MessageHeader& h, int source) {
 Status drain(uint64_t messages, int source, int tag, MPI_Comm comm) {
   std::vector<std::byte> scratch;
   for (uint64_t i = 0; i < messages; ++i) {
-    MPI_Message msg;
+    ProbedMessage msg;
     MPI_Status st;
-    COMMPRESS_MPI(MPI_Mprobe(source, tag, comm, &msg, &st));
+    COMMPRESS_MPI(matched_probe(source, tag, comm, &msg, &st));
     int len = 0;
     COMMPRESS_MPI(MPI_Get_count(&st, MPI_BYTE, &len));
     scratch.resize(size_t(len));
-    COMMPRESS_MPI(MPI_Mrecv(scratch.data(), len, MPI_BYTE, &msg, MPI_STATUS_IGNORE));
+    COMMPRESS_MPI(matched_recv(scratch.data(), len, &msg));
   }
   return {};
 }
@@ -152,7 +152,7 @@ MessageHeader sender_header(Endpoint& e, const void* buf) {
   return h;
 }
 
-Opening open_transfer(const Endpoint& me, void* buf, MPI_Message& msg, const MPI_Status& st,
+Opening open_transfer(const Endpoint& me, void* buf, ProbedMessage& msg, const MPI_Status& st,
                       MPI_Comm comm) {
   Opening o;
   o.source = st.MPI_SOURCE;
@@ -166,12 +166,12 @@ Opening open_transfer(const Endpoint& me, void* buf, MPI_Message& msg, const MPI
   const bool plain_wanted = me.local.ok() && me.algorithm == Algorithm::Mpi;
   // The usual Algorithm::Mpi case lands straight in the caller's buffer.
   if (plain_wanted && size_t(len) == expect_raw && expect_raw != kMessageHeaderSize) {
-    if (int rc = MPI_Mrecv(buf, len, MPI_BYTE, &msg, MPI_STATUS_IGNORE); rc != MPI_SUCCESS)
+    if (int rc = matched_recv(buf, len, &msg); rc != MPI_SUCCESS)
       o.verdict = mpi_status(rc, "MPI_Mrecv");
     return o;
   }
   std::vector<std::byte> bytes(static_cast<size_t>(len));
-  if (int rc = MPI_Mrecv(bytes.data(), len, MPI_BYTE, &msg, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
+  if (int rc = matched_recv(bytes.data(), len, &msg); rc != MPI_SUCCESS) {
     o.verdict = mpi_status(rc, "MPI_Mrecv");
     return o;
   }

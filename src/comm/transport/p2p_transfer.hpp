@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "comm/transport/frame_transport.hpp"
+#include "comm/transport/matched_probe.hpp"
 #include "comm/transport/p2p_header.hpp"
 #include "commpress/comm.hpp"
 
@@ -45,7 +46,7 @@ struct Opening {
   int source = MPI_ANY_SOURCE;
   int tag = MPI_ANY_TAG;
 };
-Opening open_transfer(const Endpoint& me, void* buf, MPI_Message& msg, const MPI_Status& st,
+Opening open_transfer(const Endpoint& me, void* buf, ProbedMessage& msg, const MPI_Status& st,
                       MPI_Comm comm);
 
 Report p2p_report(const Endpoint& e, const Wire& wire, const Traffic& traffic);
