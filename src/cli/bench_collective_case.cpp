@@ -192,14 +192,20 @@ Result<comm::CollectivePlan> BenchCase::plan_mpi() {
   const void* s = send_.data();
   const size_t n = count_;
   switch (op_) {
-    case BenchOp::allreduce: return comm::plan_allreduce(s, n, dtype_, comm::Op::sum, comm_, o);
+    case BenchOp::allreduce:
+      return comm::plan_allreduce(s, n, dtype_, comm::Op::sum, comm_, o);
     case BenchOp::reduce_scatter:
       return comm::plan_reduce_scatter_block(s, n, dtype_, comm::Op::sum, comm_, o);
-    case BenchOp::bcast: return comm::plan_bcast(s, n, dtype_, root_, comm_, o);
-    case BenchOp::allgather: return comm::plan_allgather(s, n, dtype_, comm_, o);
-    case BenchOp::scatter: return comm::plan_scatter(s, n, dtype_, root_, comm_, o);
-    case BenchOp::gather: return comm::plan_gather(s, n, dtype_, root_, comm_, o);
-    case BenchOp::p2p: break;
+    case BenchOp::bcast:
+      return comm::plan_bcast(s, n, dtype_, root_, comm_, o);
+    case BenchOp::allgather:
+      return comm::plan_allgather(s, n, dtype_, comm_, o);
+    case BenchOp::scatter:
+      return comm::plan_scatter(s, n, dtype_, root_, comm_, o);
+    case BenchOp::gather:
+      return comm::plan_gather(s, n, dtype_, root_, comm_, o);
+    case BenchOp::p2p:
+      break;
   }
   return Status{ErrorCode::unsupported, "no plan of MPI's own point-to-point"};
 }

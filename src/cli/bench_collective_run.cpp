@@ -162,7 +162,8 @@ void finish(BenchCase& bench, const Measurement& m, Observation& out, MPI_Comm c
   out.raw_bytes = sum[1];
   // MPI's own line carries the model's time for it too, so its model is judged like the others.
   if (m.mpi_own)
-    if (auto plan = bench.plan_mpi(); plan.ok()) out.report.predicted_seconds = plan->predicted_seconds;
+    if (auto plan = bench.plan_mpi(); plan.ok())
+      out.report.predicted_seconds = plan->predicted_seconds;
 }
 
 const char* bound_mode_name(const Measurement& m) {

@@ -99,14 +99,17 @@ int allgather_algorithm(int p, double b) {
 double fold_in(const Terms& t, double n) {
   return t.p() > floor_pow2(t.p()) ? t.pair_msg(n, 1) + t.gamma(n) : 0;
 }
-double fold_out(const Terms& t, double n) { return t.p() > floor_pow2(t.p()) ? t.pair_msg(n, 1) : 0; }
+double fold_out(const Terms& t, double n) {
+  return t.p() > floor_pow2(t.p()) ? t.pair_msg(n, 1) : 0;
+}
 
 // Recursive halving with distance doubling (Open MPI's Rabenseifner and butterfly): step j
 // reduces n / 2^j with the partner 2^(j-1) away, so the largest halves stay inside a node.
 double halving_nearest_first(const Terms& t, double n) {
   double sum = 0;
   const int steps = ceil_log2(floor_pow2(t.p()));
-  for (int j = 1; j <= steps; ++j) sum += t.pair_msg(n / double(1 << j), 1 << (j - 1)) + t.gamma(n / double(1 << j));
+  for (int j = 1; j <= steps; ++j)
+    sum += t.pair_msg(n / double(1 << j), 1 << (j - 1)) + t.gamma(n / double(1 << j));
   return sum;
 }
 // Its mirror, the allgather half of Rabenseifner: the same pieces and partners.
@@ -140,7 +143,8 @@ double doubling_whole(const Terms& t, double n) {
 // a butterfly's.
 double binomial_tree(const Terms& t, double n, bool reduce) {
   double sum = 0;
-  for (int dist = 1; dist < t.p(); dist *= 2) sum += t.step_msg(n, t.within_node(dist), 1) + (reduce ? t.gamma(n) : 0);
+  for (int dist = 1; dist < t.p(); dist *= 2)
+    sum += t.step_msg(n, t.within_node(dist), 1) + (reduce ? t.gamma(n) : 0);
   return sum;
 }
 
@@ -160,11 +164,16 @@ double ring_steps(const Terms& t, double b, bool reduce) {
 double open_mpi_allreduce(const Terms& t, double n) {
   const int p = t.p();
   switch (allreduce_algorithm(p, n)) {
-    case 2: return binomial_tree(t, n, true) + binomial_tree(t, n, false);
-    case 3: return fold_in(t, n) + doubling_whole(t, n) + fold_out(t, n);
+    case 2:
+      return binomial_tree(t, n, true) + binomial_tree(t, n, false);
+    case 3:
+      return fold_in(t, n) + doubling_whole(t, n) + fold_out(t, n);
     case 4:
-    case 5: return ring_steps(t, n / p, true) + ring_steps(t, n / p, false);
-    default: return fold_in(t, n) + halving_nearest_first(t, n) + doubling_nearest_last(t, n) + fold_out(t, n);
+    case 5:
+      return ring_steps(t, n / p, true) + ring_steps(t, n / p, false);
+    default:
+      return fold_in(t, n) + halving_nearest_first(t, n) + doubling_nearest_last(t, n) +
+             fold_out(t, n);
   }
 }
 
@@ -176,9 +185,12 @@ double open_mpi_reduce_scatter(const Terms& t, double n) {
   const int p = t.p();
   const double b = n / p;
   switch (reduce_scatter_algorithm(p, n)) {
-    case 1: return binomial_tree(t, n, true) + binomial_scatter(t, n);
-    case 2: return fold_in(t, n) + halving_farthest_first(t, n) + fold_out(t, b);
-    case 3: return ring_steps(t, b, true);
+    case 1:
+      return binomial_tree(t, n, true) + binomial_scatter(t, n);
+    case 2:
+      return fold_in(t, n) + halving_farthest_first(t, n) + fold_out(t, b);
+    case 3:
+      return ring_steps(t, b, true);
     // The butterfly ends with the mirror exchange: each rank swaps its finished block with
     // the rank whose index is its own bit-reversed, for nearly every rank on another node.
     default:
@@ -194,7 +206,8 @@ double mpi_allgather_cost(const Terms& t) {
   if (p <= 1) return 0;
   const bool pow2 = p == floor_pow2(p);
   switch (allgather_algorithm(p, b)) {
-    case 6: return t.msg(b);
+    case 6:
+      return t.msg(b);
     case 3:
       if (pow2) {
         double sum = 0;
@@ -202,7 +215,8 @@ double mpi_allgather_cost(const Terms& t) {
         return sum;
       }
       return bruck_messages(t, b);  // Open MPI's recursive doubling hands odd sizes to Bruck
-    case 2: return bruck_messages(t, b);
+    case 2:
+      return bruck_messages(t, b);
     case 5:
       // Pairs of neighbours swap what they hold, alternating: p / 2 steps, each after the
       // first two blocks; an odd p takes the ring. The first step and every other one pair
@@ -216,7 +230,8 @@ double mpi_allgather_cost(const Terms& t) {
         return t.node_msg(b) + inside * t.node_msg(2 * b) + crossing * t.step_msg(2 * b, false, 2);
       }
       [[fallthrough]];
-    default: return ring_steps(t, b, false);
+    default:
+      return ring_steps(t, b, false);
   }
 }
 
@@ -231,7 +246,8 @@ double mpi_reduction_cost(const Terms& t) {
         return slowdown * plain_ring_cost(t);
       return open_mpi_reduce_scatter(t, n);
     }
-    case Operation::allreduce: return open_mpi_allreduce(t, s.bytes);
+    case Operation::allreduce:
+      return open_mpi_allreduce(t, s.bytes);
     case Operation::reduce: {
       // Open MPI's reduce table is a family of segmented trees: priced as the better of the
       // binomial tree and a reduce-scatter then gather.
@@ -239,7 +255,8 @@ double mpi_reduction_cost(const Terms& t) {
       return std::min(binomial_tree(t, n, true),
                       fold_in(t, n) + halving_nearest_first(t, n) + binomial_scatter(t, n));
     }
-    default: return INFINITY;
+    default:
+      return INFINITY;
   }
 }
 

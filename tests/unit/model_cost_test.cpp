@@ -119,7 +119,8 @@ TEST(ModelCost, ButterflyStepsCrossingNodesShareTheNodesLink) {
   // once and each waits for the other 3 on its link.
   const double inside = 1e-6 + w * 1e-10, across = kAlpha + w * kBeta + 3 * w * kBeta;
   EXPECT_NEAR(predict(m, rates, Algorithm::HomomorphicRecursiveDoubling, s),
-              n / kC + 2 * (n / kH + inside) + (n / kH + across) + n / kD + verdict_two_nodes_of_4(),
+              n / kC + 2 * (n / kH + inside) + (n / kH + across) + n / kD +
+                  verdict_two_nodes_of_4(),
               1e-12);
   // Without nodes every step is one message on the network, as before.
   s.ranks_per_node = 1;
@@ -155,7 +156,8 @@ TEST(ModelCost, MpiAllreduceIsTheAlgorithmOpenMpisTableRuns) {
   const double ring = 2 * (p - 1) * (kAlpha + b * kBeta) + (p - 1) * b * kGamma;
   const double doubling = 3 * (kAlpha + n * kBeta) + 2 * n * kGamma;
   ASSERT_LT(ring, doubling);
-  EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allreduce, n, p, 1)), doubling, 1e-12);
+  EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allreduce, n, p, 1)), doubling,
+              1e-12);
 }
 
 TEST(ModelCost, MpiRabenseifnerHalvesWithTheNearestPartnerFirst) {
