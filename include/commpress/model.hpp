@@ -160,7 +160,6 @@ struct Scenario {
   double chunk_bytes = 0;      // pipelining granularity; 0 = 1 MiB
   RatioCurve ratio;
   bool sum = true;             // reduction op is a sum (errors add up) rather than min/max
-  bool rel_bound = false;      // one more small allreduce agrees on the global range
   double break_even_bytes = -1;  // Rabenseifner's switch; < 0 = break_even_bytes() below
   // Ranks per core on the busiest node (>= 1). Oversubscribed, the compressed algorithms'
   // codec work shares cores and every message step waits for a peer to be scheduled

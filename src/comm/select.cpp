@@ -112,7 +112,6 @@ struct Context {
     s.ranks_per_node = ranks_per_node;
     s.chunk_bytes = double(opts.chunk_bytes);
     s.sum = call.reduce_op == Op::sum;
-    s.rel_bound = lossy() && opts.bound.mode == codec::BoundMode::rel;
     s.ratio.at_bound = at_bound;
     s.ratio.at_fine = at_fine;
     s.ratio.fine_divisor = fine_divisor();
