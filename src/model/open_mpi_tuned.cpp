@@ -104,19 +104,15 @@ double fold_out(const Terms& t, double n) {
 }
 
 // Recursive halving with distance doubling (Open MPI's Rabenseifner and butterfly): step j
-// reduces n / 2^j with the partner 2^(j-1) away, so the largest halves stay inside a node.
-double halving_nearest_first(const Terms& t, double n) {
+// moves n / 2^j to the partner 2^(j-1) away (reducing it where `reduce`), so the largest
+// halves stay inside a node. Rabenseifner's allgather retraces the same pieces and partners.
+double nearest_first(const Terms& t, double n, bool reduce) {
   double sum = 0;
   const int steps = ceil_log2(floor_pow2(t.p()));
-  for (int j = 1; j <= steps; ++j)
-    sum += t.pair_msg(n / double(1 << j), 1 << (j - 1)) + t.gamma(n / double(1 << j));
-  return sum;
-}
-// Its mirror, the allgather half of Rabenseifner: the same pieces and partners.
-double doubling_nearest_last(const Terms& t, double n) {
-  double sum = 0;
-  const int steps = ceil_log2(floor_pow2(t.p()));
-  for (int j = 1; j <= steps; ++j) sum += t.pair_msg(n / double(1 << j), 1 << (j - 1));
+  for (int j = 1; j <= steps; ++j) {
+    const double x = n / double(1 << j);
+    sum += t.pair_msg(x, 1 << (j - 1)) + (reduce ? t.gamma(x) : 0);
+  }
   return sum;
 }
 
@@ -172,7 +168,7 @@ double open_mpi_allreduce(const Terms& t, double n) {
     case 5:
       return ring_steps(t, n / p, true) + ring_steps(t, n / p, false);
     default:
-      return fold_in(t, n) + halving_nearest_first(t, n) + doubling_nearest_last(t, n) +
+      return fold_in(t, n) + nearest_first(t, n, true) + nearest_first(t, n, false) +
              fold_out(t, n);
   }
 }
@@ -194,7 +190,7 @@ double open_mpi_reduce_scatter(const Terms& t, double n) {
     // The butterfly ends with the mirror exchange: each rank swaps its finished block with
     // the rank whose index is its own bit-reversed, for nearly every rank on another node.
     default:
-      return fold_in(t, n) + halving_nearest_first(t, n) + mirror_exchange(t, b) + fold_out(t, b);
+      return fold_in(t, n) + nearest_first(t, n, true) + mirror_exchange(t, b) + fold_out(t, b);
   }
 }
 
@@ -253,7 +249,7 @@ double mpi_reduction_cost(const Terms& t) {
       // binomial tree and a reduce-scatter then gather.
       const double n = s.bytes;
       return std::min(binomial_tree(t, n, true),
-                      fold_in(t, n) + halving_nearest_first(t, n) + binomial_scatter(t, n));
+                      fold_in(t, n) + nearest_first(t, n, true) + binomial_scatter(t, n));
     }
     default:
       return INFINITY;
