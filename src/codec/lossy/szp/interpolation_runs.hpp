@@ -18,21 +18,30 @@
 namespace commpress::codec::szp {
 
 // How a run's values are predicted from their neighbours s and 3s away along the pass's axis.
-enum class RunKind : uint8_t { zero, left, linear, cubic };
+// row: a whole row of an x-pass (x = s, 3s, ... below nd), each value by the kind its own x
+// takes (row_kind_at): linear or left at the row's ends, cubic between them.
+enum class RunKind : uint8_t { zero, left, linear, cubic, row };
 
 // n values at j0, j0 + step, ... (indices in the slab box), each predicted by `kind` from
 // neighbours sd and 3 sd before and after it; `stride` is the pass's s (the first value: S);
-// `code` is the index of the first value in the visit order (where its code lies).
+// `code` is the index of the first value in the visit order (where its code lies); nd: the
+// row's length, for a row run.
 struct InterpRun {
   size_t j0 = 0, step = 1, n = 0, sd = 0, stride = 1;
   RunKind kind = RunKind::zero;
-  size_t code = 0;
+  size_t code = 0, nd = 0;
 };
 
 namespace detail {
 
 inline size_t count_from(size_t beg, size_t step, size_t n) {
   return n > beg ? (n - beg + step - 1) / step : 0;
+}
+
+// The formula of the value at coordinate c (an odd multiple of s) along an axis of n_d.
+inline RunKind kind_at(size_t c, size_t s, size_t n_d) {
+  if (c + s >= n_d) return RunKind::left;
+  return c >= 3 * s && c + 3 * s < n_d ? RunKind::cubic : RunKind::linear;
 }
 
 // The pass of stride s along axis d: its grid (beg, step per axis) and values per plane.
@@ -51,13 +60,10 @@ struct Pass {
 };
 
 // Calls f(run) for the runs of pass p whose plane z lies in [za, zb), in visit order; code0
-// is the pass's first code.
+// is the pass's first code. rows: an x-pass row as one row run.
 template <class F>
-void pass_runs(const size_t dim[3], const Pass& p, size_t za, size_t zb, size_t code0, F& f) {
-  auto kind_at = [](size_t c, size_t s, size_t n_d) {
-    if (c + s >= n_d) return RunKind::left;
-    return c >= 3 * s && c + 3 * s < n_d ? RunKind::cubic : RunKind::linear;
-  };
+void pass_runs(const size_t dim[3], const Pass& p, size_t za, size_t zb, size_t code0, F& f,
+               bool rows) {
   const size_t s = p.s;
   size_t z = p.beg[0];
   if (za > z) z += (za - z + p.step[0] - 1) / p.step[0] * p.step[0];
@@ -68,6 +74,12 @@ void pass_runs(const size_t dim[3], const Pass& p, size_t za, size_t zb, size_t 
       if (p.d < 2) {  // along z or y: one formula for the whole row
         const size_t n = count_from(0, p.step[2], dim[2]);
         f(InterpRun{row, p.step[2], n, p.sd, s, kind_at(p.d == 0 ? z : y, s, dim[p.d]), code});
+        code += n;
+        continue;
+      }
+      if (rows) {
+        const size_t n = count_from(s, 2 * s, dim[2]);
+        if (n) f(InterpRun{row + s, 2 * s, n, p.sd, s, RunKind::row, code, dim[2]});
         code += n;
         continue;
       }
@@ -92,9 +104,11 @@ void pass_runs(const size_t dim[3], const Pass& p, size_t za, size_t zb, size_t 
 // Each reads only values of coarser levels and of the same plane's earlier passes, so the
 // values are those of the visit order, while a plane stays in cache for its three passes
 // instead of the whole box streaming through memory once per pass. (r.code says where each
-// run's codes lie.)
+// run's codes lie.) With rows, each row of an x-pass comes as one row run (for consumers
+// that split it themselves, for_each_kind, or take it whole), instead of up to four: a
+// row's end values would otherwise be runs of one value each, a third of all runs.
 template <class F>
-void interpolation_runs(const Box& b, F f, bool by_plane = false) {
+void interpolation_runs(const Box& b, F f, bool by_plane = false, bool rows = false) {
   const size_t dim[3] = {b.nz, b.ny, b.nx};
   const size_t stride[3] = {b.ny * b.nx, b.nx, 1};
   size_t top = 1;
@@ -107,15 +121,31 @@ void interpolation_runs(const Box& b, F f, bool by_plane = false) {
       const size_t code0[3] = {code, code + pass[0].size(dim),
                                code + pass[0].size(dim) + pass[1].size(dim)};
       for (size_t z = 0; z < dim[0]; z += s)
-        for (int d = 0; d < 3; ++d) detail::pass_runs(dim, pass[d], z, z + 1, code0[d], f);
+        for (int d = 0; d < 3; ++d) detail::pass_runs(dim, pass[d], z, z + 1, code0[d], f, rows);
       code = code0[2] + pass[2].size(dim);
     } else {
       for (int d = 0; d < 3; ++d) {
-        detail::pass_runs(dim, pass[d], 0, dim[0], code, f);
+        detail::pass_runs(dim, pass[d], 0, dim[0], code, f, rows);
         code += pass[d].size(dim);
       }
     }
     if (s == 1) break;
+  }
+}
+
+// Calls f(run, i, m) for the values i .. i + m of r, [i0, i0 + m) cut where the formula
+// changes: a row run as the runs of one formula it stands for (the same j0, step and code,
+// so indices stay the row's), any other run whole.
+template <class F>
+void for_each_kind(const InterpRun& r, size_t i0, size_t m, F f) {
+  if (r.kind != RunKind::row) return f(r, i0, m);
+  InterpRun part = r;
+  for (size_t i = i0, end = i0 + m; i < end;) {
+    part.kind = detail::kind_at(r.stride + i * r.step, r.stride, r.nd);
+    size_t k = i + 1;
+    while (k < end && detail::kind_at(r.stride + k * r.step, r.stride, r.nd) == part.kind) ++k;
+    f(part, i, k - i);
+    i = k;
   }
 }
 
@@ -152,6 +182,8 @@ inline void predict_run_fixed(const T* v, const InterpRun& r, size_t i0, size_t 
     case RunKind::cubic:
       for (size_t i = 0; i < m; ++i)
         pred[i] = (T(9) * (at(i, -o1) + at(i, o1)) - (at(i, -o3) + at(i, o3))) * T(0.0625);
+      break;
+    case RunKind::row:  // (predict_run splits it)
       break;
   }
 }
@@ -190,6 +222,10 @@ inline void scatter_run(const T* src, const InterpRun& r, size_t i0, size_t m, T
 
 template <class T, bool kFiniteOnly>
 inline void predict_run(const T* v, const InterpRun& r, size_t i0, size_t m, T* pred) {
+  if (r.kind == RunKind::row)
+    return for_each_kind(r, i0, m, [&](const InterpRun& part, size_t i, size_t k) {
+      predict_run<T, kFiniteOnly>(v, part, i, k, pred + (i - i0));
+    });
   if (r.step == 2) detail::predict_run_fixed<T, 2, kFiniteOnly>(v, r, i0, m, pred);
   else if (r.step == 4) detail::predict_run_fixed<T, 4, kFiniteOnly>(v, r, i0, m, pred);
   else detail::predict_run_fixed<T, 0, kFiniteOnly>(v, r, i0, m, pred);

@@ -13,6 +13,8 @@
 
 #include "codec/lossless/zstd_contexts.hpp"
 #include "codec/lossy/szp/canonical_huffman.hpp"
+#include "codec/lossy/szp/interpolation_kernels_avx512.hpp"
+#include "codec/lossy/szp/interpolation_quantizer.hpp"
 #include "codec/lossy/szp/interpolation_runs.hpp"
 #include "codec/lossy/szp/linear_quantizer.hpp"
 #include "codec/lossy/szp/slab_prediction.hpp"
@@ -23,8 +25,6 @@ namespace commpress::codec::szp {
 
 namespace {
 
-// Codes in (-kRadius, kRadius) are symbols 1 + zigzag(k); symbol 0 is a value stored as it is.
-constexpr int kRadius = 1 << 15;
 // Values of a run predicted and quantized together, in arrays on the stack.
 constexpr size_t kRunBlock = 512;
 // The coding byte's flag: the slab's stream is one zstd frame.
@@ -43,68 +43,86 @@ std::vector<T>& value_scratch(int which) {
   return v[which];
 }
 
-// Whether none of x[0..n) is NaN or Inf, as integer tests on the bits, which vectorize.
+// Copies x[0..n) to dst; returns whether none of them is NaN or Inf, found by integer tests
+// on the bits, which vectorize, in the same pass as the copy.
 template <class T>
-bool all_finite(const T* x, size_t n) {
+bool copy_all_finite(const T* x, size_t n, T* dst) {
   using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
   constexpr U kExp = sizeof(T) == 4 ? U(0x7F800000u) : U(0x7FF0000000000000ull);
   U special = 0;
   for (size_t i = 0; i < n; ++i) {
     U u;
     std::memcpy(&u, x + i, sizeof(T));
+    std::memcpy(dst + i, &u, sizeof(T));
     special |= U((u & kExp) == kExp);
   }
   return special == 0;
 }
 
-// count[sym] for the symbols of syms[0..n): the small symbols, nearly all of them, into four
-// interleaved tables, so that a run of one symbol does not wait on its own last increment.
+// count[sym] for the symbols of syms[0..n): a chunk of one symbol repeated (nearly every
+// chunk at loose bounds, where the zero code fills whole levels) in one step; the small
+// symbols of other chunks into four interleaved tables, so that a run of one symbol does not
+// wait on its own last increment.
 void count_symbols(const uint16_t* syms, size_t n, std::vector<uint64_t>& count) {
-  constexpr size_t kSmall = 1024;
+  constexpr size_t kSmall = 1024, kChunk = 32;
   count.assign(huffman::kAlphabet, 0);
   std::vector<uint32_t> lanes(4 * kSmall, 0);
-  size_t i = 0;
   auto one = [&](size_t lane, uint16_t sym) {
     if (sym < kSmall) ++lanes[lane * kSmall + sym];
     else ++count[sym];
   };
-  for (; i + 4 <= n; i += 4)
-    for (size_t lane = 0; lane < 4; ++lane) one(lane, syms[i + lane]);
+  size_t i = 0;
+  for (; i + kChunk <= n; i += kChunk) {
+    const uint16_t first = syms[i];
+    uint16_t differ = 0;
+    for (size_t t = 0; t < kChunk; ++t) differ |= uint16_t(syms[i + t] ^ first);
+    if (!differ) {
+      count[first] += kChunk;
+      continue;
+    }
+    for (size_t t = 0; t < kChunk; t += 4)
+      for (size_t lane = 0; lane < 4; ++lane) one(lane, syms[i + t + lane]);
+  }
   for (; i < n; ++i) one(0, syms[i]);
   for (size_t sym = 0; sym < kSmall; ++sym)
     count[sym] += uint64_t(lanes[sym]) + lanes[kSmall + sym] + lanes[2 * kSmall + sym] +
                   lanes[3 * kSmall + sym];
 }
 
-// Rounds to the nearest integer, ties to even, as nearbyint does in the default rounding mode,
-// for |y| < 2^(digits - 2); unlike nearbyint it vectorizes.
+// The AVX-512 kernels of the step-2 runs where they apply (float, a kind other than zero);
+// they return how many of the m values from i0 they did, the portable path doing the rest.
 template <class T>
-inline T round_small(T y) {
-  constexpr T kMagic = T(1.5) * T(uint64_t{1} << (std::numeric_limits<T>::digits - 1));
-  return (y + kMagic) - kMagic;
+bool step2_kernels_apply([[maybe_unused]] const InterpRun& r) {
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+  return std::is_same_v<T, float> && r.step == 2 && r.kind != RunKind::zero;
+#else
+  return false;
+#endif
 }
 
-// The symbols of m values val against their predictions pred at level step h (inv = 1 / h):
-// 1 + zigzag(k) where P + k h is within accept of the value, 0 (stored as it is) otherwise;
-// out[t] is what later predictions read (the reconstruction or the stored value). Returns
-// how many are stored.
 template <class T>
-size_t quantize_block(const T* val, const T* pred, size_t m, T h, T inv, T accept,
-                      uint16_t* sym, T* out) {
-  // Written without branches (selects and 0/1 masks) so that it vectorizes.
-  uint32_t refused = 0;
-  for (size_t t = 0; t < m; ++t) {
-    const T v = val[t], y = (v - pred[t]) * inv;
-    const bool in_range = std::fabs(y) < T(kRadius - 1);  // false for NaN
-    const T q = round_small(in_range ? y : T(0));
-    const T rc = pred[t] + q * h;
-    const uint32_t ok = uint32_t(in_range) & uint32_t(std::fabs(v - rc) <= accept);
-    const int32_t k = int32_t(q);
-    sym[t] = uint16_t(ok * (((uint32_t(k) << 1) ^ uint32_t(k >> 31)) + 1));
-    out[t] = ok ? rc : v;
-    refused += 1 - ok;
-  }
-  return refused;
+size_t step2_quantize([[maybe_unused]] T* v, [[maybe_unused]] size_t len, const InterpRun& r,
+                      [[maybe_unused]] size_t i0, [[maybe_unused]] size_t m,
+                      [[maybe_unused]] T h, [[maybe_unused]] T inv, [[maybe_unused]] T accept,
+                      [[maybe_unused]] uint16_t* sym) {
+  if (!step2_kernels_apply<T>(r)) return 0;
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+  if constexpr (std::is_same_v<T, float>)
+    return detail::quantize_step2(v, len, r, i0, m, h, inv, accept, sym);
+#endif
+  return 0;
+}
+
+template <class T>
+size_t step2_reconstruct([[maybe_unused]] T* v, [[maybe_unused]] size_t len,
+                         const InterpRun& r, [[maybe_unused]] size_t i0,
+                         [[maybe_unused]] size_t m, [[maybe_unused]] T h,
+                         [[maybe_unused]] const uint16_t* sym) {
+  if (!step2_kernels_apply<T>(r)) return 0;
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+  if constexpr (std::is_same_v<T, float>) return detail::reconstruct_step2(v, len, r, i0, m, h, sym);
+#endif
+  return 0;
 }
 
 SlabScratch& slab_scratch() {
@@ -141,17 +159,23 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   kept_at.clear();
   s.syms.resize(len);
   const T* xs = x + base;
-  const bool finite = all_finite(xs, len);
   // rec starts as the values: every position is written once, in its own pass, and
   // predictions read only positions of earlier passes, so a value is read from the same
   // cache line its reconstruction then replaces (half the memory traffic of reading x).
-  std::copy(xs, xs + len, rec.begin());
+  const bool finite = copy_all_finite(xs, len, rec.data());
   alignas(64) T pred[kRunBlock], val[kRunBlock], rc_or_val[kRunBlock];
   interpolation_runs(slab, [&](const InterpRun& r) {
     const int l = LevelSteps<T>::level(r.stride);
     const T h = steps.step[l], inv = steps.inv[l];
-    for (size_t i0 = 0; i0 < r.n; i0 += kRunBlock) {
-      const size_t m = std::min(kRunBlock, r.n - i0);
+    for (size_t b0 = 0; b0 < r.n; b0 += kRunBlock) {
+      size_t i0 = b0, m = std::min(kRunBlock, r.n - b0);
+      if (finite) {
+        const size_t done = step2_quantize(rec.data(), len, r, i0, m, h, inv, accept,
+                                           s.syms.data() + r.code + i0);
+        i0 += done;
+        m -= done;
+        if (!m) continue;
+      }
       if (finite) predict_run<T, true>(rec.data(), r, i0, m, pred);
       else predict_run<T, false>(rec.data(), r, i0, m, pred);
       gather_run(rec.data(), r, i0, m, val);
@@ -162,7 +186,7 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
         for (size_t t = 0; t < m; ++t)
           if (sym[t] == 0) kept_at.push_back({r.code + i0 + t, val[t]});
     }
-  }, true);
+  }, true, true);
   std::sort(kept_at.begin(), kept_at.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& k : kept_at) kept.push_back(k.second);
@@ -418,31 +442,32 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
   interpolation_runs(slab, [&](const InterpRun& r) {
     if (!status.ok()) return;  // the rest of the slab is skipped
     const T h = steps.step[LevelSteps<T>::level(r.stride)];
-    for (size_t i0 = 0; i0 < r.n; i0 += kRunBlock) {
-      const size_t m = std::min(kRunBlock, r.n - i0), at = r.code + i0;
-      auto got = symbols(at, m);
+    for (size_t b0 = 0; b0 < r.n; b0 += kRunBlock) {
+      size_t i0 = b0, m = std::min(kRunBlock, r.n - b0);
+      auto got = symbols(r.code + i0, m);
       if (!got.ok()) {
         status = got.status();
         return;
       }
       const uint16_t* sym = *got;
+      if (finite) {
+        const size_t done = step2_reconstruct(v, len, r, i0, m, h, sym);
+        i0 += done;
+        m -= done;
+        sym += done;
+        if (!m) continue;
+      }
+      const size_t at = r.code + i0;
       if (finite) predict_run<T, true>(v, r, i0, m, pred);
       else predict_run<T, false>(v, r, i0, m, pred);
-      size_t stored = 0;
-      for (size_t t = 0; t < m; ++t) {
-        const int32_t z = int32_t(sym[t]) - 1;
-        const int32_t code = (z >> 1) ^ -(z & 1);
-        val[t] = pred[t] + T(code) * h;
-        stored += sym[t] == 0;
-      }
-      if (stored) {
+      if (reconstruct_block(pred, sym, m, h, val)) {
         size_t k = size_t(std::lower_bound(zeros.begin(), zeros.end(), at) - zeros.begin());
         for (size_t t = 0; t < m; ++t)
           if (sym[t] == 0) val[t] = core::load_le<T>(kept + sizeof(T) * k++);
       }
       scatter_run(val, r, i0, m, v);
     }
-  }, whole);
+  }, whole, true);
   return status;
 }
 
