@@ -1,6 +1,6 @@
 // Canonical Huffman codes (canonical_huffman.hpp): lengths by the two-queue construction over
 // counts in ascending order, halved counts where a length would pass kMaxLength, an encoder
-// that writes four codes at a time without branching on the bits pending, and a decoder that
+// that writes several codes at a time without branching on the bits pending, and a decoder that
 // resolves up to three codes within the next 12 bits with one table look-up and runs of a
 // one-bit code at once.
 #include "codec/lossy/szp/canonical_huffman.hpp"
@@ -154,21 +154,41 @@ struct BitSink {
 
 // Symbols of the fast loop's blocks: a block of the one-bit code 0 is one put.
 constexpr size_t kBlock = 32;
+// Codes joined into one put where they fit: more would pass kMaxPut too often at tight
+// bounds, mispredicting the branch that halves them.
+constexpr size_t kJoined = 8;
 
-// Four symbols' codes as one put, two codes together at a time so that fewer puts, each of
-// which waits on the one before, are made; as two puts where the four pass kMaxPut bits,
-// which only rare long codes do, so that the branch is seldom mispredicted.
-inline void put_four(BitSink& sink, const uint32_t* entry, const uint16_t* syms) {
-  const uint32_t a = entry[syms[0]], b = entry[syms[1]], c = entry[syms[2]], d = entry[syms[3]];
-  auto joined = [](uint32_t x, uint32_t y) { return (uint64_t(x >> 8) << (y & 0xFF)) | (y >> 8); };
-  const uint64_t ab = joined(a, b), cd = joined(c, d);
-  const uint32_t ab_len = (a & 0xFF) + (b & 0xFF), cd_len = (c & 0xFF) + (d & 0xFF);
-  if (ab_len + cd_len > BitSink::kMaxPut) [[unlikely]] {
-    sink.put(ab, ab_len);
-    sink.put(cd, cd_len);
+// Codes joined into one, and their length: the code may be garbled where the length passes
+// BitSink::kMaxPut, and is then not put.
+struct Joined {
+  uint64_t code;
+  uint32_t len;
+};
+
+template <size_t K>
+inline Joined joined(const uint32_t* entry, const uint16_t* syms) {
+  if constexpr (K == 1) {
+    return {entry[syms[0]] >> 8, entry[syms[0]] & 0xFF};
   } else {
-    sink.put((ab << cd_len) | cd, ab_len + cd_len);
+    const Joined a = joined<K / 2>(entry, syms), b = joined<K / 2>(entry, syms + K / 2);
+    return {(a.code << (b.len & 63)) | b.code, a.len + b.len};
   }
+}
+
+// The codes of syms[0..K) as one put, so that fewer puts, each of which waits on the one
+// before, are made; halved where they pass kMaxPut bits, which only rare long codes make
+// them do, so that the branch is seldom mispredicted.
+template <size_t K>
+inline void put_joined(BitSink& sink, const uint32_t* entry, const uint16_t* syms) {
+  const Joined j = joined<K>(entry, syms);
+  if constexpr (K > 2) {  // two codes take at most 2 kMaxLength <= kMaxPut bits
+    if (j.len > BitSink::kMaxPut) [[unlikely]] {
+      put_joined<K / 2>(sink, entry, syms);
+      put_joined<K / 2>(sink, entry, syms + K / 2);
+      return;
+    }
+  }
+  sink.put(j.code, j.len);
 }
 
 // Whether syms[0..kBlock) are all the symbol repeated in run4's four 16-bit lanes.
@@ -199,7 +219,7 @@ size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
       sink.put(0, kBlock);
       continue;
     }
-    for (size_t k = 0; k < kBlock; k += 4) put_four(sink, entry, syms + i + k);
+    for (size_t k = 0; k < kBlock; k += kJoined) put_joined<kJoined>(sink, entry, syms + i + k);
   }
   for (; i < n; ++i) sink.put_bytes(entry[syms[i]] >> 8, entry[syms[i]] & 0xFF);
   return size_t(sink.finish() - dst);
