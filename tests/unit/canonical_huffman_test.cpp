@@ -3,12 +3,13 @@
 // that would make codes longer than kMaxLength are flattened; damaged tables and streams are
 // refused; the decoder's table of several codes a look-up, and two streams decoded at once,
 // give the same symbols and the same refusals as reading one bit at a time, on random codes
-// and random streams; the encoder's
-// runs of a one-bit code write the bits one code at a time would.
+// and random streams; the encoder writes the bits one code at a time would (runs of a
+// one-bit code, long codes, every stream length) and nothing past max_encoded_size.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "codec/lossy/szp/canonical_huffman.hpp"
@@ -279,6 +280,58 @@ TEST(CanonicalHuffman, SeveralCodesALookUpDecodeAsOneBitAtATime) {
   }
 }
 
+// The lengths an encoder's table gives its symbols (0 = unused).
+std::vector<int> table_lengths(const hf::Encoder& code) {
+  std::vector<std::byte> table(hf::kMaxTableSize);
+  table.resize(code.write_table(table.data()));
+  std::vector<int> length(hf::kAlphabet, 0);
+  size_t pos = 0;
+  auto leb = [&] {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      const uint8_t b = std::to_integer<uint8_t>(table[pos++]);
+      v |= uint64_t(b & 0x7F) << shift;
+      if (!(b & 0x80)) return v;
+    }
+  };
+  const uint64_t used = leb();
+  int64_t sym = -1;
+  for (uint64_t k = 0; k < used; ++k) {
+    sym += int64_t(leb()) + 1;
+    length[size_t(sym)] = std::to_integer<int>(table[pos++]);
+  }
+  return length;
+}
+
+// The reference: the canonical codes of syms written one bit at a time.
+std::vector<std::byte> bitwise_encode(const std::vector<int>& length,
+                                      const std::vector<uint16_t>& syms) {
+  const std::vector<uint32_t> codes = canonical_codes(length);
+  std::vector<std::byte> out(hf::max_encoded_size(syms.size()), std::byte{0});
+  size_t bit = 0;
+  for (uint16_t s : syms)
+    for (int b = length[s] - 1; b >= 0; --b, ++bit)
+      if ((codes[s] >> b) & 1) out[bit / 8] |= std::byte(uint8_t(0x80 >> (bit % 8)));
+  out.resize((bit + 7) / 8);
+  return out;
+}
+
+// encode() of syms against the reference, with guard bytes past max_encoded_size(n): the
+// encoder may write there no byte.
+void expect_bitwise(const hf::Encoder& code, const std::vector<int>& length,
+                    const std::vector<uint16_t>& syms, const std::string& what) {
+  constexpr size_t kGuard = 64;
+  const size_t room = hf::max_encoded_size(syms.size());
+  std::vector<std::byte> got(room + kGuard, std::byte{0xA5});
+  const size_t bytes = code.encode(syms.data(), syms.size(), got.data());
+  ASSERT_TRUE(std::all_of(got.begin() + ptrdiff_t(room), got.end(),
+                          [](std::byte b) { return b == std::byte{0xA5}; }))
+      << what << ": written past max_encoded_size";
+  ASSERT_LE(bytes, room) << what;
+  got.resize(bytes);
+  ASSERT_EQ(got, bitwise_encode(length, syms)) << what;
+}
+
 TEST(CanonicalHuffman, RunsOfTheOneBitCodeAreWrittenAsOneCodeAtATime) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 200; ++trial) {
@@ -294,38 +347,42 @@ TEST(CanonicalHuffman, RunsOfTheOneBitCodeAreWrittenAsOneCodeAtATime) {
     std::vector<uint64_t> count(hf::kAlphabet, 0);
     for (uint16_t s : syms) ++count[s];
     const hf::Encoder code(count.data());
-    std::vector<std::byte> table(hf::kMaxTableSize);
-    table.resize(code.write_table(table.data()));
-    // The lengths from the table, the canonical codes from them, the bits one at a time.
-    std::vector<int> length(hf::kAlphabet, 0);
-    size_t pos = 0;
-    auto leb = [&] {
-      uint64_t v = 0;
-      for (int shift = 0;; shift += 7) {
-        const uint8_t b = std::to_integer<uint8_t>(table[pos++]);
-        v |= uint64_t(b & 0x7F) << shift;
-        if (!(b & 0x80)) return v;
-      }
-    };
-    const uint64_t used = leb();
-    int64_t sym = -1;
-    for (uint64_t k = 0; k < used; ++k) {
-      sym += int64_t(leb()) + 1;
-      length[size_t(sym)] = std::to_integer<int>(table[pos++]);
-    }
-    const std::vector<uint32_t> codes = canonical_codes(length);
-    std::vector<std::byte> want(hf::max_encoded_size(syms.size()), std::byte{0});
-    size_t bit = 0;
-    for (uint16_t s : syms)
-      for (int b = length[s] - 1; b >= 0; --b, ++bit)
-        if ((codes[s] >> b) & 1) want[bit / 8] |= std::byte(uint8_t(0x80 >> (bit % 8)));
-    want.resize((bit + 7) / 8);
-    std::vector<std::byte> got(hf::max_encoded_size(syms.size()));
-    got.resize(code.encode(syms.data(), syms.size(), got.data()));
-    ASSERT_EQ(got, want) << "trial " << trial;
+    const std::vector<int> length = table_lengths(code);
+    expect_bitwise(code, length, syms, "trial " + std::to_string(trial));
     if (syms.size() > 100) {
       EXPECT_EQ(length[dominant], 1) << "trial " << trial;
     }
+  }
+}
+
+// Codes up to kMaxLength bits (counts halving from symbol to symbol), in streams of every
+// length around the encoder's blocks, a block's end and the stream's last bytes: the same
+// bits as one code at a time, and nothing written past max_encoded_size, also where four
+// long codes in a row pass what one write takes.
+TEST(CanonicalHuffman, LongAndShortCodesOfEveryStreamLengthAreWrittenAsOneCodeAtATime) {
+  std::vector<uint64_t> count(hf::kAlphabet, 0);
+  for (size_t s = 0; s < 40; ++s) count[s] = (uint64_t{1} << 40) >> s;
+  const hf::Encoder code(count.data());
+  const std::vector<int> length = table_lengths(code);
+  ASSERT_EQ(length[39], hf::kMaxLength);
+  std::mt19937 rng(11);
+  for (int mix = 0; mix < 4; ++mix)
+    for (size_t n = 0; n < 300; ++n) {
+      auto draw = [&]() -> uint16_t {
+        if (mix == 0) return uint16_t(rng() % 40);       // any length
+        if (mix == 1) return uint16_t(30 + rng() % 10);  // only long codes
+        if (mix == 2) return uint16_t(rng() % 3);        // only short ones
+        return rng() % 16 ? 0 : uint16_t(rng() % 40);    // runs of the one-bit code
+      };
+      std::vector<uint16_t> syms(n);
+      for (auto& s : syms) s = draw();
+      expect_bitwise(code, length, syms, "mix " + std::to_string(mix) + ", n " + std::to_string(n));
+    }
+  // A piece's length, and runs that end at and across block edges.
+  for (size_t n : {size_t{65536}, size_t{65535}, size_t{65533}, size_t{4099}}) {
+    std::vector<uint16_t> syms(n, 0);
+    for (size_t i = 0; i < n; i += 1 + rng() % 97) syms[i] = uint16_t(rng() % 40);
+    expect_bitwise(code, length, syms, "long, n " + std::to_string(n));
   }
 }
 

@@ -1,7 +1,8 @@
 // Canonical Huffman codes (canonical_huffman.hpp): lengths by the two-queue construction over
-// counts in ascending order, halved counts where a length would pass kMaxLength, and a
-// decoder that resolves up to three codes within the next 12 bits with one table look-up and
-// runs of a one-bit code at once.
+// counts in ascending order, halved counts where a length would pass kMaxLength, an encoder
+// that writes several codes at a time without branching on the bits pending, and a decoder that
+// resolves up to three codes within the next 12 bits with one table look-up and runs of a
+// one-bit code at once.
 #include "codec/lossy/szp/canonical_huffman.hpp"
 
 #include <algorithm>
@@ -61,12 +62,13 @@ Status bad_table(const std::string& why) {
 
 }  // namespace
 
-Encoder::Encoder(const uint64_t* count) : length_(kAlphabet, 0), code_(kAlphabet, 0) {
+Encoder::Encoder(const uint64_t* count) : entry_(kAlphabet, 0) {
+  std::vector<uint8_t> length(kAlphabet, 0);
   std::vector<uint32_t> used;
   for (size_t s = 0; s < kAlphabet; ++s)
     if (count[s]) used.push_back(uint32_t(s));
   if (used.size() == 1) {
-    length_[used[0]] = 1;
+    length[used[0]] = 1;
   } else if (!used.empty()) {
     std::sort(used.begin(), used.end(), [&](uint32_t a, uint32_t b) {
       return count[a] != count[b] ? count[a] < count[b] : a < b;
@@ -79,102 +81,148 @@ Encoder::Encoder(const uint64_t* count) : length_(kAlphabet, 0), code_(kAlphabet
       if (*std::max_element(depth.begin(), depth.end()) <= kMaxLength) break;
       for (uint64_t& x : w) x = (x + 1) / 2;  // flatter counts, shorter longest code
     }
-    for (size_t i = 0; i < used.size(); ++i) length_[used[i]] = uint8_t(depth[i]);
+    for (size_t i = 0; i < used.size(); ++i) length[used[i]] = uint8_t(depth[i]);
   }
   // Canonical codes: by length, then by symbol.
   std::vector<uint32_t> order;
   for (size_t s = 0; s < kAlphabet; ++s)
-    if (length_[s]) order.push_back(uint32_t(s));
+    if (length[s]) order.push_back(uint32_t(s));
   std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return length_[a] < length_[b]; });
+                   [&](uint32_t a, uint32_t b) { return length[a] < length[b]; });
   uint32_t code = 0;
   int prev = 0;
   for (uint32_t s : order) {
-    code <<= (length_[s] - prev);
-    prev = length_[s];
-    code_[s] = code++;
+    code <<= (length[s] - prev);
+    prev = length[s];
+    entry_[s] = (code++ << 8) | length[s];
   }
   for (size_t s = 0; s < kAlphabet; ++s)
-    if (length_[s] == 1 && code_[s] == 0) zero_symbol_ = int32_t(s);
+    if (entry_[s] == 1) zero_symbol_ = int32_t(s);  // length 1, code 0
 }
 
 size_t Encoder::write_table(std::byte* dst) const {
   std::byte* p = dst;
   uint64_t used = 0;
-  for (uint8_t l : length_) used += l != 0;
+  for (uint32_t e : entry_) used += (e & 0xFF) != 0;
   put_leb128(p, used);
   int64_t prev = -1;
   for (size_t s = 0; s < kAlphabet; ++s)
-    if (length_[s]) {
+    if (entry_[s] & 0xFF) {
       put_leb128(p, uint64_t(int64_t(s) - prev - 1));
-      *p++ = std::byte(length_[s]);
+      *p++ = std::byte(uint8_t(entry_[s]));
       prev = int64_t(s);
     }
   return size_t(p - dst);
 }
 
-size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
-  uint64_t acc = 0;  // the low `bits` bits are pending, the bits above them already written
-  int bits = 0;      // < 32 between symbols, so a code of up to 24 bits always fits
-  size_t out = 0;
-  auto flush = [&] {
-    if (bits >= 32) {  // four bytes at once, most significant first
-      bits -= 32;
-      const uint32_t word = __builtin_bswap32(uint32_t(acc >> bits));
-      std::memcpy(dst + out, &word, 4);
-      out += 4;
+namespace {
+
+// Bits written most significant first without a branch on how many are pending (a branch
+// the codes' lengths make hard to predict): every put stores eight bytes at out, whose whole
+// bytes stay and whose last, partial byte the next put stores again.
+struct BitSink {
+  // The most bits one put takes: with up to 7 pending they fill at most 63 of acc's bits.
+  static constexpr uint32_t kMaxPut = 56;
+
+  std::byte* out;
+  uint64_t acc = 0;   // the low `bits` bits are pending, the bits above them already written
+  uint32_t bits = 0;  // < 8 between puts
+
+  // Appends the low len bits of code (1 <= len <= kMaxPut); writes out[0..8).
+  void put(uint64_t code, uint32_t len) {
+    acc = (acc << len) | code;
+    bits += len;
+    const uint64_t word = __builtin_bswap64(acc << (64 - bits));
+    std::memcpy(out, &word, 8);
+    out += bits >> 3;
+    bits &= 7;
+  }
+  // put() that writes only whole bytes (a code of up to kMaxLength bits), for the stream's
+  // end, where eight bytes may not fit.
+  void put_bytes(uint64_t code, uint32_t len) {
+    acc = (acc << len) | code;
+    bits += len;
+    for (; bits >= 8; bits -= 8) *out++ = std::byte(uint8_t(acc >> (bits - 8)));
+  }
+  // The end of the stream, its last bits padded with 0 bits to a whole byte.
+  std::byte* finish() {
+    if (bits) *out++ = std::byte(uint8_t(acc << (8 - bits)));
+    bits = 0;
+    return out;
+  }
+};
+
+// Symbols of the fast loop's blocks: a block of the one-bit code 0 is one put.
+constexpr size_t kBlock = 32;
+// Codes joined into one put where they fit: more would pass kMaxPut too often at tight
+// bounds, mispredicting the branch that halves them.
+constexpr size_t kJoined = 8;
+
+// Codes joined into one, and their length: the code may be garbled where the length passes
+// BitSink::kMaxPut, and is then not put.
+struct Joined {
+  uint64_t code;
+  uint32_t len;
+};
+
+template <size_t K>
+inline Joined joined(const uint32_t* entry, const uint16_t* syms) {
+  if constexpr (K == 1) {
+    return {entry[syms[0]] >> 8, entry[syms[0]] & 0xFF};
+  } else {
+    const Joined a = joined<K / 2>(entry, syms), b = joined<K / 2>(entry, syms + K / 2);
+    return {(a.code << (b.len & 63)) | b.code, a.len + b.len};
+  }
+}
+
+// The codes of syms[0..K) as one put, so that fewer puts, each of which waits on the one
+// before, are made; halved where they pass kMaxPut bits, which only rare long codes make
+// them do, so that the branch is seldom mispredicted.
+template <size_t K>
+inline void put_joined(BitSink& sink, const uint32_t* entry, const uint16_t* syms) {
+  const Joined j = joined<K>(entry, syms);
+  if constexpr (K > 2) {  // two codes take at most 2 kMaxLength <= kMaxPut bits
+    if (j.len > BitSink::kMaxPut) [[unlikely]] {
+      put_joined<K / 2>(sink, entry, syms);
+      put_joined<K / 2>(sink, entry, syms + K / 2);
+      return;
     }
-  };
-  // The one-bit code 0, where there is one (the zero code at loose bounds, nearly every
-  // symbol): its runs of four or more are found four symbols at a time and written as runs
-  // of 0 bits (shorter ones, common at tighter bounds, go the usual way).
-  const bool runs = zero_symbol_ >= 0;
-  const uint64_t run4 = runs ? uint64_t(zero_symbol_) * 0x0001000100010001ull : 0;
-  auto four_zeros = [&](size_t at) {
+  }
+  sink.put(j.code, j.len);
+}
+
+// Whether syms[0..kBlock) are all the symbol repeated in run4's four 16-bit lanes.
+inline bool one_symbol_block(const uint16_t* syms, uint64_t run4) {
+  uint64_t differ = 0;
+  for (size_t k = 0; k < kBlock; k += 4) {
     uint64_t w;
-    std::memcpy(&w, syms + at, 8);
-    return w == run4;
-  };
-  for (size_t i = 0; i < n;) {
-    if (runs && i + 4 <= n && four_zeros(i)) {
-      size_t r = 4;
-      for (;;) {
-        if (i + r + 4 > n) {
-          while (i + r < n && syms[i + r] == uint16_t(zero_symbol_)) ++r;
-          break;
-        }
-        uint64_t w;
-        std::memcpy(&w, syms + i + r, 8);
-        w ^= run4;
-        if (w) {
-          r += size_t(std::endian::native == std::endian::little ? __builtin_ctzll(w)
-                                                                 : __builtin_clzll(w)) / 16;
-          break;
-        }
-        r += 4;
-      }
-      i += r;
-      while (r) {
-        const int t = int(std::min<size_t>(r, 32));
-        acc <<= t;
-        bits += t;
-        r -= size_t(t);
-        flush();
-      }
+    std::memcpy(&w, syms + k, 8);
+    differ |= w ^ run4;
+  }
+  return differ == 0;
+}
+
+}  // namespace
+
+size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
+  BitSink sink{dst};
+  const uint32_t* entry = entry_.data();
+  // The one-bit code 0, where there is one (the zero code at loose bounds, nearly every
+  // symbol), a block at a time.
+  const bool runs = zero_symbol_ >= 0;
+  const uint64_t run4 = uint64_t(uint16_t(zero_symbol_)) * 0x0001000100010001ull;
+  // A put's eight bytes lie within max_encoded_size(n) while 3 symbols (9 bytes of codes at
+  // most) remain after the block; the rest go a byte at a time.
+  size_t i = 0;
+  for (; i + kBlock + 3 <= n; i += kBlock) {
+    if (runs && one_symbol_block(syms + i, run4)) {
+      sink.put(0, kBlock);
       continue;
     }
-    const int len = length_[syms[i]];
-    acc = (acc << len) | code_[syms[i]];
-    bits += len;
-    ++i;
-    flush();
+    for (size_t k = 0; k < kBlock; k += kJoined) put_joined<kJoined>(sink, entry, syms + i + k);
   }
-  while (bits >= 8) {
-    bits -= 8;
-    dst[out++] = std::byte(uint8_t(acc >> bits));
-  }
-  if (bits > 0) dst[out++] = std::byte(uint8_t(acc << (8 - bits)));
-  return out;
+  for (; i < n; ++i) sink.put_bytes(entry[syms[i]] >> 8, entry[syms[i]] & 0xFF);
+  return size_t(sink.finish() - dst);
 }
 
 Result<size_t> Decoder::read_table(std::span<const std::byte> in) {

@@ -34,8 +34,8 @@ class Encoder {
   size_t encode(const uint16_t* syms, size_t n, std::byte* dst) const;
 
  private:
-  std::vector<uint8_t> length_;
-  std::vector<uint32_t> code_;
+  // Per symbol its code above its length's 8 bits, so that one load gives both.
+  std::vector<uint32_t> entry_;
   int32_t zero_symbol_ = -1;  // the symbol of the one-bit code 0, if any
 };
 
