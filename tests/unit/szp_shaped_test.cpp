@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "codec/lossy/szp/canonical_huffman.hpp"
 #include "codec/lossy/szp/entropy_chunk.hpp"
 #include "codec/lossy/szp/shaped_huffman.hpp"
 #include "codec/lossy/szp/shaped_prefix.hpp"
@@ -299,6 +300,37 @@ TEST(SzpShapedHuffman, SlabsDecodedAPieceAtATimeMatchWholeSlabs) {
         }
       }
     }
+}
+
+// A slab's stream goes through zstd where its codes are short (loose bounds: nearly all the
+// one-bit zero code) or where a sample shows zstd shrinking it by 1/16 or more (here: planes
+// that all repeat, so their codes do), and is stored as it is where the codes are dense and
+// zstd would save less (Gaussian noise).
+TEST(SzpShapedHuffman, TheStreamGoesThroughZstdWhereItPays) {
+  const szp::Box b{32, 64, 64, 32};
+  auto coding_of = [&](const std::vector<float>& x, double eb) {
+    std::vector<std::byte> slab;
+    EXPECT_TRUE(szp::encode_huffman_slab(x.data(), b, 0, b.nz, eb, slab).ok());
+    szp::huffman::Decoder table;
+    auto t = table.read_table(slab);
+    EXPECT_TRUE(t.ok());
+    std::vector<float> y(x.size());
+    EXPECT_TRUE(szp::decode_huffman_slab<float>(slab, b, 0, b.nz, eb, y.data()).ok());
+    for (size_t j = 0; j < x.size(); ++j) EXPECT_LE(std::fabs(double(y[j]) - x[j]), eb * 1.000001);
+    return std::to_integer<int>(slab[*t]);
+  };
+  std::mt19937 rng(5);
+  std::normal_distribution<float> noise(0.f, 1.f);
+  std::vector<float> smooth(b.count()), noisy(b.count()), repeated(b.count()), plane(b.plane());
+  for (auto& v : plane) v = noise(rng);
+  for (size_t j = 0; j < b.count(); ++j) {
+    smooth[j] = std::sin(float(j % b.nx) * 0.05f) * std::cos(float(j / b.plane()) * 0.1f);
+    noisy[j] = noise(rng);
+    repeated[j] = plane[j % b.plane()];
+  }
+  EXPECT_EQ(coding_of(smooth, 0.1), 1);
+  EXPECT_EQ(coding_of(noisy, 0.7), 0);  // about 2.2 bits a value, which zstd shrinks by 3 %
+  EXPECT_EQ(coding_of(repeated, 0.05), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, SzpShaped, ::testing::Values("szp-e", "szp-eh"),
