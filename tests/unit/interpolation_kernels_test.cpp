@@ -1,9 +1,10 @@
-// The AVX-512 kernels of the step-2 interpolation runs (interpolation_kernels_avx512.hpp)
-// against the portable path (interpolation_runs.hpp, interpolation_quantizer.hpp), walked as
-// the Huffman-coded shaped payloads walk them (shaped_huffman.cpp): the kernel first, the
-// portable path for what it leaves. Symbols and values must be the same bit for bit, on every
-// run kind, partial groups, values the bound refuses and stored values. This file is built
-// for x86-64-v4 (tests/CMakeLists.txt) and skips on a CPU without AVX-512.
+// The AVX-512 kernels of the interpolation runs of step 2 and 4
+// (interpolation_kernels_avx512.hpp) against the portable path (interpolation_runs.hpp,
+// interpolation_quantizer.hpp), walked as the Huffman-coded shaped payloads walk them
+// (shaped_huffman.cpp): the kernel first, the portable path for what it leaves. Symbols and
+// values must be the same bit for bit, on every run kind, partial groups, values the bound
+// refuses and stored values. This file is built for x86-64-v4 (tests/CMakeLists.txt) and
+// skips on a CPU without AVX-512.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,9 +29,15 @@ bool cpu_has_kernels() {
          __builtin_cpu_supports("avx512vl");
 }
 
+// The runs the kernels take, as the codec gives them.
+bool strided(const szp::InterpRun& r) {
+  return (r.step == 2 || r.step == 4) && r.kind != szp::RunKind::zero;
+}
+
 // What the kernels did, to check the test reaches what it means to.
 struct Seen {
   size_t by_kind[5] = {};  // values the kernels took, by RunKind
+  size_t by_step[2] = {};  // ... of runs of step 2 and 4
   size_t partial = 0;      // calls whose values ended inside a group of 16
   size_t stopped = 0;      // calls that left values of their block to the portable path
 };
@@ -87,10 +94,14 @@ void check_box(const szp::Box& b, float h, uint64_t seed, Seen& seen) {
           const size_t m = std::min(kBlock, r.n - b0);
           encode_portable(slow.data(), r, b0, m, h, accept, sym_slow.data() + r.code + b0);
           size_t done = 0;
-          if (r.step == 2 && r.kind != szp::RunKind::zero) {
-            done = szp::detail::quantize_step2(fast.data(), len, r, b0, m, h, 1.0f / h, accept,
-                                               sym_fast.data() + r.code + b0);
+          if (strided(r)) {
+            uint16_t* sym = sym_fast.data() + r.code + b0;
+            done = r.step == 2 ? szp::detail::quantize_strided<2>(fast.data(), len, r, b0, m, h,
+                                                                  1.0f / h, accept, sym)
+                               : szp::detail::quantize_strided<4>(fast.data(), len, r, b0, m, h,
+                                                                  1.0f / h, accept, sym);
             seen.by_kind[int(r.kind)] += done;
+            seen.by_step[r.step / 4] += done;
             seen.partial += done % 16 != 0;
             seen.stopped += done < m;
           }
@@ -116,8 +127,10 @@ void check_box(const szp::Box& b, float h, uint64_t seed, Seen& seen) {
           const uint16_t* s = sym.data() + r.code + b0;
           decode_portable(out_slow.data(), r, b0, m, h, s);
           size_t done = 0;
-          if (r.step == 2 && r.kind != szp::RunKind::zero) {
-            done = szp::detail::reconstruct_step2(out_fast.data(), len, r, b0, m, h, s);
+          if (strided(r)) {
+            done = r.step == 2
+                       ? szp::detail::reconstruct_strided<2>(out_fast.data(), len, r, b0, m, h, s)
+                       : szp::detail::reconstruct_strided<4>(out_fast.data(), len, r, b0, m, h, s);
             seen.stopped += done < m;
           }
           if (done < m) decode_portable(out_fast.data(), r, b0 + done, m - done, h, s + done);
@@ -127,7 +140,7 @@ void check_box(const szp::Box& b, float h, uint64_t seed, Seen& seen) {
   ASSERT_EQ(std::memcmp(out_fast.data(), out_slow.data(), len * sizeof(float)), 0);
 }
 
-TEST(InterpolationKernels, Step2RunsMatchThePortablePathBitForBit) {
+TEST(InterpolationKernels, StridedRunsMatchThePortablePathBitForBit) {
   if (!cpu_has_kernels()) GTEST_SKIP() << "no AVX-512 on this CPU";
   Seen seen;
   const std::vector<szp::Box> boxes = {{12, 10, 70, 12}, {9, 33, 40, 9}, {5, 7, 130, 5},
@@ -138,6 +151,8 @@ TEST(InterpolationKernels, Step2RunsMatchThePortablePathBitForBit) {
   for (szp::RunKind k :
        {szp::RunKind::left, szp::RunKind::linear, szp::RunKind::cubic, szp::RunKind::row})
     EXPECT_GT(seen.by_kind[int(k)], 0u) << "kind " << int(k) << " never reached the kernels";
+  EXPECT_GT(seen.by_step[0], 0u);
+  EXPECT_GT(seen.by_step[1], 0u);
   EXPECT_GT(seen.partial, 0u);
   EXPECT_GT(seen.stopped, 0u);
 }
@@ -146,7 +161,7 @@ TEST(InterpolationKernels, Step2RunsMatchThePortablePathBitForBit) {
 
 #else
 
-TEST(InterpolationKernels, Step2RunsMatchThePortablePathBitForBit) {
+TEST(InterpolationKernels, StridedRunsMatchThePortablePathBitForBit) {
   GTEST_SKIP() << "built without AVX-512 (tests/CMakeLists.txt builds this file for x86-64-v4)";
 }
 

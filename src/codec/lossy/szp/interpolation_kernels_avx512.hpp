@@ -1,8 +1,9 @@
-// AVX-512 kernels for the interpolation runs of step 2 (interpolation_runs.hpp): the finest
-// level's three passes, where most values lie. A run of step 2 reads and writes every other
-// float of a row, which the portable path does in four loops over scratch arrays (predict,
-// gather, quantize, scatter); here 16 values at a time are taken from two vectors by one
-// permute per row read, predicted, quantized or reconstructed and merged back in registers.
+// AVX-512 kernels for the interpolation runs of step 2 and 4 (interpolation_runs.hpp): the
+// two finest levels' passes, where nearly all values lie. Such a run reads and writes every
+// other (every fourth) float of a row, which the portable path does in four loops over
+// scratch arrays (predict, gather, quantize, scatter); here 16 values at a time are taken
+// from two (four) vectors by permutes, predicted, quantized or reconstructed and merged
+// back in registers.
 // The arithmetic is the portable path's (interpolation_quantizer.hpp), operation for
 // operation and without fused multiply-adds, so codes and values are bit for bit the same
 // (tests compare the two on every run kind). A group of 16 holding a value the bound refuses
@@ -23,19 +24,25 @@
 
 namespace commpress::codec::szp::detail {
 
-class Step2Lanes {
+// Groups of 16 values of a run of step kStep: 16 kStep floats, from kStep / 2 vectors.
+template <size_t kStep>
+class StridedLanes {
+  static_assert(kStep == 2 || kStep == 4);
+
  public:
+  static constexpr size_t kSpan = 16 * kStep;
+
   // How many groups of 16 of the run's values i0 .. i0 + m (the last one possibly partial)
   // the kernels may take: every float their whole vectors load or store, from 3 sd before
-  // a group's first value to 3 sd + 31 after it, lies in [0, len).
+  // a group's first value to 3 sd + kSpan - 1 after it, lies in [0, len).
   static size_t groups(const InterpRun& r, size_t i0, size_t m, size_t len) {
     if (r.kind == RunKind::row && r.nd >= (size_t{1} << 30)) return 0;  // (32-bit lanes)
     const bool far = r.kind == RunKind::cubic || r.kind == RunKind::row;
     const ptrdiff_t reach = far ? ptrdiff_t(3 * r.sd) : ptrdiff_t(r.sd);
-    const ptrdiff_t first = ptrdiff_t(r.j0 + 2 * i0);
+    const ptrdiff_t first = ptrdiff_t(r.j0 + kStep * i0);
     if (first - reach < 0) return 0;
     size_t k = (m + 15) / 16;
-    while (k && size_t(first + ptrdiff_t(32 * k) + reach) > len) --k;
+    while (k && size_t(first + ptrdiff_t(kSpan * k) + reach) > len) --k;
     return k;
   }
 
@@ -45,22 +52,50 @@ class Step2Lanes {
     return left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
   }
 
-  // The 16 floats at p[0], p[2], ..., p[30].
-  static __m512 evens(const float* p) {
-    const __m512i even =
-        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    return _mm512_permutex2var_ps(_mm512_loadu_ps(p), even, _mm512_loadu_ps(p + 16));
+  // The 16 floats at p[0], p[kStep], ..., p[15 kStep].
+  static __m512 every(const float* p) {
+    if constexpr (kStep == 2) {
+      const __m512i even =
+          _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+      return _mm512_permutex2var_ps(_mm512_loadu_ps(p), even, _mm512_loadu_ps(p + 16));
+    } else {
+      const __m512i fourth =
+          _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+      const __m512 lo = _mm512_permutex2var_ps(_mm512_loadu_ps(p), fourth, _mm512_loadu_ps(p + 16));
+      const __m512 hi =
+          _mm512_permutex2var_ps(_mm512_loadu_ps(p + 32), fourth, _mm512_loadu_ps(p + 48));
+      return _mm512_shuffle_f32x4(lo, hi, 0x44);  // lo's low half, then hi's
+    }
+  }
+
+  // p[kStep t] = v[t] for t < 16, the floats between them kept.
+  static void store(float* p, __m512 v) {
+    if constexpr (kStep == 2) {
+      const __m512i lo = _mm512_setr_epi32(0, 17, 1, 19, 2, 21, 3, 23, 4, 25, 5, 27, 6, 29, 7, 31);
+      const __m512i hi =
+          _mm512_setr_epi32(8, 17, 9, 19, 10, 21, 11, 23, 12, 25, 13, 27, 14, 29, 15, 31);
+      _mm512_storeu_ps(p, _mm512_permutex2var_ps(v, lo, _mm512_loadu_ps(p)));
+      _mm512_storeu_ps(p + 16, _mm512_permutex2var_ps(v, hi, _mm512_loadu_ps(p + 16)));
+    } else {
+      const __m512i q[4] = {
+          _mm512_setr_epi32(0, 17, 18, 19, 1, 21, 22, 23, 2, 25, 26, 27, 3, 29, 30, 31),
+          _mm512_setr_epi32(4, 17, 18, 19, 5, 21, 22, 23, 6, 25, 26, 27, 7, 29, 30, 31),
+          _mm512_setr_epi32(8, 17, 18, 19, 9, 21, 22, 23, 10, 25, 26, 27, 11, 29, 30, 31),
+          _mm512_setr_epi32(12, 17, 18, 19, 13, 21, 22, 23, 14, 25, 26, 27, 15, 29, 30, 31)};
+      for (int k = 0; k < 4; ++k)
+        _mm512_storeu_ps(p + 16 * k, _mm512_permutex2var_ps(v, q[k], _mm512_loadu_ps(p + 16 * k)));
+    }
   }
 
   // The predictions of the group whose first value is value i of run r, at p.
   static __m512 predict(const float* p, const InterpRun& r, size_t i) {
     const ptrdiff_t o1 = ptrdiff_t(r.sd), o3 = ptrdiff_t(3 * r.sd);
-    const __m512 a1 = evens(p - o1);
+    const __m512 a1 = every(p - o1);
     if (r.kind == RunKind::left) return a1;
-    const __m512 sum1 = _mm512_add_ps(a1, evens(p + o1));
+    const __m512 sum1 = _mm512_add_ps(a1, every(p + o1));
     const __m512 linear = _mm512_mul_ps(sum1, _mm512_set1_ps(0.5f));
     if (r.kind == RunKind::linear) return linear;
-    const __m512 sum3 = _mm512_add_ps(evens(p - o3), evens(p + o3));
+    const __m512 sum3 = _mm512_add_ps(every(p - o3), every(p + o3));
     const __m512 cubic = _mm512_mul_ps(
         _mm512_sub_ps(_mm512_mul_ps(_mm512_set1_ps(9.0f), sum1), sum3), _mm512_set1_ps(0.0625f));
     if (r.kind == RunKind::cubic) return cubic;
@@ -81,41 +116,34 @@ class Step2Lanes {
     const __m512 pred = _mm512_mask_blend_ps(near_start | near_end, cubic, linear);
     return _mm512_mask_blend_ps(last, pred, a1);
   }
-
-  // (even lanes from v, its low or high half; odd lanes from what p holds)
-  static void store_evens(float* p, __m512 v) {
-    const __m512i lo = _mm512_setr_epi32(0, 17, 1, 19, 2, 21, 3, 23, 4, 25, 5, 27, 6, 29, 7, 31);
-    const __m512i hi =
-        _mm512_setr_epi32(8, 17, 9, 19, 10, 21, 11, 23, 12, 25, 13, 27, 14, 29, 15, 31);
-    _mm512_storeu_ps(p, _mm512_permutex2var_ps(v, lo, _mm512_loadu_ps(p)));
-    _mm512_storeu_ps(p + 16, _mm512_permutex2var_ps(v, hi, _mm512_loadu_ps(p + 16)));
-  }
 };
 
 // The groups' values are written back only after all of them are predicted: along x a
 // group's neighbours share vectors with the group before it, and reading them back from
 // stores still in flight would stall (the loads straddle two stores).
-inline constexpr size_t kStep2MaxGroups = 32;
+inline constexpr size_t kMaxGroups = 32;
 
-// Encodes values i0 .. i0 + m of run r (step 2, finite values, kind other than zero) of the
-// slab v (len floats) 16 at a time, at most 16 kStep2MaxGroups: their symbols into sym,
+// Encodes values i0 .. i0 + m of run r (step kStep, finite values, kind other than zero) of
+// the slab v (len floats) 16 at a time, at most 16 kMaxGroups: their symbols into sym,
 // their reconstructions into v (lanes past the m written back as they were). Stops before
 // the first group with a refused value; returns how many values it coded.
-inline size_t quantize_step2(float* v, size_t len, const InterpRun& r, size_t i0, size_t m, float h,
-                             float inv, float accept, uint16_t* sym) {
-  const size_t groups = std::min(kStep2MaxGroups, Step2Lanes::groups(r, i0, m, len));
+template <size_t kStep>
+size_t quantize_strided(float* v, size_t len, const InterpRun& r, size_t i0, size_t m, float h,
+                        float inv, float accept, uint16_t* sym) {
+  using L = StridedLanes<kStep>;
+  const size_t groups = std::min(kMaxGroups, L::groups(r, i0, m, len));
   const __m512 vh = _mm512_set1_ps(h), vinv = _mm512_set1_ps(inv);
   const __m512 vaccept = _mm512_set1_ps(accept), limit = _mm512_set1_ps(float(kRadius - 1));
   const __m512 magic = _mm512_set1_ps(1.5f * float(1 << 23));
   const __m512i one = _mm512_set1_epi32(1);
-  float* p0 = v + r.j0 + 2 * i0;
-  __m512 rc[kStep2MaxGroups];
+  float* p0 = v + r.j0 + kStep * i0;
+  __m512 rc[kMaxGroups];
   size_t g = 0;
   for (; g < groups; ++g) {
-    const float* p = p0 + 32 * g;
-    const __mmask16 own = Step2Lanes::lanes(g, m);
-    const __m512 pred = Step2Lanes::predict(p, r, i0 + 16 * g);
-    const __m512 val = Step2Lanes::evens(p);
+    const float* p = p0 + L::kSpan * g;
+    const __mmask16 own = L::lanes(g, m);
+    const __m512 pred = L::predict(p, r, i0 + 16 * g);
+    const __m512 val = L::every(p);
     const __m512 y = _mm512_mul_ps(_mm512_sub_ps(val, pred), vinv);
     const __mmask16 in_range = _mm512_cmp_ps_mask(_mm512_abs_ps(y), limit, _CMP_LT_OQ);
     const __m512 q = _mm512_sub_ps(_mm512_add_ps(y, magic), magic);
@@ -129,36 +157,38 @@ inline size_t quantize_step2(float* v, size_t len, const InterpRun& r, size_t i0
         _mm512_add_epi32(_mm512_xor_si512(_mm512_slli_epi32(k, 1), _mm512_srai_epi32(k, 31)), one);
     _mm256_mask_storeu_epi16(sym + 16 * g, own, _mm512_cvtepi32_epi16(zz));
   }
-  for (size_t t = 0; t < g; ++t) Step2Lanes::store_evens(p0 + 32 * t, rc[t]);
+  for (size_t t = 0; t < g; ++t) L::store(p0 + L::kSpan * t, rc[t]);
   return std::min(m, 16 * g);
 }
 
-// Decodes values i0 .. i0 + m of run r (step 2, no stored value NaN or Inf, kind other than
-// zero) into the slab v (len floats) 16 at a time from their symbols, at most 16
-// kStep2MaxGroups (lanes past the m written back as they were). Stops before the first
-// group holding a stored value (symbol 0); returns how many values it decoded.
-inline size_t reconstruct_step2(float* v, size_t len, const InterpRun& r, size_t i0, size_t m,
-                                float h, const uint16_t* sym) {
-  const size_t groups = std::min(kStep2MaxGroups, Step2Lanes::groups(r, i0, m, len));
+// Decodes values i0 .. i0 + m of run r (step kStep, no stored value NaN or Inf, kind other
+// than zero) into the slab v (len floats) 16 at a time from their symbols, at most 16
+// kMaxGroups (lanes past the m written back as they were). Stops before the first group
+// holding a stored value (symbol 0); returns how many values it decoded.
+template <size_t kStep>
+size_t reconstruct_strided(float* v, size_t len, const InterpRun& r, size_t i0, size_t m, float h,
+                           const uint16_t* sym) {
+  using L = StridedLanes<kStep>;
+  const size_t groups = std::min(kMaxGroups, L::groups(r, i0, m, len));
   const __m512 vh = _mm512_set1_ps(h);
   const __m512i one = _mm512_set1_epi32(1);
-  float* p0 = v + r.j0 + 2 * i0;
-  __m512 val[kStep2MaxGroups];
+  float* p0 = v + r.j0 + kStep * i0;
+  __m512 val[kMaxGroups];
   size_t g = 0;
   for (; g < groups; ++g) {
-    const __mmask16 own = Step2Lanes::lanes(g, m);
+    const __mmask16 own = L::lanes(g, m);
     const __m256i s16 = _mm256_maskz_loadu_epi16(own, sym + 16 * g);
     if (_mm256_mask_testn_epi16_mask(own, s16, s16)) break;
     const __m512i z = _mm512_sub_epi32(_mm512_cvtepu16_epi32(s16), one);
     const __m512i code =
         _mm512_xor_si512(_mm512_srli_epi32(z, 1),
                          _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_and_si512(z, one)));
-    const float* p = p0 + 32 * g;
-    const __m512 pred = Step2Lanes::predict(p, r, i0 + 16 * g);
+    const float* p = p0 + L::kSpan * g;
+    const __m512 pred = L::predict(p, r, i0 + 16 * g);
     const __m512 got = _mm512_add_ps(pred, _mm512_mul_ps(_mm512_cvtepi32_ps(code), vh));
-    val[g] = own == 0xFFFF ? got : _mm512_mask_blend_ps(own, Step2Lanes::evens(p), got);
+    val[g] = own == 0xFFFF ? got : _mm512_mask_blend_ps(own, L::every(p), got);
   }
-  for (size_t t = 0; t < g; ++t) Step2Lanes::store_evens(p0 + 32 * t, val[t]);
+  for (size_t t = 0; t < g; ++t) L::store(p0 + L::kSpan * t, val[t]);
   return std::min(m, 16 * g);
 }
 
