@@ -278,8 +278,10 @@ WHY_MISSED = {
         "`szp-eh:nd` codes the same interpolation's codes as SZ3 does, canonical Huffman and "
         "zstd, with the whole 256^3 field as one box; on the 1-D data sets they are `szp-e` "
         "and `szp-eh` themselves. The smooth field's rows miss on speed, not ratio: the "
-        "interpolation (vectorized along each pass's runs) and the Huffman stage run at about "
-        "twice SZ3's compression speed and about its decompression speed, below 2 and 3 GB/s. "
+        "interpolation (AVX-512 kernels on the two finest levels, vectorized runs elsewhere) "
+        "and the Huffman stage compress at 3-4x SZ3's speed and decompress at 1.9-2.5x its "
+        "speed, below 2 and 3 GB/s; most of what remains is the finest level's passes over "
+        "the 64 MiB field (memory traffic) and, at REL 1e-3 and 1e-4, the Huffman decoder. "
         "The random walk at REL 1e-4 (dense codes, no sparse chunks) sits at the 2 GB/s line; "
         "its zstd stage is what buys the ratio (a faster zstd level drops it below 0.7x SZ3)."),
     "combine": (
