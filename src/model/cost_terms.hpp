@@ -149,10 +149,11 @@ COMMPRESS_COLLECTIVE_ALGORITHMS(COMMPRESS_DECLARE_COST)
 using Cost = double (*)(const Terms&);
 Cost cost_of(Algorithm a);  // null for Auto
 
-// MPI's own movement (movement_costs.cpp); its reductions and allgather as Open MPI's tuned
-// component runs them (open_mpi_tuned.cpp).
+// MPI's own movement (movement_costs.cpp); its bcast, reductions and allgather as Open MPI's
+// tuned component runs them (open_mpi_tuned.cpp).
 double mpi_movement_cost(const Terms& t);
 double mpi_reduction_cost(const Terms& t);
+double mpi_bcast_cost(const Terms& t);
 double mpi_allgather_cost(const Terms& t);
 // Bruck's allgather messages for blocks of `block_wire` bytes (movement_costs.cpp).
 double bruck_messages(const Terms& t, double block_wire);

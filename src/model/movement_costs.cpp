@@ -57,11 +57,7 @@ double bcast(const Terms& t, Algorithm a) {
     // Measured against the plain tree, where the profile did.
     if (const double slowdown = t.machine().bcast_mpi.at(p, n); slowdown > 0)
       return slowdown * binomial;
-    // Scatter by halves, then a ring allgather (van de Geijn), MPI's large-message bcast.
-    double scatter = 0;
-    for (int j = 1; j <= levels; ++j) scatter += t.msg(n / double(1 << j));
-    const double sag = scatter + (p - 1) * t.msg(n / p);
-    return std::min(binomial, sag);
+    return mpi_bcast_cost(t);
   }
   if (a != Algorithm::Binomial) return INFINITY;
   const double k = t.chunks(n), x = n / k;

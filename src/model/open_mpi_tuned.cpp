@@ -1,5 +1,5 @@
-// MPI's own reductions and allgather as Open MPI 4.1's tuned component runs them: its fixed
-// decision picks one algorithm per (communicator size, bytes), and the cost is that
+// MPI's own bcast, reductions and allgather as Open MPI 4.1's tuned component runs them: its
+// fixed decision picks one algorithm per (communicator size, bytes), and the cost is that
 // algorithm's, step by step, with the partners each step pairs. The simulated cluster runs
 // the same decision (SMPI's Open MPI selector), so the MPI baseline Auto weighs is the one
 // the program would otherwise get. Taking the best of MPI's algorithms instead was wrong both
@@ -92,6 +92,25 @@ int allgather_algorithm(int p, double b) {
                  {4096, {{32, 2}, {128, 3}, {512, 2}, {4096, 3}}, 5},
                  {kLargest, {{2, 3}, {8, 2}, {16, 3}, {512, 2}, {4096, 3}}, 5}},
                 p, b);
+}
+
+// Bcast, by the message's bytes: 1 linear, 2 chain, 3 pipeline, 4 split binary tree, 5
+// binary tree, 6 binomial, 7 k-nomial, 8 scatter then recursive-doubling allgather, 9
+// scatter then ring allgather.
+int bcast_algorithm(int p, double n) {
+  return decide({{4, {{32, 3}, {256, 5}, {512, 3}, {1024, 7}, {32768, 1}, {131072, 5},
+                      {262144, 2}, {524288, 1}, {1048576, 6}}, 5},
+                 {8, {{64, 5}, {128, 6}, {2048, 5}, {8192, 6}, {1048576, 1}}, 2},
+                 {16, {{8, 7}, {64, 5}, {4096, 7}, {16384, 5}, {32768, 6}}, 1},
+                 {32, {{4096, 7}, {1048576, 6}}, 8},
+                 {64, {{2048, 6}}, 7},
+                 {128, {}, 7},
+                 {256, {{2, 6}, {16384, 5}, {32768, 1}, {65536, 5}}, 7},
+                 {1024, {{16384, 7}, {32768, 4}}, 7},
+                 {2048, {{524288, 7}}, 8},
+                 {4096, {{262144, 7}}, 8},
+                 {kLargest, {{8192, 7}, {16384, 5}, {262144, 7}}, 8}},
+                p, n);
 }
 
 // The ranks beyond the largest power of two first hand their vector to a neighbour and get
@@ -194,7 +213,72 @@ double open_mpi_reduce_scatter(const Terms& t, double n) {
   }
 }
 
+// The k-nomial tree of radix 4, whole messages: at each level every rank holding the
+// message sends it to up to three more at once (as the simulator's k-nomial does). A level's
+// sends off a node share its link; copies inside a node each go at the node link's rate (a
+// node's memory serves several copies at once, as the simulated nodes' loopback does). The
+// root's place stands for every sender's (ranks placed node by node, the senders' spacing a
+// multiple or divisor of the node's ranks).
+double knomial_bcast(const Terms& t, double n) {
+  constexpr int kRadix = 4;
+  const int p = t.p(), r = t.scenario().ranks_per_node;
+  int mask = 1;
+  while (mask * kRadix < p) mask *= kRadix;
+  double sum = 0;
+  for (; mask >= 1; mask /= kRadix) {
+    int off = 0, inside = 0;
+    for (int d = 1; d < kRadix && d * mask < p; ++d)
+      (t.across_nodes() && d * mask < r ? inside : off) += 1;
+    const int senders = t.across_nodes() ? std::max(1, r / (kRadix * mask)) : 1;
+    const double net = off == 0            ? 0
+                       : t.across_nodes() ? t.step_msg(n, false, off * senders)
+                                          : t.msg(off * n);
+    const double local = inside ? t.node_msg(n) : 0;
+    sum += std::max(net, local);
+  }
+  return sum;
+}
+
+// Segmented trees and chains (Open MPI's table sets segments of 1 to 128 KiB), priced with
+// the library's chunk as the segment: the pipeline's fill (the tree's depth, or the chain's
+// length, in segment messages) then one segment a step per child a rank sends to.
+double segmented(const Terms& t, double n, int depth, int children) {
+  const double k = t.chunks(n), seg = n / k;
+  return (depth + k - 1) * children * t.msg(seg);
+}
+
+double open_mpi_bcast(const Terms& t, double n) {
+  const int p = t.p(), r = std::max(1, t.scenario().ranks_per_node);
+  switch (bcast_algorithm(p, n)) {
+    case 1: {  // the root sends to every rank: off its node through its link
+      if (!t.across_nodes()) return t.msg((p - 1) * n);
+      return std::max(t.step_msg(n, false, p - r), t.node_msg((r - 1) * n));
+    }
+    case 2:
+    case 3:
+      return segmented(t, n, p - 1, 1);
+    case 4:
+    case 5:
+      return segmented(t, n, ceil_log2(p + 1) - 1, 2);
+    case 6:
+      return binomial_tree(t, n, false);
+    case 7:
+      return knomial_bcast(t, n);
+    case 8: {
+      double gather = 0;
+      for (int dist = 1; dist < floor_pow2(p); dist *= 2) gather += t.pair_msg(n / p * dist, dist);
+      return binomial_scatter(t, n) + gather;
+    }
+    default:
+      return binomial_scatter(t, n) + ring_steps(t, n / p, false);
+  }
+}
+
 }  // namespace
+
+double mpi_bcast_cost(const Terms& t) {
+  return t.p() <= 1 ? 0 : open_mpi_bcast(t, t.scenario().bytes);
+}
 
 double mpi_allgather_cost(const Terms& t) {
   const double b = t.scenario().bytes;

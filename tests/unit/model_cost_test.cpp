@@ -2,6 +2,7 @@
 // profile simple enough to follow: one line for every message size, round codec rates.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "commpress/model.hpp"
@@ -192,6 +193,26 @@ TEST(ModelCost, MpiAllgatherNeighbourExchangeCrossesNodesEveryOtherStep) {
   // Without nodes every step is a network message.
   s.ranks_per_node = 1;
   EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), network(b) + 31 * network(2 * b), 1e-12);
+}
+
+TEST(ModelCost, MpiBcastIsTheKnomialTreeOpenMpisTableRunsAt64Ranks) {
+  // 1 MiB to 64 ranks in nodes of 8: the table runs the radix-4 k-nomial tree. The root
+  // sends to ranks 16, 32 and 48 at once (three nodes, one link); then each of the four to
+  // +4 (its own node) and +8, +12 (two other nodes); then each of the sixteen to +1, +2, +3,
+  // all inside its node, two senders a node.
+  const double n = MiB;
+  Scenario s = scenario(Operation::bcast, n, 64, 1);
+  s.ranks_per_node = 8;
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  auto inside = [](double x) { return 1e-6 + x * 1e-10; };
+  auto network = [](double x) { return kAlpha + x * kBeta; };
+  const double knomial = (network(n) + 2 * n * kBeta) +
+                         std::max(network(n) + n * kBeta, inside(n)) + inside(n);
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), knomial, 1e-12);
+  // 8 ranks (under 16): the table sends from the root to each in turn (linear).
+  s = scenario(Operation::bcast, n, 8, 1);
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), network(7 * n), 1e-12);
 }
 
 TEST(ModelCost, PointToPointPipelinesChunks) {
