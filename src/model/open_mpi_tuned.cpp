@@ -239,9 +239,10 @@ double knomial_bcast(const Terms& t, double n) {
   return sum;
 }
 
-// Segmented trees and chains (Open MPI's table sets segments of 1 to 128 KiB), priced with
-// the library's chunk as the segment: the pipeline's fill (the tree's depth, or the chain's
-// length, in segment messages) then one segment a step per child a rank sends to.
+// Segmented trees and chains (Open MPI's table sets segments of 1 to 128 KiB; the simulator's
+// binary tree takes 8 KiB, its chain 128 KiB), priced with the library's chunk as the
+// segment: the pipeline's fill (the tree's depth, or the chain's length, in segment
+// messages) then one segment a step per child a rank sends to.
 double segmented(const Terms& t, double n, int depth, int children) {
   const double k = t.chunks(n), seg = n / k;
   return (depth + k - 1) * children * t.msg(seg);
@@ -250,7 +251,9 @@ double segmented(const Terms& t, double n, int depth, int children) {
 double open_mpi_bcast(const Terms& t, double n) {
   const int p = t.p(), r = std::max(1, t.scenario().ranks_per_node);
   switch (bcast_algorithm(p, n)) {
-    case 1: {  // the root sends to every rank: off its node through its link
+    // Open MPI's basic linear: the root sends to every rank, off its node through its link.
+    // (The simulator runs a pipelined chain for this entry instead.)
+    case 1: {
       if (!t.across_nodes()) return t.msg((p - 1) * n);
       return std::max(t.step_msg(n, false, p - r), t.node_msg((r - 1) * n));
     }
