@@ -4,8 +4,11 @@
 // session (it duplicates the communicator), the second does the same work without it. Charged
 // the other ranks' compute across the duplicate, the first call took longer than the second
 // by a margin that grew with the ranks (docs/smpi.md, "Communicator duplicates", has the
-// figures). The run fails when the first call takes more than 1.4 times the second (plus
-// 2 ms) on the slowest rank, or a result is wrong.
+// figures). The run fails when the first call takes more than twice the second (plus 2 ms)
+// on the slowest rank, or a result is wrong. The ranks' compute is charged as the host
+// measures it, which other jobs on a busy host inflate, the first call's most: twice leaves
+// room for that and still catches the defect, which made the first call three times the
+// second.
 #include <mpi.h>
 
 #include <algorithm>
@@ -47,14 +50,15 @@ int main(int argc, char** argv) {
     }
     correct &= rep.ok();
   }
-  const bool charged_own = took[0] <= 1.4 * took[1] + 0.002;
+  const double allowed = 2.0 * took[1] + 0.002;
+  const bool charged_own = took[0] <= allowed;
   int ok = correct && charged_own, all = 0;
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   if (rank == 0)
     std::fprintf(all ? stdout : stderr,
                  "smpi_dup_charge: %d ranks, %zu values: first call %.4f s, second %.4f s (at "
                  "most %.4f allowed), results %s: %s\n", ranks, n, took[0], took[1],
-                 1.4 * took[1] + 0.002, correct ? "within bound" : "WRONG", all ? "ok" : "FAILED");
+                 allowed, correct ? "within bound" : "WRONG", all ? "ok" : "FAILED");
   MPI_Finalize();
   return all ? 0 : 1;
 }
