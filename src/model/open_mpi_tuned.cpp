@@ -239,10 +239,10 @@ double knomial_bcast(const Terms& t, double n) {
   return sum;
 }
 
-// Segmented trees and chains (Open MPI's table sets segments of 1 to 128 KiB; the simulator's
-// binary tree takes 8 KiB, its chain 128 KiB), priced with the library's chunk as the
-// segment: the pipeline's fill (the tree's depth, or the chain's length, in segment
-// messages) then one segment a step per child a rank sends to.
+// Segmented trees and chains, priced with the library's chunk as the segment (the table's own
+// segment sizes vary by entry and by implementation: docs/models.md, "MPI baselines"): the
+// pipeline's fill (the tree's depth, or the chain's length, in segment messages) then one
+// segment a step per child a rank sends to.
 double segmented(const Terms& t, double n, int depth, int children) {
   const double k = t.chunks(n), seg = n / k;
   return (depth + k - 1) * children * t.msg(seg);

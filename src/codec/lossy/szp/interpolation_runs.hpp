@@ -106,7 +106,7 @@ void pass_runs(const size_t dim[3], const Pass& p, size_t za, size_t zb, size_t 
 // instead of the whole box streaming through memory once per pass. (r.code says where each
 // run's codes lie.) With rows, each row of an x-pass comes as one row run (for consumers
 // that split it themselves, for_each_kind, or take it whole), instead of up to four: a
-// row's end values would otherwise be runs of one value each, a third of all runs.
+// row's end values would otherwise be runs of one value each, each paying a run's overhead.
 template <class F>
 void interpolation_runs(const Box& b, F f, bool by_plane = false, bool rows = false) {
   const size_t dim[3] = {b.nz, b.ny, b.nx};
