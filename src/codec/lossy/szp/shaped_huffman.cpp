@@ -92,42 +92,38 @@ void count_symbols(const uint16_t* syms, size_t n, std::vector<uint64_t>& count)
 // The AVX-512 kernels of the runs of step 2 and 4 where they apply (float, a kind other than
 // zero); they return how many of the m values from i0 they did, the portable path doing the
 // rest.
-template <class T>
-bool kernels_apply([[maybe_unused]] const InterpRun& r) {
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
-  return std::is_same_v<T, float> && (r.step == 2 || r.step == 4) && r.kind != RunKind::zero;
+template <class T>
+size_t quantize_strided(T* v, size_t len, const InterpRun& r, size_t i0, size_t m, T h, T inv,
+                        T accept, uint16_t* sym) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (r.kind == RunKind::zero) return 0;
+    if (r.step == 2) return detail::quantize_strided<2>(v, len, r, i0, m, h, inv, accept, sym);
+    if (r.step == 4) return detail::quantize_strided<4>(v, len, r, i0, m, h, inv, accept, sym);
+  }
+  return 0;
+}
+
+template <class T>
+size_t reconstruct_strided(T* v, size_t len, const InterpRun& r, size_t i0, size_t m, T h,
+                           const uint16_t* sym) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (r.kind == RunKind::zero) return 0;
+    if (r.step == 2) return detail::reconstruct_strided<2>(v, len, r, i0, m, h, sym);
+    if (r.step == 4) return detail::reconstruct_strided<4>(v, len, r, i0, m, h, sym);
+  }
+  return 0;
+}
 #else
-  return false;
-#endif
-}
-
-template <class T>
-size_t quantize_strided([[maybe_unused]] T* v, [[maybe_unused]] size_t len, const InterpRun& r,
-                        [[maybe_unused]] size_t i0, [[maybe_unused]] size_t m,
-                        [[maybe_unused]] T h, [[maybe_unused]] T inv, [[maybe_unused]] T accept,
-                        [[maybe_unused]] uint16_t* sym) {
-  if (!kernels_apply<T>(r)) return 0;
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
-  if constexpr (std::is_same_v<T, float>)
-    return r.step == 2 ? detail::quantize_strided<2>(v, len, r, i0, m, h, inv, accept, sym)
-                       : detail::quantize_strided<4>(v, len, r, i0, m, h, inv, accept, sym);
-#endif
+template <class T, class... Args>
+size_t quantize_strided(Args&&...) {
   return 0;
 }
-
-template <class T>
-size_t reconstruct_strided([[maybe_unused]] T* v, [[maybe_unused]] size_t len,
-                           const InterpRun& r, [[maybe_unused]] size_t i0,
-                           [[maybe_unused]] size_t m, [[maybe_unused]] T h,
-                           [[maybe_unused]] const uint16_t* sym) {
-  if (!kernels_apply<T>(r)) return 0;
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
-  if constexpr (std::is_same_v<T, float>)
-    return r.step == 2 ? detail::reconstruct_strided<2>(v, len, r, i0, m, h, sym)
-                       : detail::reconstruct_strided<4>(v, len, r, i0, m, h, sym);
-#endif
+template <class T, class... Args>
+size_t reconstruct_strided(Args&&...) {
   return 0;
 }
+#endif
 
 // Whether zstd's fast level shrinks the middle 64 KiB of the stream by 1/16 or more.
 bool zstd_pays(const std::byte* stream, size_t n, std::vector<std::byte>& scratch) {
@@ -184,7 +180,7 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
     for (size_t b0 = 0; b0 < r.n; b0 += kRunBlock) {
       size_t i0 = b0, m = std::min(kRunBlock, r.n - b0);
       if (finite) {
-        const size_t done = quantize_strided(rec.data(), len, r, i0, m, h, inv, accept,
+        const size_t done = quantize_strided<T>(rec.data(), len, r, i0, m, h, inv, accept,
                                            s.syms.data() + r.code + i0);
         i0 += done;
         m -= done;
@@ -475,7 +471,7 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
       }
       const uint16_t* sym = *got;
       if (finite) {
-        const size_t done = reconstruct_strided(v, len, r, i0, m, h, sym);
+        const size_t done = reconstruct_strided<T>(v, len, r, i0, m, h, sym);
         i0 += done;
         m -= done;
         sym += done;
