@@ -22,8 +22,9 @@ bool pipelined(const MachineProfile& m, Operation op) {
 
 // A compressed collective ends by agreeing its outcome across the ranks (every rank fails
 // together or none does): one small allreduce more than MPI's own operation, as MPI runs it
-// on these ranks. A REL bound's global range travels in the argument agreement, which MPI's
-// own operation makes too.
+// on these ranks. Not charged: the argument agreement before it and, for a REL bound, the
+// range's allreduce (agree_abs_bound), which MPI's own operation run directly does not make
+// either (bench/results/scale.md, "the compressed binomial bcast").
 constexpr double kVerdictBytes = 16;  // two int64: the first failed rank and the worst code
 double outcome_agreement(const MachineProfile& m, const Scenario& s) {
   if (s.op == Operation::p2p || s.ranks <= 1) return 0;
