@@ -59,6 +59,14 @@ size_t largest_message(const detail::Collective& c, size_t n) {
 Result<detail::PlannedCall> agree_and_plan(const void* send, const void* recv, size_t n, Dtype dtype,
                                MPI_Comm comm, detail::Choice& choice,
                                const CollectivePlan* given, bool plan_only) {
+  // Passing recv as send means MPI_IN_PLACE: this rank's block already sits in recv.
+  auto own_block = [&](int rank) -> const void* {
+    if (send != recv) return send;
+    return rank < 0 ? nullptr
+                    : static_cast<const std::byte*>(recv) + size_t(rank) * n * codec::dtype_size(dtype);
+  };
+  detail::AgreementExtras range =
+      detail::range_extras(choice, dtype, own_block(detail::place_in(comm).rank), n);
   auto c = detail::begin_collective(
       comm, {model::Operation::allgather, "allgather", n, dtype, 0, false, true}, choice,
       [&](const detail::Collective& c) -> Status {
@@ -68,13 +76,10 @@ Result<detail::PlannedCall> agree_and_plan(const void* send, const void* recv, s
         if (n > 0 && (send == nullptr || (!plan_only && recv == nullptr)))
           return {ErrorCode::invalid_argument, "allgather: null buffer with a non-zero count"};
         return detail::check_message_size(largest_message(c, n), "allgather");
-      });
+      },
+      &range);
   if (!c.ok()) return c.status();
-  // Passing recv as send means MPI_IN_PLACE: this rank's block already sits in recv.
-  const void* own = send == recv ? static_cast<const std::byte*>(recv) +
-                                       size_t(c->rank) * n * c->wire.elem_size()
-                                 : send;
-  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, own, n));
+  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, range, own_block(c->rank), n));
   AgreedCall call;
   call.operation = model::Operation::allgather;
   call.count = n;

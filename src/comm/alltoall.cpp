@@ -78,6 +78,7 @@ Result<Report> alltoall(const void* send, void* recv, size_t count_per_rank, Dty
   call.data = readable ? data : nullptr;
   call.data_count = readable ? n * size_t(p) : 0;
   auto choice = detail::choose_collective(call, opts, p);
+  detail::AgreementExtras range = detail::range_extras(choice, dtype, call.data, call.data_count);
   auto c = detail::begin_collective(
       comm, {model::Operation::alltoall, "alltoall", n, dtype, 0, false, true}, choice,
       [&](const detail::Collective& c) -> Status {
@@ -87,9 +88,10 @@ Result<Report> alltoall(const void* send, void* recv, size_t count_per_rank, Dty
             c.algorithm == Algorithm::Bruck ? detail::bruck_alltoall_largest_message(c, n)
                                             : c.wire.block_capacity(n),
             "alltoall");
-      });
+      },
+      &range);
   if (!c.ok()) return c.status();
-  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, data, n * size_t(c->size)));
+  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, range, data, n * size_t(c->size)));
   detail::Traffic traffic;
   Status local;
   const AlltoallLayout blocks = equal_blocks(n, c->size);
@@ -187,7 +189,8 @@ Result<Report> alltoallv(const void* send, std::span<const size_t> send_counts,
       const auto* b = static_cast<const std::byte*>(send) + sent.displ[size_t(r)] * elem;
       packed.insert(packed.end(), b, b + sent.count[size_t(r)] * elem);
     }
-    COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, packed.data(), packed.size() / elem));
+    // (known only after the agreement checked the layouts: an allreduce of its own)
+    COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, {}, packed.data(), packed.size() / elem));
   }
   detail::Traffic traffic;
   Status local;

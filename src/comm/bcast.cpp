@@ -58,6 +58,10 @@ Status via_shared_window(const detail::Collective& c, void* buf, size_t n, int r
 Result<detail::PlannedCall> agree_and_plan(void* buf, size_t count, Dtype dtype, int root, MPI_Comm comm,
                                detail::Choice& choice, const CollectivePlan* given,
                                bool plan_only) {
+  // The bound is the root's data's range, carried by the agreement.
+  const bool at_root = detail::place_in(comm).rank == root;
+  detail::AgreementExtras range =
+      detail::range_extras(choice, dtype, at_root ? buf : nullptr, at_root ? count : 0);
   auto c = detail::begin_collective(
       comm, {model::Operation::bcast, "bcast", count, dtype, root, true}, choice,
       [&](const detail::Collective& c) -> Status {
@@ -67,11 +71,12 @@ Result<detail::PlannedCall> agree_and_plan(void* buf, size_t count, Dtype dtype,
         if (count > 0 && buf == nullptr && !(plan_only && c.rank != root))
           return {ErrorCode::invalid_argument, "bcast: null buffer with a non-zero count"};
         return {};
-      });
+      },
+      &range);
   if (!c.ok()) return c.status();
   const bool is_root = c->rank == root;
   COMMPRESS_RETURN_IF_ERROR(
-      detail::resolve_bound(*c, is_root ? buf : nullptr, is_root ? count : 0));
+      detail::resolve_bound(*c, range, is_root ? buf : nullptr, is_root ? count : 0));
   AgreedCall call;
   call.operation = model::Operation::bcast;
   call.count = count;

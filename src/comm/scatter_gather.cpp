@@ -8,12 +8,14 @@
 // The root's own block is copied exactly (it never crosses the network). Both plan first
 // (plan_movement, after the agreement) and then run the plan's algorithm.
 #include <cstring>
+#include <utility>
 
 #include "comm/algorithms/parts/binomial_tree.hpp"
 #include "comm/selection/choose.hpp"
 #include "comm/selection/planning.hpp"
 #include "comm/session/codec_threads.hpp"
 #include "comm/session/collective.hpp"
+#include "comm/session/count_limit.hpp"
 #include "comm/session/private_comm.hpp"
 #include "comm/transport/mpi_dtype.hpp"
 #include "commpress/collective_plan.hpp"
@@ -189,11 +191,20 @@ struct Call {
 };
 
 // This rank's block of a gather: send, or at an in-place root (send == recv) its slot of recv.
-const void* own_block(const detail::Collective& c, const Call& call) {
-  if (call.operation == model::Operation::gather && c.rank == call.root && call.send == call.recv &&
+const void* own_block(int rank, const Call& call) {
+  if (call.operation == model::Operation::gather && rank == call.root && call.send == call.recv &&
       call.recv)
-    return static_cast<const std::byte*>(call.recv) + size_t(call.root) * call.n * c.wire.elem_size();
+    return static_cast<const std::byte*>(call.recv) +
+           size_t(call.root) * call.n * codec::dtype_size(call.dtype);
   return call.send;
+}
+
+// The data a REL bound is taken over on this rank: a scatter's blocks at the root, a
+// gather's own block.
+std::pair<const void*, size_t> bounded_data(int rank, int size, const Call& call) {
+  if (call.operation == model::Operation::gather) return {own_block(rank, call), call.n};
+  if (rank != call.root || size <= 0) return {nullptr, 0};
+  return {call.send, detail::saturating_blocks(call.n, size_t(size))};
 }
 
 // The call's agreement and its plan (given: a plan made earlier, to agree on); plan_only
@@ -203,6 +214,9 @@ Result<detail::PlannedCall> agree_and_plan(const Call& call, detail::Choice& cho
                                            MPI_Comm comm, const CollectivePlan* given,
                                            bool plan_only) {
   const bool scatter = call.operation == model::Operation::scatter;
+  const detail::Place at = detail::place_in(comm);
+  const auto [data, n] = bounded_data(at.rank, at.size, call);
+  detail::AgreementExtras range = detail::range_extras(choice, call.dtype, data, n);
   auto c = detail::begin_collective(
       comm, {call.operation, call.op, call.n, call.dtype, call.root, true, true}, choice,
       [&](const detail::Collective& c) -> Status {
@@ -220,15 +234,11 @@ Result<detail::PlannedCall> agree_and_plan(const Call& call, detail::Choice& cho
                   std::string(call.op) + ": null buffer with a non-zero count"};
         return detail::check_message_size(
             c.wire.block_capacity(call.n) * largest_subtree(c.size), call.op);
-      });
+      },
+      &range);
   if (!c.ok()) return c.status();
-  const bool is_root = c->rank == call.root;
-  if (scatter) {
-    const size_t all = is_root ? call.n * size_t(c->size) : 0;
-    COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, is_root ? call.send : nullptr, all));
-  } else {
-    COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, own_block(*c, call), call.n));
-  }
+  const auto [agreed_data, agreed_n] = bounded_data(c->rank, c->size, call);
+  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, range, agreed_data, agreed_n));
   AgreedCall agreed;
   agreed.operation = call.operation;
   agreed.count = call.n;
@@ -249,7 +259,7 @@ Result<Report> execute(const detail::PlannedCall& p, const Call& call) {
                                call.root, traffic);
   else
     local = mpi ? gather_mpi(c, call.send, call.recv, call.n, call.root, traffic)
-                : gather_tree(c, own_block(c, call), static_cast<std::byte*>(call.recv), call.n,
+                : gather_tree(c, own_block(c.rank, call), static_cast<std::byte*>(call.recv), call.n,
                               call.root, traffic);
   return detail::end_planned(p, local, traffic);
 }

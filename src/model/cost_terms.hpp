@@ -82,13 +82,6 @@ class Terms {
     return chunk_msg(bytes, back_to_back) +
            (across_nodes() ? std::max(0.0, sharers - 1) : 0) * bytes * m_.network.rendezvous.beta;
   }
-  // One of `copies` messages of `bytes` that a rank posts at once (to several children, or
-  // several chunks to one): their latencies overlap and their bytes share the rank's link at
-  // its sustained rate, so the last arrives after one latency and all their bytes.
-  double fanout_msg(double bytes, double copies, bool inside) const {
-    const Link& l = inside ? m_.node_link() : m_.network;
-    return l.time(bytes) + std::max(0.0, copies - 1) * bytes * l.rendezvous.beta + wait();
-  }
   // A butterfly step (recursive doubling or halving): across nodes, every rank of a node
   // sends off it at once.
   double pair_msg(double bytes, int dist, bool back_to_back = false) const {

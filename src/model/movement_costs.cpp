@@ -60,30 +60,12 @@ double bcast(const Terms& t, Algorithm a) {
     return mpi_bcast_cost(t);
   }
   if (a != Algorithm::Binomial) return INFINITY;
-  const double k = t.chunks(n), x = n / k, w = t.wire(x);
-  // Every rank posts each chunk to all its children at once (send_stream, recv_stream): the
-  // chunks of one rank's sends overlap their latencies and share its link. Eager chunks are
-  // all posted together and, sharing the link, arrive together; above MPI's switch two per
-  // child are in flight (the two frame buffers), and the rest follow two by two.
-  const double f = w >= t.machine().network.switch_bytes ? std::min(k, 2.0) : k;
-  // The slowest chain: the root's first (farthest) child, its first child, ...; each sends
-  // to one child fewer than the rank before it.
-  double fill = 0, rest = 0;
-  for (int v = 0, top = 1 << (levels - 1);; ) {
-    int first = 0, in_node = 0, off_node = 0;
-    for (int m = v == 0 ? top : (v & -v) / 2; m > 0; m /= 2) {
-      if (v + m >= p) continue;
-      if (!first) first = m;
-      (t.within_node(m) ? in_node : off_node) += 1;
-    }
-    if (!first) break;
-    const bool inside = t.within_node(first);
-    const double hop = t.fanout_msg(w, (inside ? in_node : off_node) * f, inside);
-    fill += hop;
-    rest = std::max(rest, (std::ceil(k / f) - 1) * hop);
-    v += first;
-  }
-  return t.c(x) + fill + std::max({rest, (k - 1) * t.c(x), (k - 1) * t.d(x)}) + t.d(x);
+  const double k = t.chunks(n), x = n / k;
+  // The root's link carries every chunk to each child; deeper relays add the hops below the
+  // root's first (farthest) child.
+  const double root = tree_hops(t, t.wire(x), k * levels > 1);
+  const double first = t.step_msg(t.wire(x), t.within_node(1 << (levels - 1)), 1, k * levels > 1);
+  return pipeline(k, t.c(x), root, t.d(x)) + (root - first);
 }
 
 double allgather(const Terms& t, Algorithm a) {

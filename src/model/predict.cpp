@@ -21,10 +21,11 @@ bool pipelined(const MachineProfile& m, Operation op) {
 }
 
 // A compressed collective ends by agreeing its outcome across the ranks (every rank fails
-// together or none does): one small allreduce more than MPI's own operation, as MPI runs it
-// on these ranks. Not charged: the argument agreement before it and, for a REL bound, the
-// range's allreduce (agree_abs_bound), which MPI's own operation run directly does not make
-// either (bench/results/scale.md, "the compressed binomial bcast").
+// together or none does): one small allreduce more than MPI's own operation run through
+// commpress, as MPI runs it on these ranks. The argument agreement before it (which also
+// carries a REL bound's range, alltoallv's aside) is not charged: every call through commpress
+// makes it, MPI's own under Auto too, so it changes no choice; MPI's own called directly does
+// not, which is what a prediction is compared with (bench/results/scale.md).
 constexpr double kVerdictBytes = 16;  // two int64: the first failed rank and the worst code
 double outcome_agreement(const MachineProfile& m, const Scenario& s) {
   if (s.op == Operation::p2p || s.ranks <= 1) return 0;

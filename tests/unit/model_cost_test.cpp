@@ -229,12 +229,10 @@ TEST(ModelCost, PointToPointPipelinesChunks) {
 
 TEST(ModelCost, BinomialBcastCompressesOnceDecodesOnce) {
   const double n = 4 * MiB, r = 8;
-  // p = 8, one chunk: the root posts its 3 messages at once (one latency, their bytes through
-  // its link), then its first child its 2, then that child's first child 1: the deepest
-  // rank is 3 latencies and 3 + 2 + 1 messages' bytes away.
-  const double wire = n / r * kBeta;
+  // p = 8: the root feeds 3 children, the deepest rank is 3 hops away; one chunk.
+  const double hop = kAlpha + n / r * kBeta;
   EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::bcast, n, 8, r)),
-              n / kC + 3 * kAlpha + 6 * wire + n / kD + verdict(8), 1e-12);
+              n / kC + 3 * hop + n / kD + 2 * hop + verdict(8), 1e-12);
 }
 
 // A shaped link passes one small message at burst speed (eager beta 10x the sustained
@@ -252,14 +250,9 @@ TEST(ModelCost, ChunkStreamsMoveAtTheSustainedRate) {
   // Each chunk's latency overlaps the stream's transfer: the slower of the two counts.
   const double hop = std::max(alpha + x / r * beta, x / r * kBeta);
   ASSERT_GT(x / r * kBeta, 2 * (alpha + x / r * beta));  // the case this is about
-  const double c = x / kC, d = x / kD;
-  // The bcast posts every (eager) chunk to each child at once: one latency and the first
-  // frame alone at burst speed, every other frame on the link at the sustained rate; the
-  // root's 2 x 64 frames, then its first child's 64.
-  const double root = alpha + x / r * beta + 127 * x / r * kBeta;
-  const double relay = alpha + x / r * beta + 63 * x / r * kBeta;
+  const double c = x / kC, d = x / kD, root = 2 * hop;
   EXPECT_NEAR(predict(m, rates, Algorithm::Binomial, s),
-              c + root + relay + 63 * std::max(c, d) + d + verdict(4, alpha, beta), 1e-12);
+              c + root + d + 63 * std::max({c, root, d}) + hop + verdict(4, alpha, beta), 1e-12);
   s.op = Operation::p2p;
   const double header = alpha + 80 * beta;
   EXPECT_NEAR(predict(m, rates, Algorithm::Direct, s),

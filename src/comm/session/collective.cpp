@@ -10,6 +10,7 @@
 #include "comm/session/count_limit.hpp"
 #include "comm/session/node_key.hpp"
 #include "comm/session/private_comm.hpp"
+#include "comm/session/value_range.hpp"
 #include "core/assert.hpp"
 
 namespace commpress::comm::detail {
@@ -130,8 +131,34 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
   return c;
 }
 
-Status resolve_bound(Collective& c, const void* data, size_t n) {
-  auto wire = agree_abs_bound(c.wire, data, n, c.comm);
+AgreementExtras range_extras(const Choice& choice, Dtype dtype, const void* data, size_t n) {
+  const Options& o = choice.options;
+  const bool rel = o.bound.mode == codec::BoundMode::rel && codec::is_float(dtype) &&
+                   codec_choice(o, dtype) != "none";
+  // (a count no buffer can hold is refused by the agreement: nothing of it is read)
+  const bool nothing = data == nullptr || n == 0 || !count_fits(n, dtype);
+  const bool uncompressed =
+      choice.pending ? choice.pending->expects_mpi() : runs_uncompressed(choice.algorithm);
+  // A rank with data skips the pass where it expects no compression; one without data (a
+  // bcast's or scatter's other ranks) has its part, nothing, at no cost.
+  if (!rel || (uncompressed && !nothing)) return {{}, {0.0, 0.0, 0.0}};
+  const ValueRange r = local_range(dtype, nothing ? nullptr : data, n);
+  return {{}, {r.lo, -r.hi, 1.0}};
+}
+
+Place place_in(MPI_Comm comm) {
+  Place at;
+  auto pc = private_comm(comm);
+  if (!pc.ok() || MPI_Comm_rank(*pc, &at.rank) != MPI_SUCCESS ||
+      MPI_Comm_size(*pc, &at.size) != MPI_SUCCESS)
+    return {};
+  return at;
+}
+
+Status resolve_bound(Collective& c, const AgreementExtras& agreed, const void* data, size_t n) {
+  const bool carried = agreed.mins.size() == 3 && agreed.mins[2] == 1.0;
+  auto wire = carried ? agreed_abs_bound(c.wire, agreed.mins[0], -agreed.mins[1])
+                      : agree_abs_bound(c.wire, data, n, c.comm);
   if (!wire.ok()) return wire.status();
   c.wire = *wire;
   return {};

@@ -60,6 +60,21 @@ struct AgreementExtras {
 };
 inline constexpr size_t kOwnFields = 3, kOwnMins = 3;
 
+// A REL bound's range carried by the argument agreement (AgreementExtras' mins: {lo, -hi,
+// carried}) by the operations that move data (bcast, allgather, scatter, gather), as the
+// reductions carry theirs, instead of an allreduce after it: this rank's finite range of
+// data[0..n) (null or empty: nothing to contribute) where the call may compress (a REL bound
+// on f32/f64 data and a codec, with a compressed algorithm or Auto not expecting MPI's own).
+// A rank that takes none says so, and the ranks then agree the range afterwards
+// (resolve_bound), as where Auto's agreed choice compresses after all.
+AgreementExtras range_extras(const Choice& choice, Dtype dtype, const void* data, size_t n);
+// This rank's rank and the size of comm (through its private duplicate, as begin_collective
+// sees them), before the agreement; {-1, 0} where comm has none (begin_collective then fails).
+struct Place {
+  int rank = -1, size = 0;
+};
+Place place_in(MPI_Comm comm);
+
 // local_checks sees rank, size, algorithm and wire (buffers, message sizes...); its verdict
 // is folded into the agreement, so a bad argument on one rank fails every rank. A pending
 // Auto choice is settled from the agreed values (choice updated; the checks run again on
@@ -69,8 +84,10 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
                                     const std::function<Status(const Collective&)>& local_checks,
                                     AgreementExtras* extras = nullptr);
 
-// Collective: resolves a REL bound from the finite range of every rank's contribution.
-Status resolve_bound(Collective& c, const void* data, size_t n);
+// Collective: resolves a REL bound from the finite range of every rank's contribution: the
+// range agreed in begin_collective's extras (range_extras) where every rank carried its part,
+// otherwise one small allreduce over data[0..n).
+Status resolve_bound(Collective& c, const AgreementExtras& agreed, const void* data, size_t n);
 
 // Collective: agrees on the outcome, then reports what ran, the traffic and the bound. After
 // an uncompressed algorithm (runs_uncompressed) there is nothing of commpress's left to fail,

@@ -258,6 +258,11 @@ Result<Wire> agree_abs_bound(const Wire& wire, const void* data, size_t n, MPI_C
   return resolve_range(wire, ends[0], -ends[1]);
 }
 
+Result<Wire> agreed_abs_bound(const Wire& wire, double lo, double hi) {
+  if (!wire.needs_range()) return wire;
+  return resolve_range(wire, lo, hi);
+}
+
 Result<Wire> local_abs_bound(const Wire& wire, const void* data, size_t n) {
   if (!wire.needs_range()) return wire;
   const ValueRange r = local_range(wire.dtype(), data, n);

@@ -109,6 +109,8 @@ class Wire {
 // values every rank contributes (data may be empty on ranks that contribute nothing), with
 // one small MPI_Allreduce. Same result on every rank; wire unchanged unless needs_range().
 Result<Wire> agree_abs_bound(const Wire& wire, const void* data, size_t n, MPI_Comm comm);
+// The same from a global range the ranks already agree on (lo > hi: no finite value).
+Result<Wire> agreed_abs_bound(const Wire& wire, double lo, double hi);
 // Local: the absolute bound for a REL request from this rank's data alone (point-to-point).
 Result<Wire> local_abs_bound(const Wire& wire, const void* data, size_t n);
 
