@@ -157,6 +157,9 @@ double mpi_bcast_cost(const Terms& t);
 double mpi_allgather_cost(const Terms& t);
 // Bruck's allgather messages for blocks of `block_wire` bytes (movement_costs.cpp).
 double bruck_messages(const Terms& t, double block_wire);
+// A binomial tree's levels of `bytes` each, partners 1, 2, 4, ... away, one message a level
+// (movement_costs.cpp); back_to_back as Terms::chunk_msg.
+double tree_hops(const Terms& t, double bytes, bool back_to_back = false);
 double mpi_alltoall_cost(const Terms& t);  // alltoall_costs.cpp
 
 // Reduce-scatter of an n-byte vector over p ranks by each ring kind (thesis 5.4, 5.5, 6.2);

@@ -37,16 +37,7 @@ double p2p(const Terms& t, Algorithm a) {
 }
 
 // Binomial bcast: the root sends the message to its ceil(log2 p) children one after the
-// other (single port), each inner rank relays as soon as a chunk arrives. Children 2^j away
-// share the root's node where the node's ranks are a multiple of 2^(j+1); across nodes one
-// rank of a node sends at a time.
-double tree_hops(const Terms& t, double bytes, bool back_to_back = false) {
-  double sum = 0;
-  for (int dist = 1; dist < t.p(); dist *= 2)
-    sum += t.step_msg(bytes, t.within_node(dist), 1, back_to_back);
-  return sum;
-}
-
+// other (single port), each inner rank relays as soon as a chunk arrives (tree_hops).
 double bcast(const Terms& t, Algorithm a) {
   const double n = t.scenario().bytes;
   const int p = t.p(), levels = ceil_log2(p);
@@ -101,6 +92,15 @@ double scatter_gather(const Terms& t, Algorithm a, bool scatter) {
 }
 
 }  // namespace
+
+// Children 2^j away share the sender's node where the node's ranks are a multiple of
+// 2^(j+1); across nodes one rank of a node sends at a time.
+double tree_hops(const Terms& t, double bytes, bool back_to_back) {
+  double sum = 0;
+  for (int dist = 1; dist < t.p(); dist *= 2)
+    sum += t.step_msg(bytes, t.within_node(dist), 1, back_to_back);
+  return sum;
+}
 
 double mpi_movement_cost(const Terms& t) {
   switch (t.scenario().op) {

@@ -157,10 +157,7 @@ double doubling_whole(const Terms& t, double n) {
 // A binomial tree of whole messages (reduce or bcast): one level per bit, partners placed as
 // a butterfly's.
 double binomial_tree(const Terms& t, double n, bool reduce) {
-  double sum = 0;
-  for (int dist = 1; dist < t.p(); dist *= 2)
-    sum += t.step_msg(n, t.within_node(dist), 1) + (reduce ? t.gamma(n) : 0);
-  return sum;
+  return tree_hops(t, n) + (reduce ? ceil_log2(t.p()) * t.gamma(n) : 0);
 }
 
 // A binomial scatter (or gather) of an n-byte vector: the root's halves, quarters, ...
