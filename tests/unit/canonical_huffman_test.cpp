@@ -114,6 +114,12 @@ TEST(CanonicalHuffman, DamagedTablesAndStreamsAreRefused) {
   table_refused({std::byte{2}, std::byte{0xFF}, std::byte{0xFF}, std::byte{0x03}, std::byte{1},
                  std::byte{0}, std::byte{1}}, "symbol past the alphabet");
   table_refused({good.table.begin(), good.table.end() - 1}, "cut");
+  // Two symbols of one bit: accepted with its count spelled short, refused spelled long.
+  ASSERT_TRUE(d.read_table(std::vector<std::byte>{std::byte{2}, std::byte{0}, std::byte{1},
+                                                  std::byte{0}, std::byte{1}})
+                  .ok());
+  table_refused({std::byte{0x82}, std::byte{0}, std::byte{0}, std::byte{1}, std::byte{0},
+                 std::byte{1}}, "a count spelled longer than it needs");
   ASSERT_TRUE(d.read_table(good.table).ok());
   std::vector<uint16_t> out(syms.size() + 64);
   auto stream_refused = [&](std::vector<std::byte> s, size_t n, const char* what) {

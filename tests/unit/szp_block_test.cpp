@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "codec/lossy/szp/header_runs.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
 
 namespace szp = commpress::codec::szp;
@@ -355,6 +356,27 @@ TEST(SzpLayout, OffsetsFollowHeaders) {
   std::vector<std::byte> bad = {std::byte{0xC1}};
   EXPECT_EQ(szp::block_offsets<float>(bad, 5, Mode::lossy, off).code(),
             commpress::ErrorCode::corrupt_frame);
+}
+
+// szp-e's header runs (docs/format/szp-e.md, "Header runs"): the format's example both ways,
+// and what a decoder must refuse, each next to the accepted spelling it differs from.
+TEST(HeaderRuns, TheFormatsExampleAndItsRefusals) {
+  const std::vector<uint8_t> headers = {0x00, 0x00, 0x00, 0x03, 0x00};
+  std::vector<uint8_t> stream(szp::max_header_runs_size(headers.size()));
+  stream.resize(szp::encode_header_runs(headers.data(), headers.size(), stream.data()));
+  EXPECT_EQ(stream, (std::vector<uint8_t>{0x00, 0x03, 0x03, 0x00, 0x01}));
+  auto decodes = [](std::vector<uint8_t> in, size_t nb) {
+    std::vector<uint8_t> h(nb);
+    return szp::decode_header_runs(in.data(), in.size(), h.data(), nb) ? h : std::vector<uint8_t>{};
+  };
+  EXPECT_EQ(decodes(stream, 5), headers);
+  // A run of 130 blocks: two bytes, the first with its high bit set.
+  EXPECT_EQ(decodes({0x00, 0x82, 0x01}, 130), std::vector<uint8_t>(130, 0x00));
+  EXPECT_TRUE(decodes({0x00, 0x83, 0x00, 0x03, 0x00, 0x01}, 5).empty()) << "3 spelled long";
+  EXPECT_TRUE(decodes({0x00, 0x00, 0x03, 0x00, 0x01}, 5).empty()) << "a run of 0";
+  EXPECT_TRUE(decodes({0x00, 0x04, 0x03, 0x00, 0x01}, 5).empty()) << "past the last block";
+  EXPECT_TRUE(decodes({0x00, 0x03, 0x03, 0x00}, 5).empty()) << "ends inside a length";
+  EXPECT_TRUE(decodes({0x00, 0x03, 0x03, 0x00, 0x01, 0x03}, 5).empty()) << "a byte after";
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include <numeric>
 #include <string>
 
+#include "core/leb128.hpp"
+
 namespace commpress::codec::szp::huffman {
 
 namespace {
@@ -38,22 +40,13 @@ void huffman_lengths(const std::vector<uint64_t>& w, std::vector<int>& depth) {
 }
 
 void put_leb128(std::byte*& p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = std::byte(uint8_t(v | 0x80));
-    v >>= 7;
-  }
-  *p++ = std::byte(uint8_t(v));
+  auto* u = reinterpret_cast<uint8_t*>(p);
+  core::put_leb128(u, v);
+  p = reinterpret_cast<std::byte*>(u);
 }
 
 bool get_leb128(std::span<const std::byte> in, size_t& pos, uint64_t& v) {
-  v = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    if (pos >= in.size()) return false;
-    const uint8_t b = std::to_integer<uint8_t>(in[pos++]);
-    v |= uint64_t(b & 0x7F) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
+  return core::get_leb128(reinterpret_cast<const uint8_t*>(in.data()), in.size(), pos, 64, v);
 }
 
 Status bad_table(const std::string& why) {

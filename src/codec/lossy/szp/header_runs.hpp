@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "codec/lossy/szp/block_header.hpp"
+#include "core/leb128.hpp"
 
 namespace commpress::codec::szp {
 
@@ -26,17 +27,16 @@ inline size_t encode_header_runs(const uint8_t* h, size_t nb, uint8_t* out) {
     size_t run = 0;
     while (b < nb && h[b] == kZeroHeader) ++b, ++run;
     out[o++] = kZeroHeader;
-    do {
-      uint8_t low = uint8_t(run & 0x7F);
-      run >>= 7;
-      out[o++] = run ? uint8_t(low | 0x80) : low;
-    } while (run);
+    uint8_t* at = out + o;
+    core::put_leb128(at, run);
+    o = size_t(at - out);
   }
   return o;
 }
 
 // Expands a stream into exactly nb header bytes. False when it holds a run of 0, a run past
-// nb, fewer than nb blocks, bytes after the last block, or ends inside a length.
+// nb, a length spelled longer than it needs, fewer than nb blocks, bytes after the last
+// block, or ends inside a length.
 inline bool decode_header_runs(const uint8_t* in, size_t len, uint8_t* h, size_t nb) {
   size_t i = 0, b = 0;
   while (i < len) {
@@ -47,13 +47,7 @@ inline bool decode_header_runs(const uint8_t* in, size_t len, uint8_t* h, size_t
       continue;
     }
     uint64_t run = 0;
-    for (int shift = 0;; shift += 7) {
-      if (i == len || shift > 21) return false;  // nb < 2^21 (a chunk's blocks)
-      const uint8_t v = in[i++];
-      run |= uint64_t(v & 0x7F) << shift;
-      if (!(v & 0x80)) break;
-    }
-    if (run == 0 || run > nb - b) return false;
+    if (!core::get_leb128(in, len, i, 64, run) || run == 0 || run > nb - b) return false;
     for (uint64_t k = 0; k < run; ++k) h[b++] = kZeroHeader;
   }
   return b == nb;

@@ -18,26 +18,13 @@
 #include "codec/lossy/szp/chained_lorenzo.hpp"
 #include "codec/lossy/szp/linear_quantizer.hpp"
 #include "codec/lossy/szp/portable_block.hpp"
+#include "core/leb128.hpp"
 
 namespace commpress::codec::szp {
 
 namespace sparse {
 
-// Reads one LEB128 number of at most `bits` bits; false at the stream's end, on a number
-// wider than `bits` or on a non-minimal encoding (a last byte of 0 after the first), so that
-// every residual has one spelling.
-inline bool get_leb128(const uint8_t* in, size_t len, size_t& pos, int bits, uint64_t& v) {
-  v = 0;
-  for (int shift = 0;; shift += 7) {
-    if (pos == len || shift >= bits) return false;
-    const uint8_t b = in[pos++];
-    const uint64_t low = uint64_t(b & 0x7F);
-    if (shift > 0 && b == 0) return false;
-    if (bits - shift < 7 && (low >> (bits - shift)) != 0) return false;
-    v |= low << shift;
-    if (!(b & 0x80)) return true;
-  }
-}
+using core::get_leb128;
 
 template <class U>
 inline U zigzag(U u) {
@@ -70,13 +57,7 @@ size_t write_sparse_events(const Int* r, const uint32_t* masks, const uint8_t* r
   // 2 LEB128 numbers of at most 10 bytes each past `limit` fit.
   if (out.size() < limit + 2 * 10) out.resize(limit + 2 * 10);
   uint8_t* o = out.data();
-  auto put = [&o](uint64_t v) {
-    while (v >= 0x80) {
-      *o++ = uint8_t(v | 0x80);
-      v >>= 7;
-    }
-    *o++ = uint8_t(v);
-  };
+  auto put = [&o](uint64_t v) { core::put_leb128(o, v); };
   size_t raws = 0;
   for (size_t b = 0; b < nb; ++b) raws += raw[b];
   put(raws);
