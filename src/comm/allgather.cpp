@@ -60,13 +60,13 @@ Result<detail::PlannedCall> agree_and_plan(const void* send, const void* recv, s
                                MPI_Comm comm, detail::Choice& choice,
                                const CollectivePlan* given, bool plan_only) {
   // Passing recv as send means MPI_IN_PLACE: this rank's block already sits in recv.
-  auto own_block = [&](int rank) -> const void* {
-    if (send != recv) return send;
-    return rank < 0 ? nullptr
-                    : static_cast<const std::byte*>(recv) + size_t(rank) * n * codec::dtype_size(dtype);
-  };
-  detail::AgreementExtras range =
-      detail::range_extras(choice, dtype, own_block(detail::place_in(comm).rank), n);
+  const void* own = send;
+  if (send == recv && recv) {
+    const int rank = detail::place_in(comm).rank;  // (-1: begin_collective fails)
+    own = rank < 0 ? nullptr
+                   : static_cast<const std::byte*>(recv) + size_t(rank) * n * codec::dtype_size(dtype);
+  }
+  detail::AgreementExtras range = detail::range_extras(choice, dtype, own, n);
   auto c = detail::begin_collective(
       comm, {model::Operation::allgather, "allgather", n, dtype, 0, false, true}, choice,
       [&](const detail::Collective& c) -> Status {
@@ -79,7 +79,7 @@ Result<detail::PlannedCall> agree_and_plan(const void* send, const void* recv, s
       },
       &range);
   if (!c.ok()) return c.status();
-  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, range, own_block(c->rank), n));
+  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, range, own, n));
   AgreedCall call;
   call.operation = model::Operation::allgather;
   call.count = n;

@@ -60,8 +60,9 @@ Result<detail::PlannedCall> agree_and_plan(void* buf, size_t count, Dtype dtype,
                                bool plan_only) {
   // The bound is the root's data's range, carried by the agreement.
   const bool at_root = detail::place_in(comm).rank == root;
-  detail::AgreementExtras range =
-      detail::range_extras(choice, dtype, at_root ? buf : nullptr, at_root ? count : 0);
+  const void* data = at_root ? buf : nullptr;
+  const size_t data_count = at_root ? count : 0;
+  detail::AgreementExtras range = detail::range_extras(choice, dtype, data, data_count);
   auto c = detail::begin_collective(
       comm, {model::Operation::bcast, "bcast", count, dtype, root, true}, choice,
       [&](const detail::Collective& c) -> Status {
@@ -74,9 +75,7 @@ Result<detail::PlannedCall> agree_and_plan(void* buf, size_t count, Dtype dtype,
       },
       &range);
   if (!c.ok()) return c.status();
-  const bool is_root = c->rank == root;
-  COMMPRESS_RETURN_IF_ERROR(
-      detail::resolve_bound(*c, range, is_root ? buf : nullptr, is_root ? count : 0));
+  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, range, data, data_count));
   AgreedCall call;
   call.operation = model::Operation::bcast;
   call.count = count;

@@ -237,8 +237,7 @@ Result<detail::PlannedCall> agree_and_plan(const Call& call, detail::Choice& cho
       },
       &range);
   if (!c.ok()) return c.status();
-  const auto [agreed_data, agreed_n] = bounded_data(c->rank, c->size, call);
-  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, range, agreed_data, agreed_n));
+  COMMPRESS_RETURN_IF_ERROR(detail::resolve_bound(*c, range, data, n));
   AgreedCall agreed;
   agreed.operation = call.operation;
   agreed.count = call.n;

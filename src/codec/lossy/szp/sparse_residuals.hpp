@@ -24,8 +24,6 @@ namespace commpress::codec::szp {
 
 namespace sparse {
 
-using core::get_leb128;
-
 template <class U>
 inline U zigzag(U u) {
   return U(u << 1) ^ U(-(u >> (sizeof(U) * 8 - 1)));
@@ -94,11 +92,11 @@ inline bool read_sparse_raw_blocks(const uint8_t* in, size_t len, size_t nb, siz
                                    std::vector<uint8_t>& raw) {
   raw.assign(nb, 0);
   uint64_t raws = 0;
-  if (!sparse::get_leb128(in, len, pos, 64, raws) || raws > nb) return false;
+  if (!core::get_leb128(in, len, pos, 64, raws) || raws > nb) return false;
   uint64_t next = 0;
   for (uint64_t k = 0; k < raws; ++k) {
     uint64_t gap = 0;
-    if (!sparse::get_leb128(in, len, pos, 64, gap) || gap >= nb - next) return false;
+    if (!core::get_leb128(in, len, pos, 64, gap) || gap >= nb - next) return false;
     next += gap;
     raw[next++] = 1;
   }
@@ -128,8 +126,8 @@ bool decode_sparse_values(const uint8_t* in, size_t len, size_t pos,
       return true;
     }
     uint64_t gap = 0, z = 0;
-    if (!sparse::get_leb128(in, len, pos, 64, gap) ||
-        !sparse::get_leb128(in, len, pos, int(sizeof(U) * 8), z)) {
+    if (!core::get_leb128(in, len, pos, 64, gap) ||
+        !core::get_leb128(in, len, pos, int(sizeof(U) * 8), z)) {
       why = "an event is cut short or wider than its integer";
       return false;
     }
