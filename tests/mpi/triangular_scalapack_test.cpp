@@ -364,6 +364,38 @@ TEST(TriangularBytes, CountedAlikeAndLayersMoveLess) {
   EXPECT_EQ(commpress_triangular_set_layers(1), 0);
 }
 
+// A compressed Cholesky's panels stay compressed on both hops: the broadcast along the process
+// row and the gather in the process column (which passes the owning column's frames on). On
+// a diagonal matrix the panels below the diagonal blocks are zeros, which zstd shrinks to
+// almost nothing, so the bytes are mostly the diagonal blocks' raw broadcasts; a gather of raw
+// blocks (a third of the panels' bytes on 2 x 2) would leave far more.
+TEST(TriangularBytes, CompressedPanelsStayCompressedInTheGather) {
+  BlacsGrid g = world_grid();
+  if (g.nprow < 2 || g.npcol < 2) GTEST_SKIP() << "a grid of 2 x 2 or more";
+  const int n = 512;
+  const Layout l{16, 16, 0, 0, 1, 1};
+  auto factor = [&](const char* codec) {
+    EXPECT_EQ(commpress_triangular_set_options(codec, 0), 0) << codec;
+    ScaMatrix<double> a = make<double>(n, n, l, g, 40);
+    for (int lj = 0; lj < a.nq; ++lj)
+      for (int li = 0; li < a.np; ++li)
+        a.local[size_t(li + lj * a.desc[8])] = a.global_row(li, g) == a.global_col(lj, g) ? 4.0 : 0.0;
+    int info = -1;
+    commpress_pdpotrf("L", &n, a.local.data(), &l.i, &l.j, a.desc.data(), &info);
+    EXPECT_EQ(info, 0) << codec;
+    for (int lj = 0; lj < a.nq; ++lj)
+      for (int li = 0; li < a.np; ++li) {
+        const int i = a.global_row(li, g), j = a.global_col(lj, g);  // (the matrix is 2 larger)
+        const double v = a.local[size_t(li + lj * a.desc[8])];
+        EXPECT_EQ(v, i != j ? 0.0 : i < n ? 2.0 : 4.0) << codec;
+      }
+    return commpress_triangular_last_bytes();
+  };
+  const long long raw = factor("none"), packed = factor("zstd-1");
+  EXPECT_LT(double(packed), 0.15 * double(raw)) << packed << " bytes compressed, " << raw << " raw";
+  EXPECT_EQ(commpress_triangular_set_options(nullptr, 0), 0);
+}
+
 // COMMPRESS_TRIANGULAR_TRACE: each rank writes its events, a panel posted and arrived per
 // block column and the call's end, and the factor is the untraced run's, bit for bit.
 TEST(Pdpotrf, TraceRecordsEveryPanel) {

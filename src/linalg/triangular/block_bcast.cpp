@@ -1,6 +1,9 @@
 #include "linalg/triangular/block_bcast.hpp"
 
 #include <span>
+#include <utility>
+
+#include "linalg/triangular/block_frames.hpp"
 
 namespace commpress::linalg::detail {
 
@@ -15,7 +18,7 @@ MPI_Datatype mpi_type_of<float>() {
 
 template <class T>
 void BlockBcast<T>::start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm,
-                          const Wire* frames) {
+                          const Wire* frames, std::vector<int64_t> blocks) {
   data_ = data;
   count_ = count;
   root_ = root;
@@ -23,15 +26,21 @@ void BlockBcast<T>::start(T* data, int64_t count, int64_t status, int root, MPI_
   frames_ = frames != nullptr && frames->compressed() ? frames : nullptr;
   payload_posted_ = false;
   encode_status_ = {};
+  blocks_ = std::move(blocks);
+  offsets_.clear();
   MPI_Comm_rank(comm, &rank_);
   header_[0] = 0;
   header_[1] = status;
   if (rank_ == root_ && frames_ != nullptr) {
-    auto len = frames_->encode(data, size_t(count), frame_);
-    encode_status_ = len.status();
-    frame_.resize(len.ok() ? *len : 0);
+    if (blocks_.empty()) {
+      auto len = frames_->encode(data, size_t(count), frame_);
+      encode_status_ = len.status();
+      frame_.resize(len.ok() ? *len : 0);
+    } else {
+      encode_status_ = encode_blocks(*frames_, data, blocks_, frame_, offsets_);
+    }
     // A frame that could not be made travels as an empty one and fails every receiver.
-    header_[0] = len.ok() ? int64_t(*len) : -1;
+    header_[0] = encode_status_.ok() ? int64_t(frame_.size()) : -1;
   }
   MPI_Ibcast(header_, 2, MPI_INT64_T, root, comm, &header_request_);
   if (frames_ == nullptr || rank_ == root_) post_payload();
@@ -72,7 +81,10 @@ Status BlockBcast<T>::wait() {
   if (frames_ != nullptr && rank_ != root_) {
     if (header_[0] < 0)
       return Status{ErrorCode::internal, "the broadcast's root could not encode its block"};
-    COMMPRESS_RETURN_IF_ERROR(frames_->decode(frame_, data_, size_t(count_)));
+    if (blocks_.empty())
+      COMMPRESS_RETURN_IF_ERROR(frames_->decode(frame_, data_, size_t(count_)));
+    else
+      COMMPRESS_RETURN_IF_ERROR(decode_blocks(*frames_, frame_, blocks_, data_, offsets_));
   }
   return encode_status_;
 }

@@ -4,12 +4,15 @@
 // must not go through a lossy codec) then the frame; a receiver posts the second once the
 // first has arrived, from test() or wait(), before the caller's next collective on the same
 // communicator (every caller waits before its next one). The root keeps its own exact values.
+// Given the sizes of consecutive blocks of the data, each block is its own frames
+// (block_frames.hpp), which block_frames() then hands on unchanged.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "commpress/status.hpp"
@@ -28,8 +31,11 @@ class BlockBcast {
   BlockBcast& operator=(const BlockBcast&) = delete;
 
   // data: count elements (the root's input, everyone's output, alive until wait()); frames
-  // null or uncompressed: raw. status: the root's value, everyone's after wait().
-  void start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm, const Wire* frames);
+  // null or uncompressed: raw. status: the root's value, everyone's after wait(). blocks: the
+  // element counts of consecutive blocks summing to count (every rank passes the same), each
+  // then encoded apart; empty: one frame for the whole.
+  void start(T* data, int64_t count, int64_t status, int root, MPI_Comm comm, const Wire* frames,
+             std::vector<int64_t> blocks = {});
   // Lets MPI progress; true once the block has arrived (wait() then returns at once).
   bool test();
   // A frame that fails to decode is an error on that rank (only corruption can cause one: the
@@ -38,6 +44,12 @@ class BlockBcast {
   int64_t status() const { return header_[1]; }
   // Bytes this rank received (the frame or the raw block; 0 on the root), for the report.
   int64_t bytes() const { return bytes_; }
+  // Compressed with blocks: block b's frames as they travelled (on the root once started,
+  // elsewhere after a wait() that succeeded; empty otherwise).
+  std::span<const std::byte> block_frames(size_t b) const {
+    if (b + 1 >= offsets_.size()) return {};
+    return std::span<const std::byte>(frame_).subspan(offsets_[b], offsets_[b + 1] - offsets_[b]);
+  }
 
  private:
   void post_payload();
@@ -48,6 +60,8 @@ class BlockBcast {
   const Wire* frames_ = nullptr;
   int64_t header_[2] = {0, 0};  // frame bytes, status
   comm::detail::Buffer frame_;
+  std::vector<int64_t> blocks_;
+  std::vector<size_t> offsets_;  // blocks_' frames in frame_
   MPI_Request header_request_ = MPI_REQUEST_NULL, payload_request_ = MPI_REQUEST_NULL;
   bool payload_posted_ = false;
   Status encode_status_;

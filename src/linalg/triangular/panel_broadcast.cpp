@@ -1,6 +1,9 @@
 #include "linalg/triangular/panel_broadcast.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "linalg/triangular/block_frames.hpp"
 
 namespace commpress::linalg::detail {
 
@@ -105,25 +108,43 @@ template <class T>
 void WholePanel<T>::start_needed(const BlockCyclic<T>& a, const LineGrid& g, int64_t k,
                                  int64_t lo, int64_t hi, const Wire* frames, int status) {
   prepare(a, PanelKind::Column, k, lo, hi);
-  needed_.on = true;
-  needed_.rows = a.rows;
-  needed_.cols = a.cols;
-  needed_.row = g.row;
-  needed_.col = g.col;
-  needed_.col_comm = g.col_comm;
-  const int64_t first = a.rows.local_before(lo, g.row);
-  const int64_t count = (a.rows.local_before(hi, g.row) - first) * width_;
-  needed_.own.assign(size_t(std::max<int64_t>(1, count)), T(0));
+  Needed& d = needed_;
+  d.on = true;
+  d.rows = a.rows;
+  d.cols = a.cols;
+  d.row = g.row;
+  d.col = g.col;
+  d.col_comm = g.col_comm;
+  d.frames = frames != nullptr && frames->compressed() ? frames : nullptr;
+  d.tag = int(k % 32768);
+  d.own_sizes.clear();
+  for (int64_t i = lo; i < hi; ++i)
+    if (a.rows.owner(i) == g.row) d.own_sizes.push_back(a.rows.block_size(i) * width_);
+  const int64_t count = (a.rows.local_before(hi, g.row) - a.rows.local_before(lo, g.row)) * width_;
+  d.own.assign(size_t(std::max<int64_t>(1, count)), T(0));
   const int owner_col = a.cols.owner(k);
   if (g.col == owner_col && count > 0) {
-    const int64_t k_local = a.cols.local_start(k), rows = count / width_;
-    for (int64_t q = 0; q < width_; ++q)
-      std::copy(a.at(first, k_local + q), a.at(first, k_local + q) + rows,
-                &needed_.own[size_t(q * rows)]);
+    const int64_t k_local = a.cols.local_start(k);
+    T* dst = d.own.data();
+    for (int64_t i = lo; i < hi; ++i) {
+      if (a.rows.owner(i) != g.row) continue;
+      const int64_t bi = a.rows.block_size(i), r = a.rows.local_start(i);
+      for (int64_t q = 0; q < width_; ++q, dst += bi)
+        std::copy(a.at(r, k_local + q), a.at(r, k_local + q) + bi, dst);
+    }
   }
   across_ = true;
   status_ = status;
-  spread_.start(needed_.own.data(), count, status, owner_col, g.row_comm, frames);
+  spread_.start(d.own.data(), count, status, owner_col, g.row_comm, frames, d.own_sizes);
+}
+
+template <class T>
+std::vector<int64_t> WholePanel<T>::gathered_from(int row) const {
+  const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
+  std::vector<int64_t> js;
+  for (int64_t j = lo_; j < hi; ++j)
+    if (needed_.cols.owner(j) == needed_.col && needed_.rows.owner(j) == row) js.push_back(j);
+  return js;
 }
 
 template <class T>
@@ -134,16 +155,15 @@ void WholePanel<T>::start_gather() {
   const CyclicAxis& rows = d.rows;
   const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
   // This process row's blocks into their places.
-  int64_t at = 0;
-  const int64_t own_rows = int64_t(d.own.size()) / std::max<int64_t>(1, width_);
+  const T* src = d.own.data();
   for (int64_t i = lo_; i < hi; ++i) {
     if (rows.owner(i) != d.row) continue;
     const int64_t bi = rows.block_size(i);
-    for (int64_t q = 0; q < width_; ++q)
-      std::copy(&d.own[size_t(at + q * own_rows)], &d.own[size_t(at + q * own_rows)] + bi,
-                buffer_.data() + (i - lo_) * nb_ + q * rows_);
-    at += bi;
+    for (int64_t q = 0; q < width_; ++q, src += bi)
+      std::copy(src, src + bi, buffer_.data() + (i - lo_) * nb_ + q * rows_);
   }
+  d.gathering = true;
+  if (d.frames != nullptr) return start_frame_gather();
   // The blocks of this process column, each from the process row that holds it.
   const int procs = rows.procs;
   d.counts.assign(size_t(procs), 0);
@@ -155,21 +175,105 @@ void WholePanel<T>::start_gather() {
   d.mine.assign(size_t(std::max(1, d.counts[size_t(d.row)])), T(0));
   d.all.assign(size_t(std::max(1, total)), T(0));
   int64_t put = 0;
-  for (int64_t j = lo_; j < hi; ++j) {
-    if (d.cols.owner(j) != d.col || rows.owner(j) != d.row) continue;
+  for (int64_t j : gathered_from(d.row))
     for (int64_t q = 0; q < width_; ++q)
       for (int64_t r = 0; r < rows.block_size(j); ++r) d.mine[size_t(put++)] = block(j)[r + q * rows_];
-  }
+  d.requests.assign(1, MPI_REQUEST_NULL);
+  d.statuses.resize(1);
+  d.complete = false;
   MPI_Iallgatherv(d.mine.data(), d.counts[size_t(d.row)], mpi_type_of<T>(), d.all.data(),
-                  d.counts.data(), d.displs.data(), mpi_type_of<T>(), d.col_comm, &d.request);
+                  d.counts.data(), d.displs.data(), mpi_type_of<T>(), d.col_comm, &d.requests[0]);
   gathered_ += int64_t(total - d.counts[size_t(d.row)]) * int64_t(sizeof(T));
-  d.gathering = true;
+}
+
+// Each process row's frames of its blocks to every other one in the column, point to point:
+// a receive is posted for the largest frames those blocks can have, the sizes being known only
+// to their encoder (a rank whose broadcast failed sends none, which fails its receivers).
+template <class T>
+void WholePanel<T>::start_frame_gather() {
+  Needed& d = needed_;
+  const int procs = d.rows.procs;
+  d.sent.clear();
+  if (d.arrived.ok()) {
+    size_t b = 0;  // index among this process row's blocks
+    const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
+    for (int64_t i = lo_; i < hi; ++i) {
+      if (d.rows.owner(i) != d.row) continue;
+      if (d.cols.owner(i) == d.col) {
+        auto f = spread_.block_frames(b);
+        d.sent.insert(d.sent.end(), f.begin(), f.end());
+      }
+      ++b;
+    }
+  }
+  d.frames_from.resize(size_t(procs));
+  d.requests.assign(size_t(2 * procs), MPI_REQUEST_NULL);
+  d.statuses.resize(size_t(2 * procs));
+  d.complete = false;
+  for (int p = 0; p < procs; ++p) {
+    if (p == d.row) continue;
+    std::vector<int64_t> sizes;
+    for (int64_t j : gathered_from(p)) sizes.push_back(d.rows.block_size(j) * width_);
+    d.frames_from[size_t(p)].resize(blocks_capacity(*d.frames, sizes));
+    MPI_Irecv(d.frames_from[size_t(p)].data(), int(d.frames_from[size_t(p)].size()), MPI_BYTE, p,
+              d.tag, d.col_comm, &d.requests[size_t(2 * p)]);
+    MPI_Isend(d.sent.data(), int(d.sent.size()), MPI_BYTE, p, d.tag, d.col_comm,
+              &d.requests[size_t(2 * p + 1)]);
+  }
+}
+
+template <class T>
+Status WholePanel<T>::finish_frame_gather() {
+  Needed& d = needed_;
+  const int procs = d.rows.procs;
+  const std::vector<MPI_Status>& st = d.statuses;
+  Status outcome;
+  std::vector<T> one;
+  std::vector<size_t> offsets;
+  for (int p = 0; p < procs; ++p) {
+    if (p == d.row) continue;
+    int got = 0;
+    MPI_Get_count(&st[size_t(2 * p)], MPI_BYTE, &got);
+    gathered_ += got;
+    const std::vector<int64_t> js = gathered_from(p);
+    std::vector<int64_t> sizes;
+    int64_t total = 0;
+    for (int64_t j : js) {
+      sizes.push_back(d.rows.block_size(j) * width_);
+      total += sizes.back();
+    }
+    one.resize(size_t(std::max<int64_t>(1, total)));
+    const Status s = decode_blocks(*d.frames, std::span<const std::byte>(
+                                       d.frames_from[size_t(p)].data(), size_t(got)),
+                                   sizes, one.data(), offsets);
+    if (!s.ok()) {
+      if (outcome.ok())
+        outcome = {s.code(), "panel blocks from process row " + std::to_string(p) + ": " +
+                                 s.message()};
+      continue;
+    }
+    const T* src = one.data();
+    for (int64_t j : js) {
+      const int64_t bj = d.rows.block_size(j);
+      for (int64_t q = 0; q < width_; ++q, src += bj)
+        std::copy(src, src + bj, buffer_.data() + (j - lo_) * nb_ + q * rows_);
+    }
+  }
+  return outcome;
 }
 
 template <class T>
 void WholePanel<T>::finish_gather() {
   Needed& d = needed_;
-  MPI_Wait(&d.request, MPI_STATUS_IGNORE);
+  if (!d.complete) MPI_Waitall(int(d.requests.size()), d.requests.data(), d.statuses.data());
+  d.complete = true;
+  if (d.frames != nullptr) {
+    Status s = finish_frame_gather();
+    if (d.arrived.ok()) d.arrived = s;
+    d.gathering = false;
+    d.on = false;
+    return;
+  }
   const int64_t hi = lo_ + (rows_ + nb_ - 1) / nb_;
   std::vector<int64_t> cursor(d.displs.begin(), d.displs.end());
   for (int64_t j = lo_; j < hi; ++j) {
@@ -191,9 +295,13 @@ bool WholePanel<T>::test() {
     if (!spread_.test()) return false;
     start_gather();
   }
-  int done = 0;
-  MPI_Test(&needed_.request, &done, MPI_STATUS_IGNORE);
-  return done != 0;
+  Needed& d = needed_;
+  if (!d.complete) {
+    int done = 0;
+    MPI_Testall(int(d.requests.size()), d.requests.data(), &done, d.statuses.data());
+    d.complete = done != 0;
+  }
+  return d.complete;
 }
 
 template <class T>

@@ -50,7 +50,9 @@ class WholePanel {
   // its block rows, broadcast along its process row by the owning column's rank (with the
   // status), then, in wait(), those of its block columns, gathered in its process column from
   // the ranks that received them (ScaLAPACK's pattern: about (pr + pc - 2) panels move in all
-  // instead of (pr pc - 1) for whole ones).
+  // instead of (pr pc - 1) for whole ones). Compressed, each block is its own frames, and the
+  // gather passes on the frames the owning column made: a block is encoded once, carries one
+  // codec error wherever it arrives, and is as small on its second hop as on its first.
   void start_needed(const BlockCyclic<T>& a, const LineGrid& g, int64_t k, int64_t lo,
                     int64_t hi, const Wire* frames, int status);
   // Local: sizes the panel of the same blocks as start() would, zero-filled, for a caller that
@@ -89,14 +91,26 @@ class WholePanel {
     CyclicAxis rows, cols;
     int row = 0, col = 0;
     MPI_Comm col_comm = MPI_COMM_NULL;
-    std::vector<T> own;  // this process row's blocks, packed in order
+    const Wire* frames = nullptr;  // compressed: the gather passes the broadcast's frames on
+    int tag = 0;                   // of the compressed gather's messages: one per block column
+    std::vector<T> own;  // this process row's blocks, one after another, each column-major
+    std::vector<int64_t> own_sizes;  // their element counts
     std::vector<T> mine, all;
     std::vector<int> counts, displs;
-    MPI_Request request = MPI_REQUEST_NULL;
-    Status arrived;  // the broadcast's outcome
+    comm::detail::Buffer sent;                 // compressed: this rank's blocks' frames
+    std::vector<comm::detail::Buffer> frames_from;  // compressed: by process row
+    std::vector<MPI_Request> requests;
+    std::vector<MPI_Status> statuses;  // theirs once complete (the frames' byte counts)
+    bool complete = false;             // the gather's requests, by test() or finish_gather()
+    Status arrived;  // the broadcast's outcome, then the gather's
   } needed_;
   void start_gather();   // the row's blocks into place, then the column's gather started
   void finish_gather();  // the column's blocks into place
+  // The block indices j of [lo_, hi) that process row `row` holds in this process column, in
+  // order (what it contributes to the gather).
+  std::vector<int64_t> gathered_from(int row) const;
+  void start_frame_gather();
+  Status finish_frame_gather();
   BlockBcast<T> spread_;
 };
 
