@@ -2,7 +2,9 @@
 // the same block-cyclic data (submatrix offsets, both transposes, several block sizes and
 // source processes), the in-place path for block-layout descriptors, the errors ScaLAPACK
 // would raise (the same message on every process, C untouched), and Grid::from_blacs.
+#include <cblas.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +18,7 @@
 #include "comm/session/agreement.hpp"
 #include "commpress/linalg.hpp"
 #include "commpress/scalapack.h"
+#include "linalg/gemm/local_blas.hpp"
 #include "linalg/gemm/scalapack_options.hpp"
 #include "linalg/layout/blacs.hpp"
 #include "linalg/layout/matrix_fill.hpp"
@@ -339,6 +342,31 @@ TEST(Pdgemm, OptionsComeFromTheEnvironment) {
                         "COMMPRESS_GEMM_REL_BOUND"})
     unsetenv(v);
   linalg::detail::reset_scalapack_gemm_options();
+}
+
+// The BLAS threads a multiply or a factorization gives OpenBLAS: the node's cores divided by
+// its ranks, unless the user named a count (ranks in namespaces or containers on one machine
+// each look like a node of their own to MPI, and would all take every core).
+TEST(LocalBlas, AThreadCountTheUserGaveStands) {
+  const char* before = std::getenv("OPENBLAS_NUM_THREADS");
+  const std::string saved = before ? before : "";
+  const int threads_before = openblas_get_num_threads();
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  openblas_set_num_threads(1);
+  EXPECT_EQ(linalg::detail::set_blas_threads_for(MPI_COMM_WORLD), 1);
+  EXPECT_EQ(openblas_get_num_threads(), 1);
+  unsetenv("OPENBLAS_NUM_THREADS");
+  unsetenv("GOTO_NUM_THREADS");
+  MPI_Comm node = MPI_COMM_NULL;
+  int on_node = 1;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_free(&node);
+  const int share = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN) / on_node));
+  EXPECT_EQ(linalg::detail::set_blas_threads_for(MPI_COMM_WORLD), share);
+  EXPECT_EQ(openblas_get_num_threads(), share);
+  if (before) setenv("OPENBLAS_NUM_THREADS", saved.c_str(), 1);
+  openblas_set_num_threads(threads_before);
 }
 
 TEST(Pdgemm, ProcessesOutsideTheGridAreTurnedAway) {

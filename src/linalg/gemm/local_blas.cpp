@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace commpress::linalg::detail {
 
@@ -69,6 +70,12 @@ int set_blas_threads_for(MPI_Comm comm) {
     MPI_Comm_size(node, &on_node);
     MPI_Comm_free(&node);
   }
+  // A count the user gave OpenBLAS stands: where MPI cannot see which ranks share a node's
+  // cores (namespaces or containers on one machine each look like a node of their own) the
+  // division below would give every rank all of them.
+  for (const char* name : {"OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS"})
+    if (const char* v = std::getenv(name); v != nullptr && std::atoi(v) > 0)
+      return openblas_get_num_threads();
   const long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   const int threads = int(std::max(1L, cores / std::max(1, on_node)));
   openblas_set_num_threads(threads);

@@ -19,8 +19,9 @@ template <class T>
 void scale_block(int64_t m, int64_t n, T beta, T* c, int64_t ldc);
 
 // Threads for OpenBLAS in this process: the cores of this node divided by the ranks on it
-// (oversubscribed ranks get one). Collective over comm (counts the node's ranks once).
-// Returns that count.
+// (oversubscribed ranks get one), unless OPENBLAS_NUM_THREADS or GOTO_NUM_THREADS names a
+// count, which then stands. Collective over comm (counts the node's ranks once). Returns the
+// count in force.
 int set_blas_threads_for(MPI_Comm comm);
 
 }  // namespace commpress::linalg::detail
