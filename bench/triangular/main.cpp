@@ -7,9 +7,12 @@
 // processes (commpress_triangular_last_bytes, summed over the grid) and the median over the
 // rounds of ScaLAPACK's time over commpress's.
 //   mpirun -np P bench_triangular --n 4096 [--nb 64] [--repeats 3] [--ops potrf,trsm]
-//                                 [--layers 1] [--codec none] [--serial] [--scalapack-only]
+//                                 [--layers 1] [--codec none] [--bound 1e-8] [--serial]
+//                                 [--scalapack-only | --commpress-only]
 // --scalapack-only runs ScaLAPACK's routines alone (for an outside count of their traffic,
-// e.g. Open MPI's pml_monitoring).
+// e.g. Open MPI's pml_monitoring), --commpress-only commpress's (for profiling it alone).
+// --bound: the absolute bound on every travelling element for a lossy codec; commpress's
+// lines then carry it and the bound on the residual the call reports (result_bound).
 #include <mpi.h>
 
 #include <algorithm>
@@ -45,7 +48,8 @@ namespace {
 struct Args {
   int n = 4096, nb = 64, repeats = 3, layers = 1;
   std::string ops = "potrf,trsm", codec = "none";
-  bool serial = false, scalapack_only = false;
+  double bound = 1e-8;
+  bool serial = false, scalapack_only = false, commpress_only = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -60,7 +64,9 @@ Args parse(int argc, char** argv) {
     else if (k == "--ops") a.ops = v, ++i;
     else if (k == "--codec") a.codec = v, ++i;
     else if (k == "--serial") a.serial = true;
+    else if (k == "--bound") a.bound = std::atof(v), ++i;
     else if (k == "--scalapack-only") a.scalapack_only = true;
+    else if (k == "--commpress-only") a.commpress_only = true;
     else {
       std::fprintf(stderr, "bench_triangular: unknown option %s\n", k.c_str());
       std::exit(2);
@@ -193,6 +199,9 @@ void print(const Args& a, const char* op, const char* routine, const std::string
   if (bytes >= 0) std::printf(",\"bytes\":%lld", bytes);
   if (ratio > 0) std::printf(",\"ratio_median\":%.4f", ratio);
   if (hash != 0) std::printf(",\"result_hash\":\"%016llx\"", hash);
+  if (hash != 0 && commpress_triangular_last_bound() > 0)
+    std::printf(",\"abs_bound\":%g,\"result_bound\":%g", a.bound,
+                commpress_triangular_last_bound());
   std::printf("}\n");
   std::fflush(stdout);
 }
@@ -247,7 +256,7 @@ int main(int argc, char** argv) {
       base[size_t(li) + size_t(lj) * lld] = spd(i, j, a.n);
     }
   const std::string grid = std::to_string(pr) + "x" + std::to_string(pc);
-  if (commpress_triangular_set_options(a.codec.c_str(), a.codec == "none" ? 0 : 1e-8) != 0 ||
+  if (commpress_triangular_set_options(a.codec.c_str(), a.codec == "none" ? 0 : a.bound) != 0 ||
       commpress_triangular_set_layers(a.layers) != 0) {
     char msg[512];
     commpress_gemm_last_error(msg, sizeof msg);
@@ -284,6 +293,12 @@ int main(int argc, char** argv) {
       Rounds r;
       r.theirs = alternate(a.repeats, [&] { return once(false); }, [] { return 1.0; }).theirs;
       print(a, op, theirs, grid, flops, r.theirs, predicted(a, op, false, pr, pc));
+      return;
+    }
+    if (a.commpress_only) {
+      const Rounds r = alternate(a.repeats, [] { return 1.0; }, [&] { return once(true); });
+      print(a, op, ours, grid, flops, r.ours, predicted(a, op, true, pr, pc),
+            commpress_triangular_last_bytes(), 0, result_hash(work));
       return;
     }
     const Rounds r = alternate(a.repeats, [&] { return once(false); }, [&] { return once(true); });
