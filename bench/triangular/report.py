@@ -32,9 +32,12 @@ def main():
             "time; \"of dpotrf\": this rate over LAPACK's dpotrf on one rank with 2 threads; "
             "load: the 1-minute load average when the line was printed (its own ranks "
             "included).", "",
-            "| op | routine | N | nb | ranks | best s | median s | GFLOP/s | vs same nb | vs best nb "
-            "| of dpotrf | model s | model error | load |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+            "\"panels\": how commpress's panels travelled (raw, or the codec with its absolute "
+            "bound on every travelling element and the bound on max |A - L L^T| the call "
+            "reported for what compression adds).", "",
+            "| op | routine | N | nb | ranks | panels | best s | median s | GFLOP/s | vs same nb "
+            "| vs best nb | of dpotrf | model s | model error | load |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     errors = {}
     for r in rows:
         serial_row = r["routine"].startswith("dpotrf")
@@ -49,12 +52,21 @@ def main():
         error = ""
         if model:
             rel = (model - r["best_s"]) / r["best_s"]
-            errors.setdefault(r["routine"], []).append(abs(rel))
+            coded = mine and r.get("codec", "none") != "none"
+            key = r["routine"] + (f" ({r['codec']} panels)" if coded else "")
+            errors.setdefault(key, []).append(abs(rel))
             error = f"{100 * rel:+.0f}%"
         ranks = "1, 2 threads" if serial_row else where(r)
+        panels = ""
+        if mine:
+            panels = r.get("codec", "none")
+            if panels == "none":
+                panels = "raw"
+            elif "result_bound" in r:
+                panels += f" ({r['abs_bound']:g}; residual <= {r['result_bound']:.2g})"
         load = f"{r['load']:.1f}" if "load" in r else ""
         out.append(f"| {r['op']} | {r['routine']} | {r['n']} | {r.get('nb', '')} | {ranks} | "
-                   f"{r['best_s']:.3f} | {r['median_s']:.3f} | {r['gflops']:.2f} | {same} | "
+                   f"{panels} | {r['best_s']:.3f} | {r['median_s']:.3f} | {r['gflops']:.2f} | {same} | "
                    f"{vs_best} | {share} | {f'{model:.3f}' if model else ''} | {error} | {load} |")
     if errors:
         out += ["", "Median |model - measured| / measured per routine (the profile in force; the "
