@@ -393,6 +393,24 @@ TEST(TriangularBytes, CompressedPanelsStayCompressedInTheGather) {
   };
   const long long raw = factor("none"), packed = factor("zstd-1");
   EXPECT_LT(double(packed), 0.15 * double(raw)) << packed << " bytes compressed, " << raw << " raw";
+  // A general SPD matrix, 2D and (where the world makes layers) 2.5D, whose layers gather
+  // within their own grids: lossless frames passed on give the raw run's factor bit for bit.
+  for (int layers : {1, layers_for(mpi::size())}) {
+    if (layers == 0) continue;
+    ASSERT_EQ(commpress_triangular_set_layers(layers), 0);
+    std::vector<double> got[2];
+    for (int coded = 0; coded < 2; ++coded) {
+      EXPECT_EQ(commpress_triangular_set_options(coded ? "zstd-1" : "none", 0), 0);
+      ScaMatrix<double> a = make<double>(n, n, l, g, 41);
+      make_spd(a, l, n, g, -1);
+      int info = -1;
+      commpress_pdpotrf("L", &n, a.local.data(), &l.i, &l.j, a.desc.data(), &info);
+      EXPECT_EQ(info, 0) << layers << " layer(s)";
+      got[coded] = a.local;
+    }
+    EXPECT_TRUE(got[0] == got[1]) << layers << " layer(s): lossless panels changed the factor";
+  }
+  EXPECT_EQ(commpress_triangular_set_layers(1), 0);
   EXPECT_EQ(commpress_triangular_set_options(nullptr, 0), 0);
 }
 
