@@ -12,7 +12,8 @@
 // --scalapack-only runs ScaLAPACK's routines alone (for an outside count of their traffic,
 // e.g. Open MPI's pml_monitoring), --commpress-only commpress's (for profiling it alone).
 // --bound: the absolute bound on every travelling element for a lossy codec; commpress's
-// lines then carry it and the bound on the residual the call reports (result_bound).
+// lines then carry it, the bound on the residual the call reports (result_bound) and the
+// codec's ratio on the factor (panel_codec_ratio: what the model is given).
 #include <mpi.h>
 
 #include <algorithm>
@@ -26,6 +27,8 @@
 #include <vector>
 
 #include "comm/select.hpp"
+#include "comm/transport/buffer.hpp"
+#include "comm/transport/wire.hpp"
 #include "commpress/scalapack.h"
 #include "core/checksum.hpp"
 #include "model/triangular_model.hpp"
@@ -162,9 +165,31 @@ double load_average() {
   return load;
 }
 
+// The codec's ratio on the factor a compressed call produced (its strictly lower part, what
+// the panels carry), each rank's part encoded at the bound, the sizes summed over the ranks:
+// the ratio the model is given for the panels of the same call.
+double panels_ratio(const Args& a, const std::vector<double>& local, int lld, int mp, int nq,
+                    int pr, int pc, int myrow, int mycol) {
+  std::vector<double> lower;
+  for (int lj = 0; lj < nq; ++lj)
+    for (int li = 0; li < mp; ++li) {
+      const int64_t i = ((li / a.nb) * pr + myrow) * int64_t(a.nb) + li % a.nb;
+      const int64_t j = ((lj / a.nb) * pc + mycol) * int64_t(a.nb) + lj % a.nb;
+      if (i > j) lower.push_back(local[size_t(li) + size_t(lj) * lld]);
+    }
+  double sizes[2] = {double(lower.size() * sizeof(double)), 0};
+  auto wire = commpress::comm::detail::Wire::resolved(a.codec, commpress::codec::Dtype::f64, a.bound);
+  commpress::comm::detail::Buffer frames;
+  if (wire.ok() && wire->encode_block(lower.data(), lower.size(), frames).ok())
+    sizes[1] = double(frames.size());
+  MPI_Allreduce(MPI_IN_PLACE, sizes, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return sizes[1] > 0 ? sizes[0] / sizes[1] : 1;
+}
+
 // The model's prediction for one measured call on the profile in force (COMMPRESS_PROFILE):
-// commpress's with look-ahead, ScaLAPACK's as the same steps without it.
-double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
+// commpress's with look-ahead (and its codec: the profile's rates, the ratio panels_ratio
+// measured), ScaLAPACK's as the same steps without it.
+double predicted(const Args& a, const char* op, bool ours, int pr, int pc, double ratio = 1) {
   const commpress::model::MachineProfile& prof = commpress::comm::detail::machine_profile();
   commpress::model::TriangularScenario s;
   s.n = a.n;
@@ -174,6 +199,10 @@ double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
   s.link = prof.network;
   s.flops = commpress::model::gemm_flop_rate(prof, commpress::codec::Dtype::f64);
   s.overlap = ours;
+  if (ours && a.codec != "none") {
+    s.codec = commpress::model::gemm_codec(prof.rates(a.codec, commpress::codec::Dtype::f64));
+    s.codec.ratio = ratio;
+  }
   if (auto o = commpress::linalg::detail::triangular_options(); o.ok()) s.update_width = o->update_width;
   if (ours && a.layers > 1) {
     s.grid = std::string(op) == "trsm" ? commpress::model::plan_trsm(s, a.layers).grid
@@ -187,7 +216,7 @@ double predicted(const Args& a, const char* op, bool ours, int pr, int pc) {
 
 void print(const Args& a, const char* op, const char* routine, const std::string& grid,
            double flops, const Timing& t, double model_s, long long bytes = -1, double ratio = 0,
-           unsigned long long hash = 0) {
+           unsigned long long hash = 0, double codec_ratio = 0) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return;
@@ -199,6 +228,7 @@ void print(const Args& a, const char* op, const char* routine, const std::string
   if (bytes >= 0) std::printf(",\"bytes\":%lld", bytes);
   if (ratio > 0) std::printf(",\"ratio_median\":%.4f", ratio);
   if (hash != 0) std::printf(",\"result_hash\":\"%016llx\"", hash);
+  if (codec_ratio > 0) std::printf(",\"panel_codec_ratio\":%.3f", codec_ratio);
   if (hash != 0 && commpress_triangular_last_bound() > 0)
     std::printf(",\"abs_bound\":%g,\"result_bound\":%g", a.bound,
                 commpress_triangular_last_bound());
@@ -286,6 +316,8 @@ int main(int argc, char** argv) {
     last_cpu = cpu_now() - c0;
     return now() - t0;
   };
+  const bool coded = a.codec != "none";
+  auto panel_ratio = [&] { return panels_ratio(a, work, lld, mp, nq, pr, pc, myrow, mycol); };
   // Both routines in alternating rounds, or ScaLAPACK's alone.
   auto measure = [&](const char* op, const char* theirs, const char* ours, double flops,
                      auto&& once) {
@@ -297,15 +329,19 @@ int main(int argc, char** argv) {
     }
     if (a.commpress_only) {
       const Rounds r = alternate(a.repeats, [] { return 1.0; }, [&] { return once(true); });
-      print(a, op, ours, grid, flops, r.ours, predicted(a, op, true, pr, pc),
-            commpress_triangular_last_bytes(), 0, result_hash(work));
+      const long long bytes = commpress_triangular_last_bytes();
+      const double ratio = coded && op == std::string("potrf") ? panel_ratio() : 1;
+      print(a, op, ours, grid, flops, r.ours, predicted(a, op, true, pr, pc, ratio), bytes, 0,
+            result_hash(work), coded ? ratio : 0);
       return;
     }
     const Rounds r = alternate(a.repeats, [&] { return once(false); }, [&] { return once(true); });
     const unsigned long long hash = result_hash(work);  // commpress's call ran last
+    const long long bytes = commpress_triangular_last_bytes();
+    const double ratio = coded && op == std::string("potrf") ? panel_ratio() : 1;
     print(a, op, theirs, grid, flops, r.theirs, predicted(a, op, false, pr, pc));
-    print(a, op, ours, grid, flops, r.ours, predicted(a, op, true, pr, pc),
-          commpress_triangular_last_bytes(), r.ratio, hash);
+    print(a, op, ours, grid, flops, r.ours, predicted(a, op, true, pr, pc, ratio), bytes, r.ratio,
+          hash, coded ? ratio : 0);
   };
   if (potrf)
     measure("potrf", "pdpotrf_ (ScaLAPACK)", "commpress_pdpotrf", potrf_flops, factor_once);

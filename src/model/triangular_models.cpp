@@ -36,9 +36,16 @@ double codec_work(const GemmCodec& z, double x, int P) {
 }
 
 // A Cholesky panel of x bytes brought to a pr x pc grid as the rows each rank reads: its
-// block rows broadcast along the process rows, its block columns gathered in the columns.
+// block rows broadcast along the process rows, its block columns gathered in the columns
+// (compressed, the gather passes the broadcast's frames on: the codec's bytes, no encoding).
 double needed_panel_time(const Link& link, const GemmCodec& z, double x, int pr, int pc) {
-  return block_bcast(link, z, x / pr, pc) + allgather_time(link, x / pc, pr);
+  return block_bcast(link, z, x / pr, pc) + allgather_time(link, z.wire(x / pc), pr);
+}
+
+// Its codec work on a rank's path: the broadcast's (the root encodes, each receiver decodes)
+// and the decoding of the blocks the gather brings from the other process rows.
+double needed_panel_codec_work(const GemmCodec& z, double x, int pr, int pc) {
+  return codec_work(z, x / pr, pc) + (pr > 1 ? z.decompress_time(x / pc * (pr - 1) / pr) : 0.0);
 }
 
 // The part of a panel one rank receives that way.
@@ -159,7 +166,7 @@ TriangularCost cholesky_2d_cost(const TriangularScenario& s) {
       const double panel = (R + nb) * nb * e;
       const double rows = blocks_of(R, nb, pr) * nb;
       chain += nb * nb * nb / 3 / s.flops + blocks_of(R, nb, pr) * nb * nb * nb / s.flops +
-               codec_work(s.codec, panel / pr, pc);
+               needed_panel_codec_work(s.codec, panel, pr, pc);
       net += bcast_time(s.link, nb * nb * e, pr) + needed_panel_time(s.link, s.codec, panel, pr, pc);
       // Within the step: the next block column's update is on the chain (it is factored
       // next), the step's later columns' beside the next panel's chain.
@@ -213,7 +220,7 @@ TriangularCost cholesky_25d_cost(const TriangularScenario& s) {
       // blocks sent to their counterparts and spread over the applying layer.
       if (other_layer && t + 1 == width) c.comm += s.link.time(panel / pr);
       c.comm += needed_panel_time(s.link, s.codec, panel, pr, qc);
-      c.comp += codec_work(s.codec, panel / pr, qc);
+      c.comp += needed_panel_codec_work(s.codec, panel, pr, qc);
       c.bytes += panel * needed_share(pr, qc);
       if (other_layer && t + 1 < width) {
         // Spread here, and each rank sends its counterpart there the rows it holds.

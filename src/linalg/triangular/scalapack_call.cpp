@@ -39,6 +39,10 @@ Result<int> CallWire::planned_layers(bool cholesky, int64_t n, int64_t nrhs, int
   s.link = prof.network;
   s.flops = model::gemm_flop_rate(prof, elem_size == 4 ? codec::Dtype::f32 : codec::Dtype::f64);
   s.update_width = options_.update_width;
+  // The panels' codec as the profile measured it (its typical ratio: the plan sees no data).
+  if (frames_ && frames_->compressed())
+    s.codec = model::gemm_codec(prof.rates(options_.codec, elem_size == 4 ? codec::Dtype::f32
+                                                                          : codec::Dtype::f64));
   const int layers = cholesky ? model::plan_cholesky(s, 0, options_.memory_cap).layers
                               : model::plan_trsm(s, 0, options_.memory_cap).layers;
   COMMPRESS_RETURN_IF_ERROR(agree_identically(grid.comm(), {{"planned layers", layers}}, {}));
