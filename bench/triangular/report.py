@@ -53,7 +53,8 @@ def main():
         if model:
             rel = (model - r["best_s"]) / r["best_s"]
             coded = mine and r.get("codec", "none") != "none"
-            key = r["routine"] + (f" ({r['codec']} panels)" if coded else "")
+            key = (r["routine"] + (f" ({r['codec']} panels)" if coded else "") +
+                   f", {r.get('network', 'shared memory')}")
             errors.setdefault(key, []).append(abs(rel))
             error = f"{100 * rel:+.0f}%"
         ranks = "1, 2 threads" if serial_row else where(r)
@@ -69,8 +70,10 @@ def main():
                    f"{panels} | {r['best_s']:.3f} | {r['median_s']:.3f} | {r['gflops']:.2f} | {same} | "
                    f"{vs_best} | {share} | {f'{model:.3f}' if model else ''} | {error} | {load} |")
     if errors:
-        out += ["", "Median |model - measured| / measured per routine (the profile in force; the "
-                "default one unless COMMPRESS_PROFILE names a measured profile):", ""]
+        out += ["", "Median |model - measured| / measured per routine and placement (the profile "
+                "in force: on shared memory the default one unless COMMPRESS_PROFILE names a "
+                "measured profile; on the shaped cluster the one `run` passes, "
+                "`--netsim-profile`):", ""]
         for routine, errs in errors.items():
             errs = sorted(errs)
             out.append(f"- {routine}: {100 * errs[len(errs) // 2]:.0f}% over {len(errs)} run(s)")
