@@ -42,11 +42,12 @@ struct Seen {
   size_t stopped = 0;      // calls that left values of their block to the portable path
 };
 
-void encode_portable(float* v, const szp::InterpRun& r, size_t i0, size_t m, float h, float accept,
-                     uint16_t* sym) {
+// Values from x, predictions from and reconstructions into v (the same indices).
+void encode_portable(float* v, const float* x, const szp::InterpRun& r, size_t i0, size_t m,
+                     float h, float accept, uint16_t* sym) {
   std::vector<float> pred(m), val(m), out(m);
   szp::predict_run<float, true>(v, r, i0, m, pred.data());
-  szp::gather_run(v, r, i0, m, val.data());
+  szp::gather_run(x, r, i0, m, val.data());
   szp::quantize_block(val.data(), pred.data(), m, h, 1.0f / h, accept, sym, out.data());
   szp::scatter_run(out.data(), r, i0, m, v);
 }
@@ -85,34 +86,43 @@ void check_box(const szp::Box& b, float h, uint64_t seed, Seen& seen) {
   const std::vector<float> x = field(b, seed);
   const size_t len = b.count();
   const float accept = h * 0.5f;
-  std::vector<float> fast = x, slow = x;
+  // The portable path starts from the values; the kernels' reconstructions start as NaN,
+  // which would change symbols if a prediction read a position no earlier pass wrote. As
+  // the codec does, the kernels do not write back the last pass (the x-pass of stride 1).
+  std::vector<float> fast(len, std::nanf("")), slow = x;
   std::vector<uint16_t> sym_fast(len, 0xFFFF), sym_slow(len, 0xFFFF);
   szp::interpolation_runs(
       b,
       [&](const szp::InterpRun& r) {
+        const bool keep = !(r.stride == 1 && r.sd == 1 && r.kind == szp::RunKind::row);
         for (size_t b0 = 0; b0 < r.n; b0 += kBlock) {
           const size_t m = std::min(kBlock, r.n - b0);
-          encode_portable(slow.data(), r, b0, m, h, accept, sym_slow.data() + r.code + b0);
+          encode_portable(slow.data(), slow.data(), r, b0, m, h, accept,
+                          sym_slow.data() + r.code + b0);
           size_t done = 0;
           if (strided(r)) {
             uint16_t* sym = sym_fast.data() + r.code + b0;
-            done = r.step == 2 ? szp::detail::quantize_strided<2>(fast.data(), len, r, b0, m, h,
-                                                                  1.0f / h, accept, sym)
-                               : szp::detail::quantize_strided<4>(fast.data(), len, r, b0, m, h,
-                                                                  1.0f / h, accept, sym);
+            done = r.step == 2
+                       ? szp::detail::quantize_strided<2>(fast.data(), x.data(), len, r, b0, m, h,
+                                                          1.0f / h, accept, sym, keep)
+                       : szp::detail::quantize_strided<4>(fast.data(), x.data(), len, r, b0, m, h,
+                                                          1.0f / h, accept, sym, keep);
             seen.by_kind[int(r.kind)] += done;
             seen.by_step[r.step / 4] += done;
             seen.partial += done % 16 != 0;
             seen.stopped += done < m;
           }
           if (done < m)
-            encode_portable(fast.data(), r, b0 + done, m - done, h, accept,
+            encode_portable(fast.data(), x.data(), r, b0 + done, m - done, h, accept,
                             sym_fast.data() + r.code + b0 + done);
         }
       },
       true, true);
   ASSERT_EQ(sym_fast, sym_slow);
-  ASSERT_EQ(std::memcmp(fast.data(), slow.data(), len * sizeof(float)), 0);
+  for (size_t j = 0; j < len; ++j)  // (odd x: the last pass, whose values no one reads)
+    if (j % b.nx % 2 == 0) {
+      ASSERT_EQ(std::memcmp(&fast[j], &slow[j], sizeof(float)), 0) << "at " << j;
+    }
 
   // Decoding the symbols: stored values (the refused ones, and symbols set to 0 here) in
   // some groups; the output starts as garbage that must not matter.

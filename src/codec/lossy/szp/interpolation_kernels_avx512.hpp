@@ -123,27 +123,30 @@ class StridedLanes {
 // stores still in flight would stall (the loads straddle two stores).
 inline constexpr size_t kMaxGroups = 32;
 
-// Encodes values i0 .. i0 + m of run r (step kStep, finite values, kind other than zero) of
-// the slab v (len floats) 16 at a time, at most 16 kMaxGroups: their symbols into sym,
-// their reconstructions into v (lanes past the m written back as they were). Stops before
-// the first group with a refused value; returns how many values it coded.
+// Encodes values i0 .. i0 + m of run r (step kStep, finite neighbours, kind other than
+// zero) 16 at a time, at most 16 kMaxGroups: the values from x, the neighbours from v (len
+// floats, the same indices); their symbols into sym and, with keep, their reconstructions
+// into v (the floats between them, and lanes past the m, written back as they were). Stops
+// before the first group with a refused value; returns how many values it coded.
 template <size_t kStep>
-size_t quantize_strided(float* v, size_t len, const InterpRun& r, size_t i0, size_t m, float h,
-                        float inv, float accept, uint16_t* sym) {
+size_t quantize_strided(float* v, const float* x, size_t len, const InterpRun& r, size_t i0,
+                        size_t m, float h, float inv, float accept, uint16_t* sym, bool keep) {
   using L = StridedLanes<kStep>;
   const size_t groups = std::min(kMaxGroups, L::groups(r, i0, m, len));
   const __m512 vh = _mm512_set1_ps(h), vinv = _mm512_set1_ps(inv);
   const __m512 vaccept = _mm512_set1_ps(accept), limit = _mm512_set1_ps(float(kRadius - 1));
   const __m512 magic = _mm512_set1_ps(1.5f * float(1 << 23));
   const __m512i one = _mm512_set1_epi32(1);
-  float* p0 = v + r.j0 + kStep * i0;
+  const size_t at = r.j0 + kStep * i0;
+  float* p0 = v + at;
+  const float* x0 = x + at;
   __m512 rc[kMaxGroups];
   size_t g = 0;
   for (; g < groups; ++g) {
     const float* p = p0 + L::kSpan * g;
     const __mmask16 own = L::lanes(g, m);
     const __m512 pred = L::predict(p, r, i0 + 16 * g);
-    const __m512 val = L::every(p);
+    const __m512 val = L::every(x0 + L::kSpan * g);
     const __m512 y = _mm512_mul_ps(_mm512_sub_ps(val, pred), vinv);
     const __mmask16 in_range = _mm512_cmp_ps_mask(_mm512_abs_ps(y), limit, _CMP_LT_OQ);
     const __m512 q = _mm512_sub_ps(_mm512_add_ps(y, magic), magic);
@@ -151,13 +154,14 @@ size_t quantize_strided(float* v, size_t len, const InterpRun& r, size_t i0, siz
     const __mmask16 near =
         _mm512_cmp_ps_mask(_mm512_abs_ps(_mm512_sub_ps(val, rcg)), vaccept, _CMP_LE_OQ);
     if (__mmask16(in_range & near & own) != own) break;
-    rc[g] = _mm512_mask_blend_ps(own, val, rcg);
+    rc[g] = own == 0xFFFF ? rcg : _mm512_mask_blend_ps(own, L::every(p), rcg);
     const __m512i k = _mm512_cvttps_epi32(q);
     const __m512i zz =
         _mm512_add_epi32(_mm512_xor_si512(_mm512_slli_epi32(k, 1), _mm512_srai_epi32(k, 31)), one);
     _mm256_mask_storeu_epi16(sym + 16 * g, own, _mm512_cvtepi32_epi16(zz));
   }
-  for (size_t t = 0; t < g; ++t) L::store(p0 + L::kSpan * t, rc[t]);
+  if (keep)
+    for (size_t t = 0; t < g; ++t) L::store(p0 + L::kSpan * t, rc[t]);
   return std::min(m, 16 * g);
 }
 

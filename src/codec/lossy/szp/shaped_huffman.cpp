@@ -43,22 +43,6 @@ std::vector<T>& value_scratch(int which) {
   return v[which];
 }
 
-// Copies x[0..n) to dst; returns whether none of them is NaN or Inf, found by integer tests
-// on the bits, which vectorize, in the same pass as the copy.
-template <class T>
-bool copy_all_finite(const T* x, size_t n, T* dst) {
-  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  constexpr U kExp = sizeof(T) == 4 ? U(0x7F800000u) : U(0x7FF0000000000000ull);
-  U special = 0;
-  for (size_t i = 0; i < n; ++i) {
-    U u;
-    std::memcpy(&u, x + i, sizeof(T));
-    std::memcpy(dst + i, &u, sizeof(T));
-    special |= U((u & kExp) == kExp);
-  }
-  return special == 0;
-}
-
 // count[sym] for the symbols of syms[0..n): a chunk of one symbol repeated (nearly every
 // chunk at loose bounds, where the zero code fills whole levels) in one step; the small
 // symbols of other chunks into four interleaved tables, so that a run of one symbol does not
@@ -94,12 +78,14 @@ void count_symbols(const uint16_t* syms, size_t n, std::vector<uint64_t>& count)
 // rest.
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 template <class T>
-size_t quantize_strided(T* v, size_t len, const InterpRun& r, size_t i0, size_t m, T h, T inv,
-                        T accept, uint16_t* sym) {
+size_t quantize_strided(T* v, const T* x, size_t len, const InterpRun& r, size_t i0, size_t m,
+                        T h, T inv, T accept, uint16_t* sym, bool keep) {
   if constexpr (std::is_same_v<T, float>) {
     if (r.kind == RunKind::zero) return 0;
-    if (r.step == 2) return detail::quantize_strided<2>(v, len, r, i0, m, h, inv, accept, sym);
-    if (r.step == 4) return detail::quantize_strided<4>(v, len, r, i0, m, h, inv, accept, sym);
+    if (r.step == 2)
+      return detail::quantize_strided<2>(v, x, len, r, i0, m, h, inv, accept, sym, keep);
+    if (r.step == 4)
+      return detail::quantize_strided<4>(v, x, len, r, i0, m, h, inv, accept, sym, keep);
   }
   return 0;
 }
@@ -169,32 +155,40 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   kept_at.clear();
   s.syms.resize(len);
   const T* xs = x + base;
-  // rec starts as the values: every position is written once, in its own pass, and
-  // predictions read only positions of earlier passes, so a value is read from the same
-  // cache line its reconstruction then replaces (half the memory traffic of reading x).
-  const bool finite = copy_all_finite(xs, len, rec.data());
+  // rec holds what predictions read: the reconstructions (or stored values) of the passes
+  // done so far. Values come from xs; rec is not filled first, since a prediction reads
+  // only positions of earlier passes. finite: no stored value so far is NaN or Inf, so
+  // none that a prediction reads is (reconstructions are finite).
+  bool finite = true;
   alignas(64) T pred[kRunBlock], val[kRunBlock], rc_or_val[kRunBlock];
   interpolation_runs(slab, [&](const InterpRun& r) {
     const int l = LevelSteps<T>::level(r.stride);
     const T h = steps.step[l], inv = steps.inv[l];
+    // The x-pass of stride 1 is the last: nothing reads its reconstructions.
+    const bool keep = !(r.stride == 1 && r.sd == 1 && r.kind == RunKind::row);
+    prefetch_ahead(rec.data(), len, slab.plane(), r);
+    prefetch_ahead(xs, len, slab.plane(), r);
     for (size_t b0 = 0; b0 < r.n; b0 += kRunBlock) {
       size_t i0 = b0, m = std::min(kRunBlock, r.n - b0);
       if (finite) {
-        const size_t done = quantize_strided<T>(rec.data(), len, r, i0, m, h, inv, accept,
-                                           s.syms.data() + r.code + i0);
+        const size_t done = quantize_strided<T>(rec.data(), xs, len, r, i0, m, h, inv, accept,
+                                                s.syms.data() + r.code + i0, keep);
         i0 += done;
         m -= done;
         if (!m) continue;
       }
       if (finite) predict_run<T, true>(rec.data(), r, i0, m, pred);
       else predict_run<T, false>(rec.data(), r, i0, m, pred);
-      gather_run(rec.data(), r, i0, m, val);
+      gather_run(xs, r, i0, m, val);
       uint16_t* sym = s.syms.data() + r.code + i0;
       const size_t refused = quantize_block(val, pred, m, h, inv, accept, sym, rc_or_val);
       scatter_run(rc_or_val, r, i0, m, rec.data());
       if (refused)
         for (size_t t = 0; t < m; ++t)
-          if (sym[t] == 0) kept_at.push_back({r.code + i0 + t, val[t]});
+          if (sym[t] == 0) {
+            kept_at.push_back({r.code + i0 + t, val[t]});
+            finite &= bool(std::isfinite(val[t]));
+          }
     }
   }, true, true);
   std::sort(kept_at.begin(), kept_at.end(),
@@ -462,6 +456,7 @@ Status decode_huffman_slab(std::span<const std::byte> bytes, const Box& b, size_
   interpolation_runs(slab, [&](const InterpRun& r) {
     if (!status.ok()) return;  // the rest of the slab is skipped
     const T h = steps.step[LevelSteps<T>::level(r.stride)];
+    prefetch_ahead(v, len, slab.plane(), r);
     for (size_t b0 = 0; b0 < r.n; b0 += kRunBlock) {
       size_t i0 = b0, m = std::min(kRunBlock, r.n - b0);
       auto got = symbols(r.code + i0, m);
