@@ -11,6 +11,7 @@
 #include <numeric>
 #include <string>
 
+#include "codec/lossy/szp/symbol_mask.hpp"
 #include "core/leb128.hpp"
 
 namespace commpress::codec::szp::huffman {
@@ -145,8 +146,11 @@ struct BitSink {
   }
 };
 
-// Symbols of the fast loop's blocks: a block of the one-bit code 0 is one put.
+// Symbols of the fast loop's blocks (the width of differ_mask).
 constexpr size_t kBlock = 32;
+// Where the one-bit code 0 exists, a block with at most this many other symbols puts them
+// one by one (with the 0 bits before each) instead of in joined groups of eight.
+constexpr int kSparse = 6;
 // Codes joined into one put where they fit: more would pass kMaxPut too often at tight
 // bounds, mispredicting the branch that halves them.
 constexpr size_t kJoined = 8;
@@ -184,16 +188,6 @@ inline void put_joined(BitSink& sink, const uint32_t* entry, const uint16_t* sym
   sink.put(j.code, j.len);
 }
 
-// Whether syms[0..kBlock) are all the symbol repeated in run4's four 16-bit lanes.
-inline bool one_symbol_block(const uint16_t* syms, uint64_t run4) {
-  uint64_t differ = 0;
-  for (size_t k = 0; k < kBlock; k += 4) {
-    uint64_t w;
-    std::memcpy(&w, syms + k, 8);
-    differ |= w ^ run4;
-  }
-  return differ == 0;
-}
 
 }  // namespace
 
@@ -201,16 +195,25 @@ size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
   BitSink sink{dst};
   const uint32_t* entry = entry_.data();
   // The one-bit code 0, where there is one (the zero code at loose bounds, nearly every
-  // symbol), a block at a time.
+  // symbol): a block's other symbols found by a mask, each put with the 0 bits before it.
   const bool runs = zero_symbol_ >= 0;
-  const uint64_t run4 = uint64_t(uint16_t(zero_symbol_)) * 0x0001000100010001ull;
   // A put's eight bytes lie within max_encoded_size(n) while 3 symbols (9 bytes of codes at
   // most) remain after the block; the rest go a byte at a time.
   size_t i = 0;
   for (; i + kBlock + 3 <= n; i += kBlock) {
-    if (runs && one_symbol_block(syms + i, run4)) {
-      sink.put(0, kBlock);
-      continue;
+    if (runs) {
+      uint32_t others = differ_mask(syms + i, uint16_t(zero_symbol_));
+      if (std::popcount(others) <= kSparse) {
+        // 0 bits up to each other symbol, then its code: at most 31 + kMaxLength bits.
+        uint32_t done = 0;
+        for (; others; others &= others - 1) {
+          const uint32_t t = uint32_t(std::countr_zero(others)), e = entry[syms[i + t]];
+          sink.put(e >> 8, t - done + (e & 0xFF));
+          done = t + 1;
+        }
+        if (done < kBlock) sink.put(0, uint32_t(kBlock) - done);
+        continue;
+      }
     }
     for (size_t k = 0; k < kBlock; k += kJoined) put_joined<kJoined>(sink, entry, syms + i + k);
   }

@@ -4,6 +4,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -18,6 +19,7 @@
 #include "codec/lossy/szp/interpolation_runs.hpp"
 #include "codec/lossy/szp/linear_quantizer.hpp"
 #include "codec/lossy/szp/slab_prediction.hpp"
+#include "codec/lossy/szp/symbol_mask.hpp"
 #include "codec/lossy/szp/zstd_stream.hpp"
 #include "core/byte_io.hpp"
 
@@ -43,31 +45,36 @@ std::vector<T>& value_scratch(int which) {
   return v[which];
 }
 
-// count[sym] for the symbols of syms[0..n): a chunk of one symbol repeated (nearly every
-// chunk at loose bounds, where the zero code fills whole levels) in one step; the small
-// symbols of other chunks into four interleaved tables, so that a run of one symbol does not
-// wait on its own last increment.
+// count[sym] for the symbols of syms[0..n), a chunk of 32 at a time: the symbol of the
+// zero code (1, the most common one at every bound) counted by the chunk's mask of the
+// others, which alone are counted one by one where they are few (at loose bounds nearly
+// every chunk holds none or a handful); small symbols into four interleaved tables, so that
+// a run of one symbol does not wait on its own last increment.
 void count_symbols(const uint16_t* syms, size_t n, std::vector<uint64_t>& count) {
   constexpr size_t kSmall = 1024, kChunk = 32;
+  constexpr uint16_t kCommon = 1;
   count.assign(huffman::kAlphabet, 0);
   std::vector<uint32_t> lanes(4 * kSmall, 0);
   auto one = [&](size_t lane, uint16_t sym) {
     if (sym < kSmall) ++lanes[lane * kSmall + sym];
     else ++count[sym];
   };
+  uint64_t common = 0;
   size_t i = 0;
   for (; i + kChunk <= n; i += kChunk) {
-    const uint16_t first = syms[i];
-    uint16_t differ = 0;
-    for (size_t t = 0; t < kChunk; ++t) differ |= uint16_t(syms[i + t] ^ first);
-    if (!differ) {
-      count[first] += kChunk;
+    uint32_t others = differ_mask(syms + i, kCommon);
+    const int k = std::popcount(others);
+    if (k <= 8) {
+      common += uint64_t(kChunk) - uint64_t(k);
+      for (size_t lane = 0; others; others &= others - 1, lane = (lane + 1) & 3)
+        one(lane, syms[i + size_t(std::countr_zero(others))]);
       continue;
     }
     for (size_t t = 0; t < kChunk; t += 4)
       for (size_t lane = 0; lane < 4; ++lane) one(lane, syms[i + t + lane]);
   }
   for (; i < n; ++i) one(0, syms[i]);
+  count[kCommon] += common;
   for (size_t sym = 0; sym < kSmall; ++sym)
     count[sym] += uint64_t(lanes[sym]) + lanes[kSmall + sym] + lanes[2 * kSmall + sym] +
                   lanes[3 * kSmall + sym];
