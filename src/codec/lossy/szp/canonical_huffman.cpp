@@ -249,6 +249,7 @@ Result<size_t> Decoder::read_table(std::span<const std::byte> in) {
   for (int l = 1; l <= kMaxLength; ++l) {
     first_code_[l] = code;
     first_index_[l] = index;
+    end_[l] = (code + count_[l]) << (kMaxLength - l);
     code = (code + count_[l]) << 1;
     index += count_[l];
     if (count_[l]) max_length_ = l;
@@ -335,13 +336,25 @@ Decoder::Fast Decoder::fast() const {
   return {lut_.data(), runs, runs ? sorted_[0] : uint16_t(0), max_length_};
 }
 
+namespace {
+
+// dst[0..64) = sym, in a fixed number of stores: a run of up to 64 symbols written without
+// a loop whose trip count (the run's length) the branch predictor cannot know.
+inline void fill_64(uint16_t* dst, uint16_t sym) {
+  const uint64_t four = uint64_t(sym) * 0x0001000100010001ull;
+  for (int k = 0; k < 64; k += 4) std::memcpy(dst + k, &four, 8);
+}
+
+}  // namespace
+
 // One look-up's symbols of s, whose buf holds at least the longest code; false where the
 // code is of no symbol.
 inline bool Decoder::take(Stream& s, const Fast& f) const {
   if (f.runs && (s.buf >> 63) == 0) {
     size_t r = std::min<size_t>(s.buf ? size_t(__builtin_clzll(s.buf)) : 64, size_t(s.bits));
     r = std::min(r, s.n - s.i);
-    std::fill_n(s.syms + s.i, r, f.run_symbol);
+    if (s.n - s.i >= 64) fill_64(s.syms + s.i, f.run_symbol);
+    else std::fill_n(s.syms + s.i, r, f.run_symbol);
     s.i += r;
     s.buf = r < 64 ? s.buf << r : 0;
     s.bits -= int(r);
@@ -362,19 +375,39 @@ inline bool Decoder::take(Stream& s, const Fast& f) const {
   int len = int(e >> 48) & 0xFF;
   uint32_t sym = uint16_t(e);
   if (len == 0) {
-    for (len = kLutBits + 1; len <= f.max_length; ++len) {
-      const uint32_t c = uint32_t(s.buf >> (64 - len)) - first_code_[len];
-      if (c < count_[len]) {
-        sym = sorted_[first_index_[len] + c];
-        break;
-      }
-    }
+    // The code's length: one more than the lengths whose codes all lie below the next bits
+    // (canonical codes of one length follow those of the length before), counted without
+    // a branch; past the longest code, the bits are no symbol's.
+    const uint32_t top = uint32_t(s.buf >> (64 - kMaxLength));
+    len = kLutBits + 1;
+    for (int l = kLutBits + 1; l <= kMaxLength; ++l) len += int(top >= end_[l]);
     if (len > f.max_length) return false;
+    sym = sorted_[first_index_[len] + (uint32_t(s.buf >> (64 - len)) - first_code_[len])];
   }
   s.syms[s.i++] = uint16_t(sym);
   s.buf <<= len;
   s.bits -= len;
   return true;
+}
+
+// take() far from both ends of a stream without a one-bit code (no runs): the look-up's
+// symbols are stored as one 8-byte word (its fourth slot the next look-up overwrites) and
+// taken without the checks near the ends; a code longer than the table's bits goes to
+// take() between two refills. Needs at least kLutBits bits in buf and 4 free slots in syms.
+inline bool Decoder::take_short(Stream& s, const Fast& f) const {
+  const uint64_t e = f.lut[s.buf >> (64 - kLutBits)];
+  if (e >> 60) [[likely]] {
+    std::memcpy(s.syms + s.i, &e, 8);
+    s.i += size_t(e >> 60);
+    const int all = int(e >> 56) & 0xF;
+    s.buf <<= all;
+    s.bits -= all;
+    return true;
+  }
+  s.refill();
+  const bool ok = take(s, f);
+  s.refill();  // (the look-ups left after this one have their bits again)
+  return ok;
 }
 
 namespace {
@@ -415,7 +448,26 @@ std::pair<Status, Status> Decoder::decode_pair(std::span<const std::byte> in_a, 
   Stream a(in_a, n_a, syms_a), b(in_b, n_b, syms_b);
   const Fast f = fast();
   bool b_failed = false;
-  while (a.i < a.n && b.i < b.n) {
+  // Far from the ends, without runs: after a refill (57 bits or more) four look-ups of at
+  // most kLutBits bits each, 12 symbols at most, with no check between them.
+  constexpr size_t kSlack = 4 * kLutSymbols + 4;
+  if (!f.runs)
+    while (a.n - a.i >= kSlack && b.n - b.i >= kSlack && a.pos + 8 <= a.size &&
+           b.pos + 8 <= b.size) {
+      a.refill();
+      b.refill();
+      bool ok_a = true, ok_b = true;
+      for (int k = 0; k < 4; ++k) {
+        ok_a &= take_short(a, f);
+        ok_b &= take_short(b, f);
+      }
+      if (!ok_a) return {no_symbol(), {}};
+      if (!ok_b) {
+        b_failed = true;
+        break;
+      }
+    }
+  while (!b_failed && a.i < a.n && b.i < b.n) {
     a.refill();
     b.refill();
     bool ok_a = true, ok_b = true;

@@ -61,6 +61,7 @@ class Decoder {
   struct Fast;
   Fast fast() const;
   bool take(Stream& s, const Fast& f) const;
+  bool take_short(Stream& s, const Fast& f) const;
   Status finish(Stream& s, const Fast& f) const;
 
   static constexpr int kLutBits = 12;
@@ -73,6 +74,8 @@ class Decoder {
   std::vector<uint64_t> lut_;
   uint32_t first_code_[kMaxLength + 1] = {}, first_index_[kMaxLength + 1] = {},
            count_[kMaxLength + 1] = {};
+  // end_[l]: the first kMaxLength-bit pattern past every code of length l (left-aligned).
+  uint32_t end_[kMaxLength + 1] = {};
   std::vector<uint16_t> sorted_;  // symbols in canonical order
   int max_length_ = 0;
 };
