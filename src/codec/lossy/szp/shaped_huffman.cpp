@@ -212,11 +212,13 @@ Status encode_huffman_slab(const T* x, const Box& b, size_t z0, size_t z1, doubl
   size_t pos = piece_header + pieces * kPieceHeaderSize;
   s.bits.resize(huffman::max_encoded_size(len) + pieces);
   size_t nbits = 0;
+  // Each piece's stored values: the kept values' code indices (ascending) in its range.
+  size_t kept_seen = 0;
   for (size_t p = 0; p < pieces; ++p) {
     const size_t first = p * kPieceSymbols, n = std::min(kPieceSymbols, len - first);
     const size_t bytes = code.encode(s.syms.data() + first, n, s.bits.data() + nbits);
-    const size_t own = size_t(std::count(s.syms.begin() + ptrdiff_t(first),
-                                         s.syms.begin() + ptrdiff_t(first + n), uint16_t(0)));
+    size_t own = 0;
+    for (; kept_seen < kept_at.size() && kept_at[kept_seen].first < first + n; ++kept_seen) ++own;
     core::store_le<uint32_t>(out.data() + piece_header + p * kPieceHeaderSize, uint32_t(bytes));
     core::store_le<uint32_t>(out.data() + piece_header + p * kPieceHeaderSize + 4,
                              uint32_t(own));
