@@ -92,6 +92,13 @@ Encoder::Encoder(const uint64_t* count) : entry_(kAlphabet, 0) {
   }
   for (size_t s = 0; s < kAlphabet; ++s)
     if (entry_[s] == 1) zero_symbol_ = int32_t(s);  // length 1, code 0
+  pair_.resize(kPairSymbols * kPairSymbols);
+  for (size_t a = 0; a < kPairSymbols; ++a)
+    for (size_t b = 0; b < kPairSymbols; ++b) {
+      const uint64_t la = entry_[a] & 0xFF, lb = entry_[b] & 0xFF;
+      const uint64_t code = (uint64_t(entry_[a] >> 8) << lb) | (entry_[b] >> 8);
+      pair_[a * kPairSymbols + b] = (code << 8) | (la + lb);
+    }
 }
 
 size_t Encoder::write_table(std::byte* dst) const {
@@ -189,7 +196,43 @@ inline void put_joined(BitSink& sink, const uint32_t* entry, const uint16_t* sym
 }
 
 
+// Whether the kJoined symbols at syms are all below kPairSymbols (64: no bit above the low 6
+// in any 16-bit lane).
+inline bool small_group(const uint16_t* syms) {
+  static_assert(kJoined == 8 && Encoder::kPairSymbols == 64);
+  uint64_t w[2];
+  std::memcpy(w, syms, 16);
+  return ((w[0] | w[1]) & 0xFFC0FFC0FFC0FFC0ull) == 0;
+}
+
+// joined() and put_joined() over pairs of symbols below kPairSymbols, whose joined codes
+// one look-up in the pair table gives: half the look-ups and joins of single codes.
+template <size_t K>
+inline Joined joined_pairs(const uint64_t* pair, const uint16_t* syms) {
+  if constexpr (K == 2) {
+    const uint64_t e = pair[size_t(syms[0]) * Encoder::kPairSymbols + syms[1]];
+    return {e >> 8, uint32_t(e & 0xFF)};
+  } else {
+    const Joined a = joined_pairs<K / 2>(pair, syms), b = joined_pairs<K / 2>(pair, syms + K / 2);
+    return {(a.code << (b.len & 63)) | b.code, a.len + b.len};
+  }
+}
+
+template <size_t K>
+inline void put_joined_pairs(BitSink& sink, const uint64_t* pair, const uint16_t* syms) {
+  const Joined j = joined_pairs<K>(pair, syms);
+  if constexpr (K > 2) {  // (a pair takes at most 2 kMaxLength <= kMaxPut bits)
+    if (j.len > BitSink::kMaxPut) [[unlikely]] {
+      put_joined_pairs<K / 2>(sink, pair, syms);
+      put_joined_pairs<K / 2>(sink, pair, syms + K / 2);
+      return;
+    }
+  }
+  sink.put(j.code, j.len);
+}
+
 }  // namespace
+
 
 size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
   BitSink sink{dst};
@@ -215,7 +258,10 @@ size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
         continue;
       }
     }
-    for (size_t k = 0; k < kBlock; k += kJoined) put_joined<kJoined>(sink, entry, syms + i + k);
+    for (size_t k = 0; k < kBlock; k += kJoined) {
+      if (small_group(syms + i + k)) put_joined_pairs<kJoined>(sink, pair_.data(), syms + i + k);
+      else put_joined<kJoined>(sink, entry, syms + i + k);
+    }
   }
   for (; i < n; ++i) sink.put_bytes(entry[syms[i]] >> 8, entry[syms[i]] & 0xFF);
   return size_t(sink.finish() - dst);
@@ -350,7 +396,7 @@ inline void fill_64(uint16_t* dst, uint16_t sym) {
 // One look-up's symbols of s, whose buf holds at least the longest code; false where the
 // code is of no symbol.
 inline bool Decoder::take(Stream& s, const Fast& f) const {
-  if (f.runs && (s.buf >> 63) == 0) {
+  if (f.runs && (s.buf >> (64 - kLutBits)) == 0) {
     size_t r = std::min<size_t>(s.buf ? size_t(__builtin_clzll(s.buf)) : 64, size_t(s.bits));
     r = std::min(r, s.n - s.i);
     if (s.n - s.i >= 64) fill_64(s.syms + s.i, f.run_symbol);
@@ -390,12 +436,24 @@ inline bool Decoder::take(Stream& s, const Fast& f) const {
   return true;
 }
 
-// take() far from both ends of a stream without a one-bit code (no runs): the look-up's
+// take() far from both ends of a stream: a run of the one-bit code (where there is one) of
+// kLutBits codes or more is stored 64 at a time and refilled after; otherwise the look-up's
 // symbols are stored as one 8-byte word (its fourth slot the next look-up overwrites) and
 // taken without the checks near the ends; a code longer than the table's bits goes to
-// take() between two refills. Needs at least kLutBits bits in buf and 4 free slots in syms.
+// take() between two refills. Needs at least kLutBits bits in buf and 64 free slots in
+// syms for a run, 4 otherwise.
 inline bool Decoder::take_short(Stream& s, const Fast& f) const {
-  const uint64_t e = f.lut[s.buf >> (64 - kLutBits)];
+  const uint64_t top = s.buf >> (64 - kLutBits);
+  if (f.runs && top == 0) {  // kLutBits or more one-bit codes: up to 64 at once
+    const size_t r = std::min<size_t>(s.buf ? size_t(__builtin_clzll(s.buf)) : 64, size_t(s.bits));
+    fill_64(s.syms + s.i, f.run_symbol);
+    s.i += r;
+    s.buf = r < 64 ? s.buf << r : 0;
+    s.bits -= int(r);
+    s.refill();
+    return true;
+  }
+  const uint64_t e = f.lut[top];
   if (e >> 60) [[likely]] {
     std::memcpy(s.syms + s.i, &e, 8);
     s.i += size_t(e >> 60);
@@ -448,25 +506,26 @@ std::pair<Status, Status> Decoder::decode_pair(std::span<const std::byte> in_a, 
   Stream a(in_a, n_a, syms_a), b(in_b, n_b, syms_b);
   const Fast f = fast();
   bool b_failed = false;
-  // Far from the ends, without runs: after a refill (57 bits or more) four look-ups of at
-  // most kLutBits bits each, 12 symbols at most, with no check between them.
-  constexpr size_t kSlack = 4 * kLutSymbols + 4;
-  if (!f.runs)
-    while (a.n - a.i >= kSlack && b.n - b.i >= kSlack && a.pos + 8 <= a.size &&
-           b.pos + 8 <= b.size) {
-      a.refill();
-      b.refill();
-      bool ok_a = true, ok_b = true;
-      for (int k = 0; k < 4; ++k) {
-        ok_a &= take_short(a, f);
-        ok_b &= take_short(b, f);
-      }
-      if (!ok_a) return {no_symbol(), {}};
-      if (!ok_b) {
-        b_failed = true;
-        break;
-      }
+  // Far from the ends: after a refill (57 bits or more) four look-ups of at most kLutBits
+  // bits each, or runs (each refilled after), with no check between them: at most 12
+  // symbols, or 4 runs of up to 64, whose bits then all lie within the stream (a symbol
+  // takes at least a bit).
+  const size_t slack = f.runs ? 4 * 64 + 16 : 4 * kLutSymbols + 4;
+  while (a.n - a.i >= slack && b.n - b.i >= slack && a.pos + 8 <= a.size &&
+         b.pos + 8 <= b.size) {
+    a.refill();
+    b.refill();
+    bool ok_a = true, ok_b = true;
+    for (int k = 0; k < 4; ++k) {
+      ok_a &= take_short(a, f);
+      ok_b &= take_short(b, f);
     }
+    if (!ok_a) return {no_symbol(), {}};
+    if (!ok_b) {
+      b_failed = true;
+      break;
+    }
+  }
   while (!b_failed && a.i < a.n && b.i < b.n) {
     a.refill();
     b.refill();

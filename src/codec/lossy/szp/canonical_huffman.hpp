@@ -25,6 +25,10 @@ constexpr size_t max_encoded_size(size_t symbols) { return (symbols * kMaxLength
 // The encoder's side: a length (0 = unused) and a code per symbol.
 class Encoder {
  public:
+  // Symbols below this (the small codes that fill a block at tight bounds) are also looked
+  // up two at a time, in a table of their pairs' joined codes.
+  static constexpr size_t kPairSymbols = 64;
+
   // The code of the counts (kAlphabet of them, at least one not 0): Huffman's, with the
   // counts halved until no length exceeds kMaxLength.
   explicit Encoder(const uint64_t* count);
@@ -36,6 +40,8 @@ class Encoder {
  private:
   // Per symbol its code above its length's 8 bits, so that one load gives both.
   std::vector<uint32_t> entry_;
+  // By a * kPairSymbols + b: the codes of a then b joined, above their length's 8 bits.
+  std::vector<uint64_t> pair_;
   int32_t zero_symbol_ = -1;  // the symbol of the one-bit code 0, if any
 };
 
