@@ -169,12 +169,30 @@ struct Joined {
   uint32_t len;
 };
 
-template <size_t K>
-inline Joined joined(const uint32_t* entry, const uint16_t* syms) {
-  if constexpr (K == 1) {
+// The codes of one symbol (Single) or of a pair of symbols below kPairSymbols (Pair, one
+// look-up in the pair table: half the look-ups and joins), joined.
+struct Single {
+  static constexpr size_t kLeaf = 1;
+  const uint32_t* entry;
+  Joined operator()(const uint16_t* syms) const {
     return {entry[syms[0]] >> 8, entry[syms[0]] & 0xFF};
+  }
+};
+struct Pair {
+  static constexpr size_t kLeaf = 2;
+  const uint64_t* pair;
+  Joined operator()(const uint16_t* syms) const {
+    const uint64_t e = pair[size_t(syms[0]) * Encoder::kPairSymbols + syms[1]];
+    return {e >> 8, uint32_t(e & 0xFF)};
+  }
+};
+
+template <size_t K, class Leaf>
+inline Joined joined(const Leaf& leaf, const uint16_t* syms) {
+  if constexpr (K == Leaf::kLeaf) {
+    return leaf(syms);
   } else {
-    const Joined a = joined<K / 2>(entry, syms), b = joined<K / 2>(entry, syms + K / 2);
+    const Joined a = joined<K / 2>(leaf, syms), b = joined<K / 2>(leaf, syms + K / 2);
     return {(a.code << (b.len & 63)) | b.code, a.len + b.len};
   }
 }
@@ -182,19 +200,18 @@ inline Joined joined(const uint32_t* entry, const uint16_t* syms) {
 // The codes of syms[0..K) as one put, so that fewer puts, each of which waits on the one
 // before, are made; halved where they pass kMaxPut bits, which only rare long codes make
 // them do, so that the branch is seldom mispredicted.
-template <size_t K>
-inline void put_joined(BitSink& sink, const uint32_t* entry, const uint16_t* syms) {
-  const Joined j = joined<K>(entry, syms);
+template <size_t K, class Leaf>
+inline void put_joined(BitSink& sink, const Leaf& leaf, const uint16_t* syms) {
+  const Joined j = joined<K>(leaf, syms);
   if constexpr (K > 2) {  // two codes take at most 2 kMaxLength <= kMaxPut bits
     if (j.len > BitSink::kMaxPut) [[unlikely]] {
-      put_joined<K / 2>(sink, entry, syms);
-      put_joined<K / 2>(sink, entry, syms + K / 2);
+      put_joined<K / 2>(sink, leaf, syms);
+      put_joined<K / 2>(sink, leaf, syms + K / 2);
       return;
     }
   }
   sink.put(j.code, j.len);
 }
-
 
 // Whether the kJoined symbols at syms are all below kPairSymbols (64: no bit above the low 6
 // in any 16-bit lane).
@@ -203,32 +220,6 @@ inline bool small_group(const uint16_t* syms) {
   uint64_t w[2];
   std::memcpy(w, syms, 16);
   return ((w[0] | w[1]) & 0xFFC0FFC0FFC0FFC0ull) == 0;
-}
-
-// joined() and put_joined() over pairs of symbols below kPairSymbols, whose joined codes
-// one look-up in the pair table gives: half the look-ups and joins of single codes.
-template <size_t K>
-inline Joined joined_pairs(const uint64_t* pair, const uint16_t* syms) {
-  if constexpr (K == 2) {
-    const uint64_t e = pair[size_t(syms[0]) * Encoder::kPairSymbols + syms[1]];
-    return {e >> 8, uint32_t(e & 0xFF)};
-  } else {
-    const Joined a = joined_pairs<K / 2>(pair, syms), b = joined_pairs<K / 2>(pair, syms + K / 2);
-    return {(a.code << (b.len & 63)) | b.code, a.len + b.len};
-  }
-}
-
-template <size_t K>
-inline void put_joined_pairs(BitSink& sink, const uint64_t* pair, const uint16_t* syms) {
-  const Joined j = joined_pairs<K>(pair, syms);
-  if constexpr (K > 2) {  // (a pair takes at most 2 kMaxLength <= kMaxPut bits)
-    if (j.len > BitSink::kMaxPut) [[unlikely]] {
-      put_joined_pairs<K / 2>(sink, pair, syms);
-      put_joined_pairs<K / 2>(sink, pair, syms + K / 2);
-      return;
-    }
-  }
-  sink.put(j.code, j.len);
 }
 
 }  // namespace
@@ -259,8 +250,8 @@ size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
       }
     }
     for (size_t k = 0; k < kBlock; k += kJoined) {
-      if (small_group(syms + i + k)) put_joined_pairs<kJoined>(sink, pair_.data(), syms + i + k);
-      else put_joined<kJoined>(sink, entry, syms + i + k);
+      if (small_group(syms + i + k)) put_joined<kJoined>(sink, Pair{pair_.data()}, syms + i + k);
+      else put_joined<kJoined>(sink, Single{entry}, syms + i + k);
     }
   }
   for (; i < n; ++i) sink.put_bytes(entry[syms[i]] >> 8, entry[syms[i]] & 0xFF);
