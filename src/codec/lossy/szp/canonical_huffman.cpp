@@ -224,7 +224,6 @@ inline bool small_group(const uint16_t* syms) {
 
 }  // namespace
 
-
 size_t Encoder::encode(const uint16_t* syms, size_t n, std::byte* dst) const {
   BitSink sink{dst};
   const uint32_t* entry = entry_.data();
@@ -384,17 +383,23 @@ inline void fill_64(uint16_t* dst, uint16_t sym) {
 
 }  // namespace
 
+// The run of one-bit codes that buf starts with, up to its bits and the symbols left: stored
+// 64 at a time where that many slots are left.
+inline void Decoder::take_run(Stream& s, const Fast& f) {
+  size_t r = std::min<size_t>(s.buf ? size_t(__builtin_clzll(s.buf)) : 64, size_t(s.bits));
+  r = std::min(r, s.n - s.i);
+  if (s.n - s.i >= 64) fill_64(s.syms + s.i, f.run_symbol);
+  else std::fill_n(s.syms + s.i, r, f.run_symbol);
+  s.i += r;
+  s.buf = r < 64 ? s.buf << r : 0;
+  s.bits -= int(r);
+}
+
 // One look-up's symbols of s, whose buf holds at least the longest code; false where the
 // code is of no symbol.
 inline bool Decoder::take(Stream& s, const Fast& f) const {
   if (f.runs && (s.buf >> (64 - kLutBits)) == 0) {
-    size_t r = std::min<size_t>(s.buf ? size_t(__builtin_clzll(s.buf)) : 64, size_t(s.bits));
-    r = std::min(r, s.n - s.i);
-    if (s.n - s.i >= 64) fill_64(s.syms + s.i, f.run_symbol);
-    else std::fill_n(s.syms + s.i, r, f.run_symbol);
-    s.i += r;
-    s.buf = r < 64 ? s.buf << r : 0;
-    s.bits -= int(r);
+    take_run(s, f);
     return true;
   }
   const uint64_t e = f.lut[s.buf >> (64 - kLutBits)];
@@ -428,19 +433,15 @@ inline bool Decoder::take(Stream& s, const Fast& f) const {
 }
 
 // take() far from both ends of a stream: a run of the one-bit code (where there is one) of
-// kLutBits codes or more is stored 64 at a time and refilled after; otherwise the look-up's
+// kLutBits codes or more is taken (64 slots are free) and refilled after; otherwise the look-up's
 // symbols are stored as one 8-byte word (its fourth slot the next look-up overwrites) and
 // taken without the checks near the ends; a code longer than the table's bits goes to
 // take() between two refills. Needs at least kLutBits bits in buf and 64 free slots in
 // syms for a run, 4 otherwise.
 inline bool Decoder::take_short(Stream& s, const Fast& f) const {
   const uint64_t top = s.buf >> (64 - kLutBits);
-  if (f.runs && top == 0) {  // kLutBits or more one-bit codes: up to 64 at once
-    const size_t r = std::min<size_t>(s.buf ? size_t(__builtin_clzll(s.buf)) : 64, size_t(s.bits));
-    fill_64(s.syms + s.i, f.run_symbol);
-    s.i += r;
-    s.buf = r < 64 ? s.buf << r : 0;
-    s.bits -= int(r);
+  if (f.runs && top == 0) {  // kLutBits or more one-bit codes
+    take_run(s, f);
     s.refill();
     return true;
   }

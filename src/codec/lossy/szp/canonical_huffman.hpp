@@ -66,6 +66,7 @@ class Decoder {
   struct Stream;
   struct Fast;
   Fast fast() const;
+  static void take_run(Stream& s, const Fast& f);
   bool take(Stream& s, const Fast& f) const;
   bool take_short(Stream& s, const Fast& f) const;
   Status finish(Stream& s, const Fast& f) const;
