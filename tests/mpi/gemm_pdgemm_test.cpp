@@ -349,7 +349,8 @@ TEST(Pdgemm, OptionsComeFromTheEnvironment) {
 // each look like a node of their own to MPI, and would all take every core).
 TEST(LocalBlas, AThreadCountTheUserGaveStands) {
   const char* before = std::getenv("OPENBLAS_NUM_THREADS");
-  const std::string saved = before ? before : "";
+  const char* goto_before = std::getenv("GOTO_NUM_THREADS");
+  const std::string saved = before ? before : "", goto_saved = goto_before ? goto_before : "";
   const int threads_before = openblas_get_num_threads();
   setenv("OPENBLAS_NUM_THREADS", "1", 1);
   openblas_set_num_threads(1);
@@ -366,6 +367,7 @@ TEST(LocalBlas, AThreadCountTheUserGaveStands) {
   EXPECT_EQ(linalg::detail::set_blas_threads_for(MPI_COMM_WORLD), share);
   EXPECT_EQ(openblas_get_num_threads(), share);
   if (before) setenv("OPENBLAS_NUM_THREADS", saved.c_str(), 1);
+  if (goto_before) setenv("GOTO_NUM_THREADS", goto_saved.c_str(), 1);
   openblas_set_num_threads(threads_before);
 }
 
