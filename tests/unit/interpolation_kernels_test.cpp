@@ -1,10 +1,11 @@
-// The AVX-512 kernels of the interpolation runs of step 2 and 4
-// (interpolation_kernels_avx512.hpp) against the portable path (interpolation_runs.hpp,
-// interpolation_quantizer.hpp), walked as the Huffman-coded shaped payloads walk them
-// (shaped_huffman.cpp): the kernel first, the portable path for what it leaves. Symbols and
-// values must be the same bit for bit, on every run kind, partial groups, values the bound
-// refuses and stored values. This file is built for x86-64-v4 (tests/CMakeLists.txt) and
-// skips on a CPU without AVX-512.
+// The AVX-512 and AVX2 kernels of the interpolation runs of step 2 and 4
+// (interpolation_kernels_avx512.hpp, interpolation_kernels_avx2.hpp) against the portable
+// path (interpolation_runs.hpp, interpolation_quantizer.hpp), walked as the Huffman-coded
+// shaped payloads walk them (shaped_huffman.cpp): the kernel first, the portable path for
+// what it leaves. Symbols and values must be the same bit for bit, on every run kind,
+// partial groups, values the bound refuses and stored values. tests/CMakeLists.txt builds
+// this file twice, for x86-64-v4 (the AVX-512 kernels) and x86-64-v3 (the AVX2 ones); each
+// skips on a CPU without its instructions.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,11 +13,12 @@
 #include <random>
 #include <vector>
 
+#include "codec/lossy/szp/interpolation_kernels_avx2.hpp"
 #include "codec/lossy/szp/interpolation_kernels_avx512.hpp"
 #include "codec/lossy/szp/interpolation_quantizer.hpp"
 #include "codec/lossy/szp/interpolation_runs.hpp"
 
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#if defined(COMMPRESS_INTERPOLATION_KERNEL_LANES)
 
 namespace szp = commpress::codec::szp;
 
@@ -24,7 +26,12 @@ namespace {
 
 constexpr size_t kBlock = 512;  // values a run is taken in, as the codec does
 
+constexpr size_t kLanes = COMMPRESS_INTERPOLATION_KERNEL_LANES;  // values a kernel's group holds
+
 bool cpu_has_kernels() {
+  if (kLanes == 8)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+           __builtin_cpu_supports("bmi2");
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
          __builtin_cpu_supports("avx512vl");
 }
@@ -38,7 +45,7 @@ bool strided(const szp::InterpRun& r) {
 struct Seen {
   size_t by_kind[5] = {};  // values the kernels took, by RunKind
   size_t by_step[2] = {};  // ... of runs of step 2 and 4
-  size_t partial = 0;      // calls whose values ended inside a group of 16
+  size_t partial = 0;      // calls whose values ended inside a group
   size_t stopped = 0;      // calls that left values of their block to the portable path
 };
 
@@ -109,7 +116,7 @@ void check_box(const szp::Box& b, float h, uint64_t seed, Seen& seen) {
                                                           1.0f / h, accept, sym, keep);
             seen.by_kind[int(r.kind)] += done;
             seen.by_step[r.step / 4] += done;
-            seen.partial += done % 16 != 0;
+            seen.partial += done % kLanes != 0;
             seen.stopped += done < m;
           }
           if (done < m)
@@ -151,7 +158,7 @@ void check_box(const szp::Box& b, float h, uint64_t seed, Seen& seen) {
 }
 
 TEST(InterpolationKernels, StridedRunsMatchThePortablePathBitForBit) {
-  if (!cpu_has_kernels()) GTEST_SKIP() << "no AVX-512 on this CPU";
+  if (!cpu_has_kernels()) GTEST_SKIP() << "the CPU lacks the kernels' instructions";
   Seen seen;
   const std::vector<szp::Box> boxes = {{12, 10, 70, 12}, {9, 33, 40, 9}, {5, 7, 130, 5},
                                        {20, 20, 20, 20}, {3, 2, 300, 3}, {16, 16, 33, 16}};
@@ -172,7 +179,7 @@ TEST(InterpolationKernels, StridedRunsMatchThePortablePathBitForBit) {
 #else
 
 TEST(InterpolationKernels, StridedRunsMatchThePortablePathBitForBit) {
-  GTEST_SKIP() << "built without AVX-512 (tests/CMakeLists.txt builds this file for x86-64-v4)";
+  GTEST_SKIP() << "built without AVX2 or AVX-512 (tests/CMakeLists.txt builds this file for both)";
 }
 
 #endif

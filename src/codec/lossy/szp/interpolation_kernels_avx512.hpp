@@ -22,6 +22,8 @@
 #include "codec/lossy/szp/interpolation_quantizer.hpp"
 #include "codec/lossy/szp/interpolation_runs.hpp"
 
+#define COMMPRESS_INTERPOLATION_KERNEL_LANES 16
+
 namespace commpress::codec::szp::detail {
 
 // Groups of 16 values of a run of step kStep: 16 kStep floats, from kStep / 2 vectors.

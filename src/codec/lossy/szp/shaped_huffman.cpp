@@ -14,6 +14,7 @@
 
 #include "codec/lossless/zstd_contexts.hpp"
 #include "codec/lossy/szp/canonical_huffman.hpp"
+#include "codec/lossy/szp/interpolation_kernels_avx2.hpp"
 #include "codec/lossy/szp/interpolation_kernels_avx512.hpp"
 #include "codec/lossy/szp/interpolation_quantizer.hpp"
 #include "codec/lossy/szp/interpolation_runs.hpp"
@@ -80,10 +81,10 @@ void count_symbols(const uint16_t* syms, size_t n, std::vector<uint64_t>& count)
                   lanes[3 * kSmall + sym];
 }
 
-// The AVX-512 kernels of the runs of step 2 and 4 where they apply (float, a kind other than
-// zero); they return how many of the m values from i0 they did, the portable path doing the
-// rest.
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+// The AVX-512 or AVX2 kernels of the runs of step 2 and 4 where they apply (float, a kind
+// other than zero); they return how many of the m values from i0 they did, the portable path
+// doing the rest.
+#if defined(COMMPRESS_INTERPOLATION_KERNEL_LANES)
 template <class T>
 size_t quantize_strided(T* v, const T* x, size_t len, const InterpRun& r, size_t i0, size_t m,
                         T h, T inv, T accept, uint16_t* sym, bool keep) {
