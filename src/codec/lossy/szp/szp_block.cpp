@@ -1,6 +1,6 @@
 // The block primitives: the portable ones are portable_block.hpp's (the code CUDA kernels run
-// too), dispatch goes to the fused AVX-512 kernels for full speed. Both produce the same bytes
-// (tests/unit/szp_block_test.cpp).
+// too), dispatch goes to the fused AVX-512 kernels for full speed, or on CPUs without AVX-512
+// to the AVX2 ones (f32). All produce the same bytes (tests/unit/szp_block_test.cpp).
 #include "codec/lossy/szp/szp_block.hpp"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 
+#include "codec/lossy/szp/block_kernels_avx2.hpp"
 #include "codec/lossy/szp/block_kernels_avx512.hpp"
 #include "codec/lossy/szp/portable_block.hpp"
 #include "core/assert.hpp"
@@ -16,6 +17,9 @@
 #define COMMPRESS_SZP_AVX512 1
 #else
 #define COMMPRESS_SZP_AVX512 0
+#endif
+#if !defined(COMMPRESS_SZP_AVX2)
+#define COMMPRESS_SZP_AVX2 0
 #endif
 
 namespace commpress::codec::szp {
@@ -90,6 +94,14 @@ size_t encode_lossy_block(const T* x, size_t valid, const LinearQuantizer<T>& qz
   pad_copy(x, valid, padded);
   return detail::encode_lossy_avx512(padded, valid, qz, header, body);
 #else
+#if COMMPRESS_SZP_AVX2
+  if constexpr (std::is_same_v<T, float>) {
+    if (valid == kBlockValues) return detail::encode_lossy_avx2(x, valid, qz, header, body);
+    T padded[kBlockValues];
+    pad_copy(x, valid, padded);
+    return detail::encode_lossy_avx2(padded, valid, qz, header, body);
+  }
+#endif
   return encode_lossy_block_portable(x, valid, qz, header, body);
 #endif
 }
@@ -111,6 +123,16 @@ void decode_lossy_block(uint8_t header, const std::byte* body, size_t valid,
   detail::decode_lossy_avx512(header, body, qz, full);
   std::memcpy(out, full, valid * sizeof(T));
 #else
+#if COMMPRESS_SZP_AVX2
+  if constexpr (std::is_same_v<T, float>) {
+    if (header == kRawHeader) return read_raw_block(body, valid, out);
+    if (valid == kBlockValues) return detail::decode_lossy_avx2(header, body, qz, out);
+    T full[kBlockValues];
+    detail::decode_lossy_avx2(header, body, qz, full);
+    std::memcpy(out, full, valid * sizeof(T));
+    return;
+  }
+#endif
   decode_lossy_block_portable(header, body, valid, qz, out);
 #endif
 }
@@ -131,6 +153,14 @@ size_t encode_lossless_block(const T* x, size_t valid, uint8_t& header, std::byt
   pad_copy(x, valid, padded);
   return detail::encode_lossless_avx512(padded, valid, header, body);
 #else
+#if COMMPRESS_SZP_AVX2
+  if constexpr (std::is_same_v<T, float>) {
+    if (valid == kBlockValues) return detail::encode_lossless_avx2(x, valid, header, body);
+    T padded[kBlockValues];
+    pad_copy(x, valid, padded);
+    return detail::encode_lossless_avx2(padded, valid, header, body);
+  }
+#endif
   return encode_lossless_block_portable(x, valid, header, body);
 #endif
 }
@@ -151,6 +181,16 @@ void decode_lossless_block(uint8_t header, const std::byte* body, size_t valid, 
   detail::decode_lossless_avx512(header, body, full);
   std::memcpy(out, full, valid * sizeof(T));
 #else
+#if COMMPRESS_SZP_AVX2
+  if constexpr (std::is_same_v<T, float>) {
+    if (header == kRawHeader) return read_raw_block(body, valid, out);
+    if (valid == kBlockValues) return detail::decode_lossless_avx2(header, body, out);
+    T full[kBlockValues];
+    detail::decode_lossless_avx2(header, body, full);
+    std::memcpy(out, full, valid * sizeof(T));
+    return;
+  }
+#endif
   decode_lossless_block_portable(header, body, valid, out);
 #endif
 }
