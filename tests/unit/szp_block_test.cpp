@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "codec/lossy/szp/header_runs.hpp"
+#include "codec/lossy/szp/portable_block.hpp"
 #include "codec/lossy/szp/szp_block.hpp"
 
 namespace szp = commpress::codec::szp;
@@ -227,6 +228,26 @@ void lossy_paths_agree() {
 
 TEST(SzpLossyBlock, SimdAndPortableAgreeF32) { lossy_paths_agree<float>(); }
 TEST(SzpLossyBlock, SimdAndPortableAgreeF64) { lossy_paths_agree<double>(); }
+
+// The quantizer the chunked codecs (szp-e, szp-eh) call gives the portable integers and verdict.
+template <class T>
+void quantizers_agree() {
+  std::mt19937_64 rng(9);
+  for (int trial = 0; trial < 6000; ++trial) {
+    T x[kBlockValues];
+    double eb;
+    random_block(rng, x, eb);
+    const size_t valid = trial % 4 == 0 ? 1 + rng() % kBlockValues : kBlockValues;
+    const szp::LinearQuantizer<T> qz(eb);
+    Int<T> got[kBlockValues], want[kBlockValues];
+    const bool ok = szp::quantize_block(x, valid, qz, got);
+    ASSERT_EQ(ok, szp::portable::quantize_block(x, valid, qz, want)) << "trial " << trial;
+    ASSERT_EQ(std::memcmp(got, want, sizeof(got)), 0) << "trial " << trial;
+  }
+}
+
+TEST(SzpLossyBlock, QuantizerMatchesPortableF32) { quantizers_agree<float>(); }
+TEST(SzpLossyBlock, QuantizerMatchesPortableF64) { quantizers_agree<double>(); }
 
 // Decoders of arbitrary (valid-header) bodies agree too, including wrapped sums.
 template <class T>

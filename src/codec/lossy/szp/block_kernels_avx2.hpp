@@ -143,6 +143,19 @@ inline size_t encode_lossy_avx2(const float* x, size_t valid, const LinearQuanti
   return encode_ints_avx2<Mode::lossy>(q, x, valid, header, body);
 }
 
+// portable::quantize_block of 32 values: the integers into q, whether all were accepted.
+inline bool quantize_avx2(const float* x, const LinearQuantizer<float>& qz, int32_t* q) {
+  const __m256 inv = _mm256_set1_ps(qz.inv_step()), step = _mm256_set1_ps(qz.step()),
+               accept = _mm256_set1_ps(qz.accept());
+  uint32_t ok = 0xFF;
+  for (int g = 0; g < BlockAvx2::kVectors; ++g) {
+    __m256i qg;
+    ok &= BlockAvx2::quantize(_mm256_loadu_ps(x + 8 * g), inv, step, accept, qg);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 8 * g), qg);
+  }
+  return ok == 0xFF;
+}
+
 inline size_t encode_lossless_avx2(const float* x, size_t valid, uint8_t& header,
                                    std::byte* body) {
   __m256i q[BlockAvx2::kVectors];

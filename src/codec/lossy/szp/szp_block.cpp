@@ -76,6 +76,10 @@ void read_raw_block(const std::byte* body, size_t valid, T* out) {
 
 template <class T>
 bool quantize_block(const T* x, size_t valid, const LinearQuantizer<T>& qz, IntOf<T>* q) {
+#if COMMPRESS_SZP_AVX2
+  if constexpr (std::is_same_v<T, float>)
+    if (valid == kBlockValues) return detail::quantize_avx2(x, qz, q);
+#endif
   return portable::quantize_block(x, valid, qz, q);
 }
 
