@@ -1,13 +1,14 @@
 // The integer-level steps of a homomorphic sum on one block: residuals in and out of the szp
 // body format, quantization of local values, range checks. Each uses the AVX-512 kernels
-// when built with them and the portable szp primitives otherwise; both give the same
-// integers and the same bytes.
+// when built with them, szp's AVX2 block kernels (f32) in an AVX2 build without them, and
+// the portable szp primitives otherwise; all give the same integers and the same bytes.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
 #include "codec/homomorphic/residual_kernels_avx512.hpp"
 #include "codec/lossy/szp/portable_block.hpp"
@@ -19,6 +20,13 @@
 #define COMMPRESS_HOMOMORPHIC_AVX512 1
 #else
 #define COMMPRESS_HOMOMORPHIC_AVX512 0
+#endif
+// Without AVX-512, f32 blocks go through szp's AVX2 block kernels where there are some.
+#if !COMMPRESS_HOMOMORPHIC_AVX512 && defined(__AVX2__) && !COMMPRESS_DEVICE_PASS
+#include "codec/lossy/szp/block_kernels_avx2.hpp"
+#define COMMPRESS_HOMOMORPHIC_AVX2 1
+#else
+#define COMMPRESS_HOMOMORPHIC_AVX2 0
 #endif
 
 namespace commpress::codec::homomorphic {
@@ -41,6 +49,14 @@ COMMPRESS_HD void decode_r(uint8_t header, const std::byte* body, size_t size, I
   (void)size;
   detail::decode_residuals_avx512<T>(header, body, r);
 #else
+#if COMMPRESS_HOMOMORPHIC_AVX2
+  if constexpr (std::is_same_v<T, float>) {
+    __m256i v[4];
+    szp::detail::decode_residual_vectors_avx2<szp::Mode::lossy>(header, body, v);
+    for (int g = 0; g < 4; ++g) _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + 8 * g), v[g]);
+    return;
+  }
+#endif
   // Callers pass validated headers with their bodies, so this cannot fail.
   szp::portable::decode_residuals<T>(header, szp::Mode::lossy, body, size, r);
 #endif
@@ -52,6 +68,14 @@ COMMPRESS_HD size_t encode_r(const Int<T>* r, uint8_t& header, std::byte* body) 
 #if COMMPRESS_HOMOMORPHIC_AVX512
   return detail::encode_residuals_avx512<T>(r, header, body);
 #else
+#if COMMPRESS_HOMOMORPHIC_AVX2
+  if constexpr (std::is_same_v<T, float>) {
+    __m256i v[4];
+    for (int g = 0; g < 4; ++g) v[g] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r + 8 * g));
+    return szp::detail::encode_residual_vectors_avx2<szp::Mode::lossy>(v, nullptr, kBlockValues,
+                                                                      header, body);
+  }
+#endif
   szp::portable::ResidualPlan<T> p;
   szp::portable::plan<T>(r, szp::Mode::lossy, p);
   szp::portable::write_body<T>(r, szp::Mode::lossy, p, body);
@@ -68,6 +92,9 @@ COMMPRESS_HD bool quantize_qr(const T* x, size_t valid, const szp::LinearQuantiz
                  Int<T>* r, UInt<T>& or_q, UInt<T>& or_r) {
 #if COMMPRESS_HOMOMORPHIC_AVX512
   if (valid == kBlockValues) return detail::quantize_avx512<T>(x, qz, q, r, or_q, or_r);
+#elif COMMPRESS_HOMOMORPHIC_AVX2
+  if constexpr (std::is_same_v<T, float>)
+    if (valid == kBlockValues) return szp::detail::quantize_lorenzo_avx2(x, qz, q, r, or_q, or_r);
 #endif
   if (!szp::portable::quantize_block(x, valid, qz, q)) return false;
   szp::LorenzoPredictor::forward(q, r);

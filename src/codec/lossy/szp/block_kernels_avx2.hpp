@@ -11,6 +11,7 @@
 #include <immintrin.h>
 
 #include <bit>
+#include <cstdint>
 #include <cstring>
 
 #include "codec/lossy/szp/block_header.hpp"
@@ -79,32 +80,31 @@ inline size_t write_raw_avx2(const float* x, size_t valid, uint8_t& header, std:
   return valid * sizeof(float);
 }
 
-// Lorenzo, widths, choice of kind and body for a block already turned into integers q; x
-// (32 values, padded) is what a raw block stores. The choice is portable::plan's.
+// The body of a block's residuals r (zero / plain / outlier, the choice portable::plan
+// makes); where x is given (the block's 32 values, padded; valid of them real) a block no
+// smaller than those values is stored raw instead, as portable::code_or_raw does.
 template <Mode M>
-inline size_t encode_ints_avx2(const __m256i* q, const float* x, size_t valid, uint8_t& header,
-                               std::byte* body) {
+inline size_t encode_residual_vectors_avx2(const __m256i* r, const float* x, size_t valid,
+                                           uint8_t& header, std::byte* body) {
   using B = BlockAvx2;
   alignas(32) uint32_t mag[kBlockValues];
   uint32_t signs = 0;
   __m256i rest = _mm256_setzero_si256();  // magnitudes but the first
   for (int g = 0; g < B::kVectors; ++g) {
-    const __m256i r =
-        _mm256_sub_epi32(q[g], B::shift_in(q[g], g == 0 ? _mm256_setzero_si256() : q[g - 1]));
-    const __m256i m = _mm256_abs_epi32(r);  // (2^31 for the most negative residual)
+    const __m256i m = _mm256_abs_epi32(r[g]);  // (2^31 for the most negative residual)
     _mm256_store_si256(reinterpret_cast<__m256i*>(mag + 8 * g), m);
-    signs |= B::negatives(r) << (8 * g);
+    signs |= B::negatives(r[g]) << (8 * g);
     rest = _mm256_or_si256(rest, g == 0 ? _mm256_blend_epi32(m, _mm256_setzero_si256(), 1) : m);
   }
   const uint32_t or_rest = B::reduce_or(rest);
-  const int32_t first = _mm256_cvtsi256_si32(q[0]);
+  const int32_t first = _mm256_cvtsi256_si32(r[0]);
   const int wp = std::bit_width(or_rest | mag[0]);
   if (wp == 0) {
     header = kZeroHeader;
     return 0;
   }
   const int wo = std::bit_width(or_rest);
-  const size_t raw = valid * sizeof(float), plain = planes_size(wp);
+  const size_t raw = x ? valid * sizeof(float) : SIZE_MAX, plain = planes_size(wp);
   const uint32_t stored_first = M == Mode::lossy ? FixedLengthEncoder::zigzag<uint32_t>(first)
                                                  : uint32_t(FloatOrderMap<float>::flip(first));
   const int k = M == Mode::lossy ? FixedLengthEncoder::byte_length(stored_first) : 4;
@@ -127,6 +127,17 @@ inline size_t encode_ints_avx2(const __m256i* q, const float* x, size_t valid, u
   core::store_le<uint32_t>(body, signs);
   pack_planes_avx2(mag, wp, body + 4);
   return plain;
+}
+
+// Lorenzo, then the body, for a block already turned into integers q.
+template <Mode M>
+inline size_t encode_ints_avx2(const __m256i* q, const float* x, size_t valid, uint8_t& header,
+                               std::byte* body) {
+  using B = BlockAvx2;
+  __m256i r[B::kVectors];
+  for (int g = 0; g < B::kVectors; ++g)
+    r[g] = _mm256_sub_epi32(q[g], B::shift_in(q[g], g == 0 ? _mm256_setzero_si256() : q[g - 1]));
+  return encode_residual_vectors_avx2<M>(r, x, valid, header, body);
 }
 
 // x holds 32 values (the last block padded by repeating its last valid value); valid is the
@@ -156,6 +167,32 @@ inline bool quantize_avx2(const float* x, const LinearQuantizer<float>& qz, int3
   return ok == 0xFF;
 }
 
+// quantize_avx2, then Lorenzo: q, its residuals r and the ORs of their magnitudes (the
+// homomorphic sums' quantize_qr); false, q and r unspecified, where a value was refused.
+inline bool quantize_lorenzo_avx2(const float* x, const LinearQuantizer<float>& qz, int32_t* q,
+                                  int32_t* r, uint32_t& or_q, uint32_t& or_r) {
+  using B = BlockAvx2;
+  const __m256 inv = _mm256_set1_ps(qz.inv_step()), step = _mm256_set1_ps(qz.step()),
+               accept = _mm256_set1_ps(qz.accept());
+  __m256i vq[B::kVectors];
+  uint32_t ok = 0xFF;
+  for (int g = 0; g < B::kVectors; ++g)
+    ok &= B::quantize(_mm256_loadu_ps(x + 8 * g), inv, step, accept, vq[g]);
+  if (ok != 0xFF) return false;
+  __m256i mags_q = _mm256_setzero_si256(), mags_r = _mm256_setzero_si256();
+  for (int g = 0; g < B::kVectors; ++g) {
+    const __m256i vr =
+        _mm256_sub_epi32(vq[g], B::shift_in(vq[g], g == 0 ? _mm256_setzero_si256() : vq[g - 1]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 8 * g), vq[g]);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + 8 * g), vr);
+    mags_q = _mm256_or_si256(mags_q, _mm256_abs_epi32(vq[g]));
+    mags_r = _mm256_or_si256(mags_r, _mm256_abs_epi32(vr));
+  }
+  or_q = B::reduce_or(mags_q);
+  or_r = B::reduce_or(mags_r);
+  return true;
+}
+
 inline size_t encode_lossless_avx2(const float* x, size_t valid, uint8_t& header,
                                    std::byte* body) {
   __m256i q[BlockAvx2::kVectors];
@@ -164,11 +201,11 @@ inline size_t encode_lossless_avx2(const float* x, size_t valid, uint8_t& header
   return encode_ints_avx2<Mode::lossless>(q, x, valid, header, body);
 }
 
-// Residuals of a zero / plain / outlier block (never raw), prefix-summed back into q.
+// The residuals of a zero / plain / outlier block (never raw).
 template <Mode M>
-inline void decode_ints_avx2(uint8_t header, const std::byte* body, __m256i* q) {
+inline void decode_residual_vectors_avx2(uint8_t header, const std::byte* body, __m256i* r) {
   using B = BlockAvx2;
-  for (int g = 0; g < B::kVectors; ++g) q[g] = _mm256_setzero_si256();
+  for (int g = 0; g < B::kVectors; ++g) r[g] = _mm256_setzero_si256();
   if (header == kZeroHeader) return;
   const BlockHeader hd = parse_header<float>(header, M);
   const std::byte* p = body;
@@ -186,12 +223,18 @@ inline void decode_ints_avx2(uint8_t header, const std::byte* body, __m256i* q) 
     for (int g = 0; g < B::kVectors; ++g) {
       const __m256i m = _mm256_load_si256(reinterpret_cast<const __m256i*>(mag + 8 * g));
       const __m256i neg = B::lanes_of(signs >> (8 * g));
-      q[g] = _mm256_sub_epi32(_mm256_xor_si256(m, neg), neg);  // 0 - m where neg
+      r[g] = _mm256_sub_epi32(_mm256_xor_si256(m, neg), neg);  // 0 - m where neg
     }
   }
-  if (hd.kind == BlockKind::outlier) q[0] = _mm256_blend_epi32(q[0], _mm256_set1_epi32(first), 1);
-  q[0] = B::scan(q[0], _mm256_setzero_si256());
-  for (int g = 1; g < B::kVectors; ++g) q[g] = B::scan(q[g], q[g - 1]);
+  if (hd.kind == BlockKind::outlier) r[0] = _mm256_blend_epi32(r[0], _mm256_set1_epi32(first), 1);
+}
+
+// The same, prefix-summed back into the integers q.
+template <Mode M>
+inline void decode_ints_avx2(uint8_t header, const std::byte* body, __m256i* q) {
+  decode_residual_vectors_avx2<M>(header, body, q);
+  q[0] = BlockAvx2::scan(q[0], _mm256_setzero_si256());
+  for (int g = 1; g < BlockAvx2::kVectors; ++g) q[g] = BlockAvx2::scan(q[g], q[g - 1]);
 }
 
 inline void decode_lossy_avx2(uint8_t header, const std::byte* body,
