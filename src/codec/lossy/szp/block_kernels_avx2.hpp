@@ -59,6 +59,11 @@ struct BlockAvx2 {
     return _mm256_xor_si256(
         a, _mm256_and_si256(_mm256_srai_epi32(a, 31), _mm256_set1_epi32(0x7FFFFFFF)));
   }
+  // Lorenzo on a block's 4 vectors: r[i] = q[i] - q[i - 1], q[-1] = 0.
+  static void lorenzo(const __m256i* q, __m256i* r) {
+    for (int g = 0; g < kVectors; ++g)
+      r[g] = _mm256_sub_epi32(q[g], shift_in(q[g], g == 0 ? _mm256_setzero_si256() : q[g - 1]));
+  }
   // LinearQuantizer::quantize on 8 values; the lanes it accepts as bits.
   static uint32_t quantize(__m256 x, __m256 inv, __m256 step, __m256 accept, __m256i& q) {
     const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
@@ -133,38 +138,37 @@ inline size_t encode_residual_vectors_avx2(const __m256i* r, const float* x, siz
 template <Mode M>
 inline size_t encode_ints_avx2(const __m256i* q, const float* x, size_t valid, uint8_t& header,
                                std::byte* body) {
-  using B = BlockAvx2;
-  __m256i r[B::kVectors];
-  for (int g = 0; g < B::kVectors; ++g)
-    r[g] = _mm256_sub_epi32(q[g], B::shift_in(q[g], g == 0 ? _mm256_setzero_si256() : q[g - 1]));
+  __m256i r[BlockAvx2::kVectors];
+  BlockAvx2::lorenzo(q, r);
   return encode_residual_vectors_avx2<M>(r, x, valid, header, body);
+}
+
+// The 32 values at x quantized into q; whether the bound accepted every one.
+inline bool quantize_block_avx2(const float* x, const LinearQuantizer<float>& qz, __m256i* q) {
+  const __m256 inv = _mm256_set1_ps(qz.inv_step()), step = _mm256_set1_ps(qz.step()),
+               accept = _mm256_set1_ps(qz.accept());
+  uint32_t ok = 0xFF;
+  for (int g = 0; g < BlockAvx2::kVectors; ++g)
+    ok &= BlockAvx2::quantize(_mm256_loadu_ps(x + 8 * g), inv, step, accept, q[g]);
+  return ok == 0xFF;
 }
 
 // x holds 32 values (the last block padded by repeating its last valid value); valid is the
 // real count, which only decides the raw size.
 inline size_t encode_lossy_avx2(const float* x, size_t valid, const LinearQuantizer<float>& qz,
                                 uint8_t& header, std::byte* body) {
-  const __m256 inv = _mm256_set1_ps(qz.inv_step()), step = _mm256_set1_ps(qz.step()),
-               accept = _mm256_set1_ps(qz.accept());
   __m256i q[BlockAvx2::kVectors];
-  uint32_t ok = 0xFF;
-  for (int g = 0; g < BlockAvx2::kVectors; ++g)
-    ok &= BlockAvx2::quantize(_mm256_loadu_ps(x + 8 * g), inv, step, accept, q[g]);
-  if (ok != 0xFF) return write_raw_avx2(x, valid, header, body);
+  if (!quantize_block_avx2(x, qz, q)) return write_raw_avx2(x, valid, header, body);
   return encode_ints_avx2<Mode::lossy>(q, x, valid, header, body);
 }
 
 // portable::quantize_block of 32 values: the integers into q, whether all were accepted.
 inline bool quantize_avx2(const float* x, const LinearQuantizer<float>& qz, int32_t* q) {
-  const __m256 inv = _mm256_set1_ps(qz.inv_step()), step = _mm256_set1_ps(qz.step()),
-               accept = _mm256_set1_ps(qz.accept());
-  uint32_t ok = 0xFF;
-  for (int g = 0; g < BlockAvx2::kVectors; ++g) {
-    __m256i qg;
-    ok &= BlockAvx2::quantize(_mm256_loadu_ps(x + 8 * g), inv, step, accept, qg);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 8 * g), qg);
-  }
-  return ok == 0xFF;
+  __m256i vq[BlockAvx2::kVectors];
+  const bool ok = quantize_block_avx2(x, qz, vq);
+  for (int g = 0; g < BlockAvx2::kVectors; ++g)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 8 * g), vq[g]);
+  return ok;
 }
 
 // quantize_avx2, then Lorenzo: q, its residuals r and the ORs of their magnitudes (the
@@ -172,21 +176,15 @@ inline bool quantize_avx2(const float* x, const LinearQuantizer<float>& qz, int3
 inline bool quantize_lorenzo_avx2(const float* x, const LinearQuantizer<float>& qz, int32_t* q,
                                   int32_t* r, uint32_t& or_q, uint32_t& or_r) {
   using B = BlockAvx2;
-  const __m256 inv = _mm256_set1_ps(qz.inv_step()), step = _mm256_set1_ps(qz.step()),
-               accept = _mm256_set1_ps(qz.accept());
-  __m256i vq[B::kVectors];
-  uint32_t ok = 0xFF;
-  for (int g = 0; g < B::kVectors; ++g)
-    ok &= B::quantize(_mm256_loadu_ps(x + 8 * g), inv, step, accept, vq[g]);
-  if (ok != 0xFF) return false;
+  __m256i vq[B::kVectors], vr[B::kVectors];
+  if (!quantize_block_avx2(x, qz, vq)) return false;
+  B::lorenzo(vq, vr);
   __m256i mags_q = _mm256_setzero_si256(), mags_r = _mm256_setzero_si256();
   for (int g = 0; g < B::kVectors; ++g) {
-    const __m256i vr =
-        _mm256_sub_epi32(vq[g], B::shift_in(vq[g], g == 0 ? _mm256_setzero_si256() : vq[g - 1]));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 8 * g), vq[g]);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + 8 * g), vr);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + 8 * g), vr[g]);
     mags_q = _mm256_or_si256(mags_q, _mm256_abs_epi32(vq[g]));
-    mags_r = _mm256_or_si256(mags_r, _mm256_abs_epi32(vr));
+    mags_r = _mm256_or_si256(mags_r, _mm256_abs_epi32(vr[g]));
   }
   or_q = B::reduce_or(mags_q);
   or_r = B::reduce_or(mags_r);
