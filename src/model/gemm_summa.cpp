@@ -4,7 +4,8 @@
 // columns (op(B)'s piece, kb x nb), then every rank multiplies it in. Broadcasts are charged as
 // MPI_Bcast (gemm_terms.hpp: the better of binomial and scatter + allgather) over the line's
 // nodes and then inside a node, the links between nodes shared by the node's ranks
-// (GridLine). Compressed, the
+// (GridLine); with look-ahead as MPI_Ibcast, the tree its MPI library builds for it (a flat
+// tree on SMPI and on Open MPI's small lines, binomial on Open MPI's others). Compressed, the
 // owner compresses each panel piece once, broadcasts its length and its frame, and every
 // receiver decodes it; that codec work sits with the product on the rank's cores. Look-ahead
 // (overlap) posts panel t + 1's broadcasts before panel t's product: the first panel is
@@ -32,12 +33,19 @@ double panel_loop(const GemmScenario& s, double panels, double width, bool overl
   const GemmCodec& z = s.codec;
   // A's piece along the grid row, B's along the column, posted together.
   const GridLine row = row_line(s), col = col_line(s);
-  const double net = side_by_side(row, row.bcast(z, ap), col, col.bcast(z, bp));
   double cpu = product_time(s, b.mb, b.nb, width);
   if (pc > 1) cpu += z.compress_time(ap) + z.decompress_time(ap);
   if (pr > 1) cpu += z.compress_time(bp) + z.decompress_time(bp);
-  if (!overlap) return panels * (net + cpu);
-  return net + cpu + (panels - 1) * std::max(net, cpu);
+  if (!overlap) return panels * (side_by_side(row, row.bcast(z, ap), col, col.bcast(z, bp)) + cpu);
+  // With look-ahead the pieces go by MPI_Ibcast, whose trees are not MPI_Bcast's. In a flat
+  // tree only the root sends, and a panel's row and column roots are different ranks but
+  // one, the grid's diagonal rank: so the loop advances at the slower tree's pace, and the
+  // diagonal's two trees, one after the other on its link, delay its row and column once.
+  const double tr = row.ibcast(z, ap), tc = col.ibcast(z, bp);
+  const double first = side_by_side(row, tr, col, tc);
+  const bool flat = ibcast_tree(pr) == IbcastTree::flat && ibcast_tree(pc) == IbcastTree::flat;
+  const double net = flat ? std::max(tr, tc) : first;
+  return first + cpu + (panels - 1) * std::max(net, cpu);
 }
 
 double pair(const GemmCodec& z, double a, double b, int copies) {

@@ -41,6 +41,28 @@ inline double block_bcast(const Link& link, const GemmCodec& c, double x, int P)
   return bcast_time(link, 8, P) + bcast_time(link, c.wire(x), P);
 }
 
+// MPI_Ibcast's tree as the MPI library builds it. Open MPI's libnbc (with its default
+// coll_libnbc_ibcast_skip_dt_decision) sends from the root to every rank on communicators of
+// up to 4 ranks and runs a binomial tree of whole messages on larger ones; SMPI's MPI_Ibcast
+// is always that flat tree. MPI_Bcast's trees (the tuned component's table) differ from both,
+// so a broadcast overlapped with work is priced apart from a blocking one.
+enum class IbcastTree { flat, binomial };
+inline IbcastTree ibcast_tree(int ranks) {
+#ifdef COMMPRESS_SMPI
+  (void)ranks;
+  return IbcastTree::flat;
+#else
+  return ranks <= 4 ? IbcastTree::flat : IbcastTree::binomial;
+#endif
+}
+
+// k messages of x bytes posted at once on one link: one latency, then the bytes queue.
+inline double queued(const Link& l, double x, double k) {
+  if (k <= 0) return 0;
+  const LinkParams& lp = x >= l.switch_bytes ? l.rendezvous : l.eager;
+  return lp.alpha + k * std::max(0.0, x) * lp.beta;
+}
+
 // MPI_Reduce (sum) of x bytes over P ranks: the better of a binomial tree,
 // ceil(log2 P)(T(x) + x gamma), and Rabenseifner's halving reduce-scatter + binomial gather,
 // sum_j (2 T(x / 2^j) + (x / 2^j) gamma).
@@ -69,6 +91,7 @@ struct GridLine {
   Link inside;  // between two members on one node
   Link across;  // between nodes, shared with the node's other lines
   int per_node = 1, nodes = 1;
+  int size = 1;  // members
 
   bool crosses() const { return nodes > 1; }
   // One message to another member (a shift to the neighbour, a skew straight to its place):
@@ -80,6 +103,7 @@ struct GridLine {
     return (bytes >= l.switch_bytes ? l.rendezvous : l.eager).alpha;
   }
   double bcast(const GemmCodec& z, double bytes) const;
+  double ibcast(const GemmCodec& z, double bytes) const;  // MPI_Ibcast's (ibcast_tree)
   double reduce(double gamma, double bytes) const;
 };
 
@@ -94,7 +118,7 @@ inline Link shared(const Link& l, double n) {
 
 inline GridLine grid_line(const GemmScenario& s, int size, int stride) {
   size = std::max(1, size);
-  GridLine g{s.link, s.link, 1, size};
+  GridLine g{s.link, s.link, 1, size, size};
   const int r = s.node_size, p = s.grid.size();
   // No nodes known (or a line of one): every message on the network, unshared.
   if (r <= 1 || p % r != 0 || size == 1) return g;
@@ -128,6 +152,21 @@ inline double shift_pair(const GridLine& row, double a, const GridLine& col, dou
 
 inline double GridLine::bcast(const GemmCodec& z, double bytes) const {
   return block_bcast(across, z, bytes, nodes) + block_bcast(inside, z, bytes, per_node);
+}
+// The flat tree's root posts every copy at once: those off its node queue on the node's link
+// (shared, like every step, with the node's other lines, whose roots send at the same moment:
+// a panel's owners are one grid row or column), those inside go side by side. The binomial
+// tree goes over the nodes, then inside each. A compressed piece's length still goes by
+// MPI_Bcast (the receivers size their buffers before the frame is posted).
+inline double GridLine::ibcast(const GemmCodec& z, double bytes) const {
+  if (size <= 1) return 0;
+  const auto tree = [&](double x) {
+    if (ibcast_tree(size) == IbcastTree::binomial)
+      return levels(nodes) * across.time(x) + levels(per_node) * inside.time(x);
+    return std::max(queued(across, x, size - per_node), per_node > 1 ? inside.time(x) : 0.0);
+  };
+  if (!z.enabled) return tree(bytes);
+  return bcast_time(across, 8, nodes) + bcast_time(inside, 8, per_node) + tree(z.wire(bytes));
 }
 inline double GridLine::reduce(double gamma, double bytes) const {
   return reduce_time(across, gamma, bytes, nodes) + reduce_time(inside, gamma, bytes, per_node);

@@ -138,6 +138,35 @@ TEST(GemmModel, SummaOnNodesBroadcastsAcrossThenInside) {
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * (row + row), 1e-12);
 }
 
+TEST(GemmModel, SummaLookAheadPricesTheTreeMpiIbcastBuilds) {
+  // With look-ahead the pieces go by MPI_Ibcast, and Open MPI's libnbc builds a flat tree on
+  // lines of up to 4 ranks: the root's 3 copies are in flight at once (one latency, their
+  // bytes queued on its link), where MPI_Bcast's model takes the better of binomial and
+  // scatter + allgather. Nodes of one rank; network only.
+  GemmScenario s = square(512, {4, 4, 1}, 1e-5, 1e-9, INFINITY);
+  s.panel = 128;  // 4 panels; pieces of 128 x 128 f64
+  const double piece = 128.0 * 128 * 8;
+  auto msg = [](double x) { return 1e-5 + x * 1e-9; };
+  const double blocking =
+      std::min(2 * msg(piece), msg(piece / 2) + msg(piece / 4) + 3 * msg(piece / 4));
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * 2 * blocking, 1e-12);
+  s.overlap = true;
+  // A panel's row and column roots are different ranks but the diagonal one: the loop goes at
+  // one tree's pace, and the first panel's diagonal sends both trees through its link.
+  const double flat = 1e-5 + 3 * piece * 1e-9;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), (2 + 3) * flat, 1e-12);
+  // Lines of 8: a binomial tree of whole messages, 3 levels.
+  s = square(1024, {8, 8, 1}, 1e-5, 1e-9, INFINITY);
+  s.panel = 128;  // 8 panels, pieces of 128 x 128 f64 again
+  s.overlap = true;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 8 * 2 * 3 * msg(piece), 1e-12);
+  // Compressed: the frame's length by MPI_Bcast (binomial over 8: 3 latencies), then the
+  // frame by the same binomial tree.
+  s.codec = codec(4, INFINITY, INFINITY);
+  const double frame = 3 * msg(8) + 3 * msg(s.codec.wire(piece));
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 8 * 2 * frame, 1e-12);
+}
+
 TEST(GemmModel, LayersReplicateAlongFibersThatShareTheNodesLink) {
   // 2 x 2 x 2 on nodes of 4 (a layer a node): the fiber's two members are on two nodes and all
   // 4 ranks of a node replicate at once; compared with nodes of one rank, the replication's
@@ -350,8 +379,9 @@ TEST(GemmModel, AutoNeverPicksScaLapackEvenWhenItIsFastest) {
 }
 
 TEST(GemmModel, MemoryCapForbidsReplication) {
-  // SUMMA over 1024 ranks on a slow link: 16 x 16 x 4 replication (2.5D) beats every 2-D grid;
-  // a cap just below its replicas keeps the choice on one layer.
+  // SUMMA over 1024 ranks on a slow link: replication (2.5D) beats every 2-D grid; caps just
+  // below each choice's memory step down through the replicated grids, each slower, to one
+  // layer.
   GemmScenario s = square(16384, {1, 1, 1}, 1e-6, 1e-8, 1e10);
   s.overlap = true;
   const std::vector<GemmGrid> grids = gemm_grids(1024);
@@ -361,10 +391,15 @@ TEST(GemmModel, MemoryCapForbidsReplication) {
   ASSERT_TRUE(free.found);
   EXPECT_GT(free.grid.layers, 1);
   EXPECT_EQ(free.algorithm, GemmAlgorithm::Summa25D);
-  const GemmChoice capped = choose_gemm(s, grids, summas, none, free.memory - 1);
-  ASSERT_TRUE(capped.found);
-  EXPECT_EQ(capped.grid.layers, 1);
-  EXPECT_GT(capped.seconds, free.seconds);
+  GemmChoice last = free;
+  for (int step = 0; step < 8 && last.grid.layers > 1; ++step) {
+    const GemmChoice capped = choose_gemm(s, grids, summas, none, last.memory - 1);
+    ASSERT_TRUE(capped.found);
+    EXPECT_LT(capped.memory, last.memory);
+    EXPECT_GT(capped.seconds, last.seconds);
+    last = capped;
+  }
+  EXPECT_EQ(last.grid.layers, 1);
 }
 
 TEST(GemmModel, AutoCompressesOnlyOnSlowLinks) {
