@@ -70,6 +70,10 @@ struct GemmCodec {
   // bound_extra. Receive buffers are sized with it.
   double bound_slope = 1;
   double bound_extra = 0;
+  // What the call agrees across the grid for a lossy codec: C's bound (each operand's sums
+  // along its grid lines, then their largest) and, for a REL bound, each operand's range.
+  bool lossy = false;
+  bool relative = false;
 
   double compress_time(double bytes) const;
   double decompress_time(double bytes) const;
@@ -127,8 +131,12 @@ bool gemm_runs(GemmAlgorithm a, const GemmScenario& s);
 // is smaller than the grid (inside one domain it reads shared memory in place).
 bool gemm_needs_windows(GemmAlgorithm a, const GemmScenario& s);
 
-// Predicted seconds; +infinity when !gemm_runs.
+// Predicted seconds of the algorithm; +infinity when !gemm_runs.
 double gemm_time(GemmAlgorithm a, const GemmScenario& s);
+// What the call adds to it: its agreements across the grid (arguments, plan, outcome; a lossy
+// codec's bound on C; a REL bound's ranges), small allreduces, latency-bound. ScaLAPACK's
+// pdgemm makes none. choose_gemm weighs the sum.
+double gemm_agreements_time(GemmAlgorithm a, const GemmScenario& s);
 // Extra bytes per rank (largest over the ranks): work blocks, double buffers, frames at
 // their bound, shared copies, replicas. 0 when !gemm_runs.
 double gemm_memory(GemmAlgorithm a, const GemmScenario& s);

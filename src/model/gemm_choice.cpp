@@ -110,6 +110,12 @@ double gemm_time(GemmAlgorithm a, const GemmScenario& s) {
   return row_of(a)->time(s);
 }
 
+double gemm_agreements_time(GemmAlgorithm a, const GemmScenario& s) {
+  // ScaLAPACK's pdgemm agrees nothing; every other algorithm runs inside commpress's call.
+  if (!gemm_runs(a, s) || a == GemmAlgorithm::ScaLapack) return 0;
+  return detail::agreements_time(s, a == GemmAlgorithm::Cannon25D && s.grid.layers > 1);
+}
+
 double gemm_memory(GemmAlgorithm a, const GemmScenario& s) {
   if (!gemm_runs(a, s)) return 0;
   return row_of(a)->memory(s);
@@ -157,7 +163,7 @@ GemmChoice choose_gemm(const GemmScenario& base, std::span<const GemmGrid> grids
         if (!gemm_runs(a, s)) continue;
         const double mem = gemm_memory(a, s);
         if (g.layers > 1 && memory_cap > 0 && mem > memory_cap) continue;
-        const double t = gemm_time(a, s);
+        const double t = gemm_time(a, s) + gemm_agreements_time(a, s);
         if (!best.found || t < best.seconds) best = {a, g, int(z), t, mem, true};
       }
     }

@@ -134,6 +134,12 @@ inline GridLine grid_line(const GemmScenario& s, int size, int stride) {
   return g;
 }
 
+// An allreduce of a few bytes over a line as MPI's recursive doubling runs it: one latency a
+// level, over the nodes, then inside one.
+inline double small_allreduce(const GridLine& g) {
+  return levels(g.nodes) * g.across.time(16) + levels(g.per_node) * g.inside.time(16);
+}
+
 // Two transfers posted together, each on its line: one after the other where both take the
 // same link (both between nodes, or both inside one), side by side where they take different
 // ones (a row inside the node while the column crosses the network).
@@ -177,6 +183,20 @@ inline GridLine row_line(const GemmScenario& s) { return grid_line(s, s.grid.col
 inline GridLine col_line(const GemmScenario& s) { return grid_line(s, s.grid.rows, s.grid.cols); }
 inline GridLine fiber_line(const GemmScenario& s) {
   return grid_line(s, s.grid.layers, s.grid.rows * s.grid.cols);
+}
+
+// What a call agrees across its grid besides the multiply (linalg/gemm: gemm.cpp,
+// gemm_bounds.cpp), each a small allreduce over the grid: the arguments, the plan and the
+// outcome (2.5D Cannon's layers agree theirs too); with a lossy codec C's bound, a sum along
+// each operand's grid lines and then the largest over the grid, and with a REL bound each
+// operand's range. On a slow network these latencies are a fixed cost of every call.
+inline double agreements_time(const GemmScenario& s, bool layers_outcome) {
+  const GridLine all = grid_line(s, s.grid.size(), 1);
+  const bool bound = s.codec.enabled && s.codec.lossy;
+  const int count = 3 + (layers_outcome ? 1 : 0) + (bound ? 2 : 0) + (bound && s.codec.relative ? 2 : 0);
+  double t = count * small_allreduce(all);
+  if (bound) t += small_allreduce(row_line(s)) + small_allreduce(col_line(s));
+  return t;
 }
 
 // The largest local blocks of one pr x pc layer, in elements.

@@ -89,7 +89,11 @@ TEST(GemmPlan, ForcedSummaGetsTheModelsNumbers) {
   s.gamma = prof.gamma;
   s.flops = model::gemm_flop_rate(prof, Dtype::f32);
   s.panel = 16;
-  EXPECT_DOUBLE_EQ(plan->predicted_seconds, model::gemm_time(model::GemmAlgorithm::Summa, s));
+  // The algorithm's time and the call's agreements (arguments, plan, outcome).
+  EXPECT_DOUBLE_EQ(plan->predicted_seconds,
+                   model::gemm_time(model::GemmAlgorithm::Summa, s) +
+                       model::gemm_agreements_time(model::GemmAlgorithm::Summa, s));
+  if (g.rows() * g.cols() > 1) EXPECT_GT(model::gemm_agreements_time(model::GemmAlgorithm::Summa, s), 0);
   // Panel pieces mb x 16 and 16 x nb, double-buffered for the look-ahead.
   const int64_t mb = (200 + g.rows() - 1) / g.rows(), nb = (150 + g.cols() - 1) / g.cols();
   EXPECT_EQ(plan->memory_bytes, uint64_t(2 * (mb + nb) * 16 * 4));

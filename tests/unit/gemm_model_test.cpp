@@ -167,6 +167,39 @@ TEST(GemmModel, SummaLookAheadPricesTheTreeMpiIbcastBuilds) {
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 8 * 2 * frame, 1e-12);
 }
 
+TEST(GemmModel, TheCallsAgreementsAreSmallAllreducesOverTheGrid) {
+  // 8 x 8 on nodes of 8 (a grid row a node): an allreduce of a few bytes over the grid is 3
+  // levels between nodes and 3 inside one (recursive doubling). The call agrees its
+  // arguments, its plan and its outcome; a lossy codec adds C's bound (two allreduces over the
+  // grid, one along a row, inside the node, one along a column, across the nodes), a REL
+  // bound the two operands' ranges; 2.5D Cannon's layers agree their outcome too.
+  GemmScenario s = square(1024, {8, 8, 1}, 1e-5, 1e-9, 1e10);
+  s.node_size = 8;
+  s.node_link = line(1e-7, 1e-11);
+  const double net = 1e-5 + 16e-9, node = 1e-7 + 16e-11;
+  // The column's sums cross the network with the node's 7 other columns' at once.
+  const double grid = 3 * net + 3 * node, row = 3 * node, col = 3 * (1e-5 + 16 * 8e-9);
+  EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Summa, s), 3 * grid, 1e-15);
+  s.codec = codec(4, 1e9, 1e9);  // lossless: C's bound is exact, nothing more to agree
+  EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Cannon, s), 3 * grid, 1e-15);
+  s.codec.lossy = true;
+  EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Cannon, s), 5 * grid + row + col, 1e-15);
+  s.codec.relative = true;
+  EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Cannon, s), 7 * grid + row + col, 1e-15);
+  EXPECT_EQ(gemm_agreements_time(GemmAlgorithm::ScaLapack, s), 0);  // pdgemm agrees nothing
+  s.grid = {4, 4, 4};
+  s.codec = GemmCodec{};
+  EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Cannon25D, s), 4 * grid, 1e-15);
+  EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Summa25D, s), 3 * grid, 1e-15);
+  // Auto weighs them: the choice's seconds are the algorithm's and the agreements'.
+  const GemmGrid only[] = {{8, 8, 1}};
+  const GemmAlgorithm summa[] = {GemmAlgorithm::Summa};
+  const GemmCodec none[] = {GemmCodec{}};
+  const GemmChoice c = choose_gemm(s, only, summa, none);
+  s.grid = only[0];
+  EXPECT_NEAR(c.seconds, gemm_time(GemmAlgorithm::Summa, s) + 3 * grid, 1e-12);
+}
+
 TEST(GemmModel, LayersReplicateAlongFibersThatShareTheNodesLink) {
   // 2 x 2 x 2 on nodes of 4 (a layer a node): the fiber's two members are on two nodes and all
   // 4 ranks of a node replicate at once; compared with nodes of one rank, the replication's

@@ -46,8 +46,11 @@ struct Codecs {
 
 // The profile's rates and ratio for the codec, and its frame bound as a line through two block
 // sizes (compress_bound is affine in the element count for every registered codec).
-md::GemmCodec codec_model(const codec::Codec& c, Dtype dt, const md::MachineProfile& prof) {
+md::GemmCodec codec_model(const codec::Codec& c, Dtype dt, const md::MachineProfile& prof,
+                          const codec::ErrorBound& bound) {
   md::GemmCodec z = md::gemm_codec(prof.rates(c.name(), dt));
+  z.lossy = c.lossy() && bound.mode != codec::BoundMode::lossless;
+  z.relative = z.lossy && bound.mode == codec::BoundMode::rel;
   const double e = double(codec::dtype_size(dt));
   constexpr size_t n1 = size_t{1} << 10, n2 = size_t{1} << 20;
   const double b1 = double(c.compress_bound(n1, dt)), b2 = double(c.compress_bound(n2, dt));
@@ -67,7 +70,7 @@ Result<Codecs> codec_candidates(const Request& r, const md::MachineProfile& prof
       if (!c.ok() || !(*c)->supports(r.dtype) || !prof.rates(name, r.dtype)) continue;
       if ((*c)->lossy() && o.bound.mode == codec::BoundMode::lossless) continue;
       out.names.push_back(name);
-      out.models.push_back(codec_model(**c, r.dtype, prof));
+      out.models.push_back(codec_model(**c, r.dtype, prof, o.bound));
     }
     return out;
   }
@@ -77,7 +80,7 @@ Result<Codecs> codec_candidates(const Request& r, const md::MachineProfile& prof
     return Status{ErrorCode::unsupported, "codec " + o.codec + " does not take this dtype"};
   if ((*c)->lossy() && o.bound.mode == codec::BoundMode::lossless)
     return Status{ErrorCode::invalid_argument, "lossy codec " + o.codec + " needs an ABS or REL bound"};
-  return Codecs{{o.codec}, {codec_model(**c, r.dtype, prof)}};
+  return Codecs{{o.codec}, {codec_model(**c, r.dtype, prof, o.bound)}};
 }
 
 Status check_request(const Request& r) {
