@@ -7,7 +7,8 @@
 
 For each group (platform, verb, algorithm) at every rank count: simulated seconds, the model's
 prediction and their ratio; per group the median and worst |measured/predicted - 1|.
-Auto is compared with the fastest algorithm of the same verb, platform and ranks.
+Auto is compared with the fastest algorithm of the same verb, platform and ranks (a multiply's
+with the forced multiplies of the same size, codec and look-ahead).
 """
 import argparse
 import csv
@@ -53,11 +54,18 @@ def auto_table(rows, min_ranks):
     forced = defaultdict(dict)
     auto = {}
     for r in rows:
-        if (r.get("error") or seconds(r) is None or r.get("op") is None
-                or r.get("algorithm_requested") is None or r["ranks"] < min_ranks):
+        if (r.get("error") or seconds(r) is None or r.get("algorithm_requested") is None
+                or r["ranks"] < min_ranks):
             continue
-        k = (r.get("platform"), r["op"], r["ranks"], r.get("ranks_per_node"), r.get("count"),
-             r.get("compute", "yes"))
+        if r.get("op") is not None:
+            k = (r.get("platform"), r["op"], r["ranks"], r.get("ranks_per_node"), r.get("count"),
+                 r.get("compute", "yes"))
+        elif "grid" in r:  # a multiply: Auto against the forced ones of its size, codec, look-ahead
+            k = (r.get("platform"), "gemm " + r.get("codec", "none"), r["ranks"],
+                 r.get("ranks_per_node"), (r.get("m"), r.get("n"), r.get("k"), r.get("overlap")),
+                 r.get("compute", "yes"))
+        else:
+            continue
         if r["algorithm_requested"] == "auto":
             auto[k] = (seconds(r), r.get("algorithm"))
         else:
