@@ -56,13 +56,6 @@ inline IbcastTree ibcast_tree(int ranks) {
 #endif
 }
 
-// k messages of x bytes posted at once on one link: one latency, then the bytes queue.
-inline double queued(const Link& l, double x, double k) {
-  if (k <= 0) return 0;
-  const LinkParams& lp = x >= l.switch_bytes ? l.rendezvous : l.eager;
-  return lp.alpha + k * std::max(0.0, x) * lp.beta;
-}
-
 // MPI_Reduce (sum) of x bytes over P ranks: the better of a binomial tree,
 // ceil(log2 P)(T(x) + x gamma), and Rabenseifner's halving reduce-scatter + binomial gather,
 // sum_j (2 T(x / 2^j) + (x / 2^j) gamma).
@@ -134,12 +127,6 @@ inline GridLine grid_line(const GemmScenario& s, int size, int stride) {
   return g;
 }
 
-// An allreduce of a few bytes over a line as MPI's recursive doubling runs it: one latency a
-// level, over the nodes, then inside one.
-inline double small_allreduce(const GridLine& g) {
-  return levels(g.nodes) * g.across.time(16) + levels(g.per_node) * g.inside.time(16);
-}
-
 // Two transfers posted together, each on its line: one after the other where both take the
 // same link (both between nodes, or both inside one), side by side where they take different
 // ones (a row inside the node while the column crosses the network).
@@ -159,9 +146,10 @@ inline double shift_pair(const GridLine& row, double a, const GridLine& col, dou
 inline double GridLine::bcast(const GemmCodec& z, double bytes) const {
   return block_bcast(across, z, bytes, nodes) + block_bcast(inside, z, bytes, per_node);
 }
-// The flat tree's root posts every copy at once: those off its node queue on the node's link
-// (shared, like every step, with the node's other lines, whose roots send at the same moment:
-// a panel's owners are one grid row or column), those inside go side by side. The binomial
+// The flat tree's root posts every copy at once: those off its node share the node's link,
+// each waiting for the others' bytes (shared(); the link is shared already with the node's
+// other lines, whose roots send at the same moment: a panel's owners are one grid row or
+// column), those inside go side by side. The binomial
 // tree goes over the nodes, then inside each. A compressed piece's length still goes by
 // MPI_Bcast (the receivers size their buffers before the frame is posted).
 inline double GridLine::ibcast(const GemmCodec& z, double bytes) const {
@@ -169,11 +157,14 @@ inline double GridLine::ibcast(const GemmCodec& z, double bytes) const {
   const auto tree = [&](double x) {
     if (ibcast_tree(size) == IbcastTree::binomial)
       return levels(nodes) * across.time(x) + levels(per_node) * inside.time(x);
-    return std::max(queued(across, x, size - per_node), per_node > 1 ? inside.time(x) : 0.0);
+    return std::max(shared(across, size - per_node).time(x), per_node > 1 ? inside.time(x) : 0.0);
   };
   if (!z.enabled) return tree(bytes);
-  return bcast_time(across, 8, nodes) + bcast_time(inside, 8, per_node) + tree(z.wire(bytes));
+  return bcast(GemmCodec{}, 8) + tree(z.wire(bytes));
 }
+// What a call agrees across its grid besides the multiply (gemm_agreements.cpp).
+double agreements_time(const GemmScenario& s, bool layers_outcome);
+
 inline double GridLine::reduce(double gamma, double bytes) const {
   return reduce_time(across, gamma, bytes, nodes) + reduce_time(inside, gamma, bytes, per_node);
 }
@@ -183,20 +174,6 @@ inline GridLine row_line(const GemmScenario& s) { return grid_line(s, s.grid.col
 inline GridLine col_line(const GemmScenario& s) { return grid_line(s, s.grid.rows, s.grid.cols); }
 inline GridLine fiber_line(const GemmScenario& s) {
   return grid_line(s, s.grid.layers, s.grid.rows * s.grid.cols);
-}
-
-// What a call agrees across its grid besides the multiply (linalg/gemm: gemm.cpp,
-// gemm_bounds.cpp), each a small allreduce over the grid: the arguments, the plan and the
-// outcome (2.5D Cannon's layers agree theirs too); with a lossy codec C's bound, a sum along
-// each operand's grid lines and then the largest over the grid, and with a REL bound each
-// operand's range. On a slow network these latencies are a fixed cost of every call.
-inline double agreements_time(const GemmScenario& s, bool layers_outcome) {
-  const GridLine all = grid_line(s, s.grid.size(), 1);
-  const bool bound = s.codec.enabled && s.codec.lossy;
-  const int count = 3 + (layers_outcome ? 1 : 0) + (bound ? 2 : 0) + (bound && s.codec.relative ? 2 : 0);
-  double t = count * small_allreduce(all);
-  if (bound) t += small_allreduce(row_line(s)) + small_allreduce(col_line(s));
-  return t;
 }
 
 // The largest local blocks of one pr x pc layer, in elements.

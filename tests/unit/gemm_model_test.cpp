@@ -168,17 +168,18 @@ TEST(GemmModel, SummaLookAheadPricesTheTreeMpiIbcastBuilds) {
 }
 
 TEST(GemmModel, TheCallsAgreementsAreSmallAllreducesOverTheGrid) {
-  // 8 x 8 on nodes of 8 (a grid row a node): an allreduce of a few bytes over the grid is 3
-  // levels between nodes and 3 inside one (recursive doubling). The call agrees its
+  // 8 x 8 on nodes of 8 (a grid row a node): an allreduce of a few bytes over the grid is
+  // Open MPI's recursive doubling, 3 steps inside a node and 3 between nodes, where the node's
+  // 8 ranks send off it at once (the collectives' outcome agreement is priced alike). A
+  // column's members are one a node: 3 steps on the network. The call agrees its
   // arguments, its plan and its outcome; a lossy codec adds C's bound (two allreduces over the
   // grid, one along a row, inside the node, one along a column, across the nodes), a REL
   // bound the two operands' ranges; 2.5D Cannon's layers agree their outcome too.
   GemmScenario s = square(1024, {8, 8, 1}, 1e-5, 1e-9, 1e10);
   s.node_size = 8;
   s.node_link = line(1e-7, 1e-11);
-  const double net = 1e-5 + 16e-9, node = 1e-7 + 16e-11;
-  // The column's sums cross the network with the node's 7 other columns' at once.
-  const double grid = 3 * net + 3 * node, row = 3 * node, col = 3 * (1e-5 + 16 * 8e-9);
+  const double net = 1e-5 + 16e-9, node = 1e-7 + 16e-11, crossing = net + 7 * 16e-9;
+  const double grid = 3 * crossing + 3 * node, row = 3 * node, col = 3 * net;
   EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Summa, s), 3 * grid, 1e-15);
   s.codec = codec(4, 1e9, 1e9);  // lossless: C's bound is exact, nothing more to agree
   EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Cannon, s), 3 * grid, 1e-15);
