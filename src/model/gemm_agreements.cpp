@@ -5,30 +5,14 @@
 // each operand's range. On a slow network these latencies are a fixed cost of every call.
 //
 // Each is priced as the collectives price their outcome agreement (predict.cpp): MPI's own
-// allreduce as Open MPI's table runs it (open_mpi_tuned.cpp), on the line's nodes.
-#include "model/cost_terms.hpp"
+// allreduce as Open MPI's table runs it (open_mpi_tuned.cpp), on the line's nodes
+// (GridLine::allreduce).
 #include "model/gemm_terms.hpp"
 
 namespace commpress::model::detail {
 
 namespace {
-
 constexpr double kAgreementBytes = 16;
-
-double small_allreduce(const GemmScenario& s, const GridLine& g) {
-  if (g.size <= 1) return 0;
-  MachineProfile m;
-  // A line on one node moves only through the node's link.
-  m.network = g.nodes > 1 ? s.link : s.node_link;
-  m.intra_node = s.node_link;
-  Scenario sc;
-  sc.op = Operation::allreduce;
-  sc.bytes = kAgreementBytes;
-  sc.ranks = g.size;
-  sc.ranks_per_node = g.per_node;
-  return mpi_reduction_cost(Terms(m, nullptr, sc));
-}
-
 }  // namespace
 
 double agreements_time(const GemmScenario& s, bool layers_outcome) {
@@ -36,8 +20,8 @@ double agreements_time(const GemmScenario& s, bool layers_outcome) {
   const bool bound = s.codec.enabled && s.codec.lossy;
   const int count =
       3 + (layers_outcome ? 1 : 0) + (bound ? 2 : 0) + (bound && s.codec.relative ? 2 : 0);
-  double t = count * small_allreduce(s, all);
-  if (bound) t += small_allreduce(s, row_line(s)) + small_allreduce(s, col_line(s));
+  double t = count * all.allreduce(kAgreementBytes);
+  if (bound) t += row_line(s).allreduce(kAgreementBytes) + col_line(s).allreduce(kAgreementBytes);
   return t;
 }
 

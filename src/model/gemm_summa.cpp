@@ -2,9 +2,9 @@
 //
 // Each panel of k is broadcast along the grid rows (op(A)'s piece, mb x kb) and along the grid
 // columns (op(B)'s piece, kb x nb), then every rank multiplies it in. Broadcasts are charged as
-// MPI_Bcast (gemm_terms.hpp: the better of binomial and scatter + allgather) over the line's
-// nodes and then inside a node, the links between nodes shared by the node's ranks
-// (GridLine); with look-ahead as MPI_Ibcast, the tree its MPI library builds for it (a flat
+// MPI_Bcast as Open MPI's table runs it on the line's nodes, the links between nodes shared
+// by the node's ranks (GridLine::bcast; pdgemm's BLACS broadcasts are MPI_Bcast too); with
+// look-ahead as MPI_Ibcast, the tree its MPI library builds for it (a flat
 // tree on SMPI and on Open MPI's small lines, binomial on Open MPI's others). Compressed, the
 // owner compresses each panel piece once, broadcasts its length and its frame, and every
 // receiver decodes it; that codec work sits with the product on the rank's cores. Look-ahead

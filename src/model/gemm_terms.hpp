@@ -21,9 +21,9 @@ inline int levels(int p) {
   return l;
 }
 
-// MPI_Bcast of x bytes over P ranks: the better of a binomial tree, ceil(log2 P) T(x), and
-// van de Geijn's scatter + ring allgather, sum_j T(x / 2^j) + (P - 1) T(x / P) (what MPI
-// picks for large messages); the model is optimistic about MPI, as for the collectives.
+// MPI_Bcast of x bytes over P ranks as the triangular solvers' model prices it: the better of
+// a binomial tree, ceil(log2 P) T(x), and van de Geijn's scatter + ring allgather,
+// sum_j T(x / 2^j) + (P - 1) T(x / P) (the multiplies' lines use GridLine::bcast).
 inline double bcast_time(const Link& link, double x, int P) {
   if (P <= 1) return 0;
   const int L = levels(P);
@@ -73,13 +73,14 @@ inline double reduce_time(const Link& link, double gamma, double x, int P) {
 
 // A grid line as the network sees it: `size` ranks `stride` apart in rank order (a grid row:
 // 1; a column: the row's length; a fiber: a layer's ranks) on nodes of s.node_size
-// consecutive ranks. Its members sit per_node to a node on `nodes` nodes. MPI's trees over
-// consecutive members (binomial, scatter + allgather) first move between the nodes and then
-// inside them, so a broadcast or reduction over the line is one over its nodes plus one over
-// a node's members. Between nodes a message shares its node's one link: every rank of the grid
-// is on one line of each kind, and the node's other lines of that kind (node_size / per_node
-// of them) take the same step at the same moment, so their bytes pass the link with its own,
-// at the link's sustained rate (the collectives' Terms::step_msg does the same).
+// consecutive ranks. Its members sit per_node to a node on `nodes` nodes. A reduction's trees
+// over consecutive members (binomial, halving) first move between the nodes and then inside
+// them, so it is one over the line's nodes plus one over a node's members; MPI's own bcast and
+// allreduce go by the collectives' model of Open MPI (grid_line_mpi.cpp). Between nodes a
+// message shares its node's one link: every rank of the grid is on one line of each kind, and
+// the node's other lines of that kind (node_size / per_node of them) take the same step at
+// the same moment, so their bytes pass the link with its own, at the link's sustained rate
+// (the collectives' Terms::step_msg does the same).
 struct GridLine {
   Link inside;  // between two members on one node
   Link across;  // between nodes, shared with the node's other lines
@@ -95,7 +96,9 @@ struct GridLine {
     const Link& l = hop_link();
     return (bytes >= l.switch_bytes ? l.rendezvous : l.eager).alpha;
   }
+  // MPI_Bcast and MPI_Allreduce as Open MPI's table runs them on the line (grid_line_mpi.cpp).
   double bcast(const GemmCodec& z, double bytes) const;
+  double allreduce(double bytes) const;
   double ibcast(const GemmCodec& z, double bytes) const;  // MPI_Ibcast's (ibcast_tree)
   double reduce(double gamma, double bytes) const;
 };
@@ -143,9 +146,6 @@ inline double shift_pair(const GridLine& row, double a, const GridLine& col, dou
   return ta + tb - std::min(row.hop_latency(a), col.hop_latency(b));
 }
 
-inline double GridLine::bcast(const GemmCodec& z, double bytes) const {
-  return block_bcast(across, z, bytes, nodes) + block_bcast(inside, z, bytes, per_node);
-}
 // The flat tree's root posts every copy at once: those off its node share the node's link,
 // each waiting for the others' bytes (shared(); the link is shared already with the node's
 // other lines, whose roots send at the same moment: a panel's owners are one grid row or

@@ -239,27 +239,53 @@ double knomial_bcast(const Terms& t, double n) {
 // Segmented trees and chains, priced with the library's chunk as the segment (the table's own
 // segment sizes vary by entry and by implementation: docs/models.md, "MPI baselines"): the
 // pipeline's fill (the tree's depth, or the chain's length, in segment messages) then one
-// segment a step per child a rank sends to.
+// segment a step per child a rank sends to (a tree over two ranks has one).
 double segmented(const Terms& t, double n, int depth, int children) {
   const double k = t.chunks(n), seg = n / k;
   return (depth + k - 1) * children * t.msg(seg);
 }
 
+#ifdef COMMPRESS_SMPI
+// The simulator's entry for Open MPI's linear bcast is a pipelined chain (rank i sends to
+// i + 1 in 8 KiB segments), but a rank posts every segment it holds at once and the simulator
+// shares a link fairly among the flows, so a hop's segments all arrive with its last: each
+// hop moves the whole message, at one eager message's latency. SMPI's default bandwidth
+// factors (smpi/bw-factor) give an 8 KiB message 1.087 of a link's bandwidth and one of
+// 64 KiB or more 0.941, which is what the fitted rendezvous beta carries: the segments flow
+// at 0.941 / 1.087 of it. Ranks placed node by node: one hop per node boundary crosses the
+// network. A root other than rank 0 first hands rank 0 the message; not charged: the
+// collectives' bcast roots at 0, and where the root goes round the ranks (SUMMA's panels)
+// that hop overlaps the chain of the call before (docs/models.md, "MPI baselines").
+constexpr double kSmpiSegmentBeta = 0.940694 / 1.08739;
+double whole_message_chain(const Terms& t, double n) {
+  const auto hop = [n](const Link& l) {
+    return l.eager.alpha + n * kSmpiSegmentBeta * l.rendezvous.beta;
+  };
+  const int p = t.p();
+  const int crossing = t.across_nodes() ? p / t.scenario().ranks_per_node - 1 : p - 1;
+  return crossing * hop(t.machine().network) + (p - 1 - crossing) * hop(t.machine().node_link());
+}
+#endif
+
 double open_mpi_bcast(const Terms& t, double n) {
   const int p = t.p(), r = std::max(1, t.scenario().ranks_per_node);
   switch (bcast_algorithm(p, n)) {
     // Open MPI's basic linear: the root sends to every rank, off its node through its link.
-    // (The simulator runs a pipelined chain for this entry instead.)
     case 1: {
+#ifdef COMMPRESS_SMPI
+      (void)r;
+      return whole_message_chain(t, n);
+#else
       if (!t.across_nodes()) return t.msg((p - 1) * n);
       return std::max(t.step_msg(n, false, p - r), t.node_msg((r - 1) * n));
+#endif
     }
     case 2:
     case 3:
       return segmented(t, n, p - 1, 1);
     case 4:
     case 5:
-      return segmented(t, n, ceil_log2(p + 1) - 1, 2);
+      return segmented(t, n, ceil_log2(p + 1) - 1, std::min(2, p - 1));
     case 6:
       return binomial_tree(t, n, false);
     case 7:

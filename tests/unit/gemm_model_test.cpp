@@ -119,37 +119,39 @@ TEST(GemmModel, CannonOnNodesOfARowShiftsTheRowInsideAndTheColumnOverASharedLink
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Cannon, s), 8 * (1e-5 + 2 * block * 1e-9), 1e-12);
 }
 
-TEST(GemmModel, SummaOnNodesBroadcastsAcrossThenInside) {
+TEST(GemmModel, BlockingSummaBroadcastsAsOpenMpisTableOnTheLinesNodes) {
   // 4 x 4 ranks on nodes of 8: a row (4 consecutive ranks) is inside a node; a column (ranks
-  // 4 apart) has 2 members on each of 2 nodes, and the node's 8 / 2 = 4 columns cross at once:
-  // one message between the nodes on a link shared 4 ways, then one inside (2 members).
+  // 4 apart) has 2 members on each of 2 nodes, and the node's 8 / 2 = 4 columns cross at once.
+  // MPI_Bcast of 128 KiB over 4 ranks is Open MPI's linear entry: the root sends every member
+  // its copy. Its two copies off the node queue on the node's link (shared 4 ways, so each
+  // waits for the other's bytes too); the copy inside goes beside them.
   GemmScenario s = square(512, {4, 4, 1}, 1e-5, 1e-9, INFINITY);
   s.panel = 128;  // 4 panels; pieces of 128 x 128 f64
   s.node_size = 8;
   s.node_link = line(1e-7, 1e-11);
   const double piece = 128.0 * 128 * 8;
   auto in = [](double x) { return 1e-7 + x * 1e-11; };
-  // Over the 4 members on one node: the better of binomial (2 levels) and scatter + allgather.
-  const double row = std::min(2 * in(piece), in(piece / 2) + in(piece / 4) + 3 * in(piece / 4));
-  const double col = (1e-5 + 4 * piece * 1e-9) + in(piece);
+  const double row = in(3 * piece);
+  const double col = std::max(1e-5 + 2 * piece * 4e-9, in(piece));
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * std::max(row, col), 1e-12);
   // The whole grid on one node: everything on the node's link.
   s.node_size = 16;
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * (row + row), 1e-12);
+  // pdgemm's broadcasts (BLACS's default topology is MPI_Bcast) are priced alike.
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::ScaLapack, s), 4 * (row + row), 1e-12);
 }
 
 TEST(GemmModel, SummaLookAheadPricesTheTreeMpiIbcastBuilds) {
   // With look-ahead the pieces go by MPI_Ibcast, and Open MPI's libnbc builds a flat tree on
   // lines of up to 4 ranks: the root's 3 copies are in flight at once (one latency, their
-  // bytes queued on its link), where MPI_Bcast's model takes the better of binomial and
-  // scatter + allgather. Nodes of one rank; network only.
+  // bytes queued on its link). MPI_Bcast's table picks the same linear send for 128 KiB
+  // over 4 ranks, but blocking the row's and the column's broadcasts go one after the other
+  // every panel. Nodes of one rank; network only.
   GemmScenario s = square(512, {4, 4, 1}, 1e-5, 1e-9, INFINITY);
   s.panel = 128;  // 4 panels; pieces of 128 x 128 f64
   const double piece = 128.0 * 128 * 8;
   auto msg = [](double x) { return 1e-5 + x * 1e-9; };
-  const double blocking =
-      std::min(2 * msg(piece), msg(piece / 2) + msg(piece / 4) + 3 * msg(piece / 4));
-  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * 2 * blocking, 1e-12);
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 4 * 2 * msg(3 * piece), 1e-12);
   s.overlap = true;
   // A panel's row and column roots are different ranks but the diagonal one: the loop goes at
   // one tree's pace, and the first panel's diagonal sends both trees through its link.
@@ -160,10 +162,10 @@ TEST(GemmModel, SummaLookAheadPricesTheTreeMpiIbcastBuilds) {
   s.panel = 128;  // 8 panels, pieces of 128 x 128 f64 again
   s.overlap = true;
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 8 * 2 * 3 * msg(piece), 1e-12);
-  // Compressed: the frame's length by MPI_Bcast (binomial over 8: 3 latencies), then the
-  // frame by the same binomial tree.
+  // Compressed: the frame's length by MPI_Bcast (8 bytes over 8 ranks: Open MPI's binary
+  // tree, 3 levels of 2 children), then the frame by libnbc's binomial tree.
   s.codec = codec(4, INFINITY, INFINITY);
-  const double frame = 3 * msg(8) + 3 * msg(s.codec.wire(piece));
+  const double frame = 3 * 2 * msg(8) + 3 * msg(s.codec.wire(piece));
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), 8 * 2 * frame, 1e-12);
 }
 
@@ -171,7 +173,8 @@ TEST(GemmModel, TheCallsAgreementsAreSmallAllreducesOverTheGrid) {
   // 8 x 8 on nodes of 8 (a grid row a node): an allreduce of a few bytes over the grid is
   // Open MPI's recursive doubling, 3 steps inside a node and 3 between nodes, where the node's
   // 8 ranks send off it at once (the collectives' outcome agreement is priced alike). A
-  // column's members are one a node: 3 steps on the network. The call agrees its
+  // column's members are one a node: 3 steps on the network, where the node's 8 columns
+  // agree at once (their bytes share its link, as the crossing steps'). The call agrees its
   // arguments, its plan and its outcome; a lossy codec adds C's bound (two allreduces over the
   // grid, one along a row, inside the node, one along a column, across the nodes), a REL
   // bound the two operands' ranges; 2.5D Cannon's layers agree their outcome too.
@@ -179,7 +182,7 @@ TEST(GemmModel, TheCallsAgreementsAreSmallAllreducesOverTheGrid) {
   s.node_size = 8;
   s.node_link = line(1e-7, 1e-11);
   const double net = 1e-5 + 16e-9, node = 1e-7 + 16e-11, crossing = net + 7 * 16e-9;
-  const double grid = 3 * crossing + 3 * node, row = 3 * node, col = 3 * net;
+  const double grid = 3 * crossing + 3 * node, row = 3 * node, col = 3 * crossing;
   EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Summa, s), 3 * grid, 1e-15);
   s.codec = codec(4, 1e9, 1e9);  // lossless: C's bound is exact, nothing more to agree
   EXPECT_NEAR(gemm_agreements_time(GemmAlgorithm::Cannon, s), 3 * grid, 1e-15);
