@@ -6,7 +6,8 @@
   bench/scale/report.py --gemm-cases --scale AFTER/scale.jsonl [--before BEFORE/scale.jsonl]
 
 For each group (platform, verb, algorithm) at every rank count: simulated seconds, the model's
-prediction and their ratio; per group the median and worst |measured/predicted - 1|.
+prediction and their ratio; per group the median and worst |measured/predicted - 1|; then each
+collective algorithm over every platform and layout (a setting's latest run).
 Auto is compared with the fastest algorithm of the same verb, platform and ranks (a multiply's
 with the forced multiplies of the same size, codec and look-ahead).
 """
@@ -44,6 +45,34 @@ def table_errors(rows, key, min_ranks):
         med = statistics.median(errs)
         out.append(f"| {' '.join(map(str, k))} | {len(v)} | {statistics.median(ratios):.2f} | "
                    f"{100 * med:.0f} % | {100 * errs[worst]:.0f} % ({v[worst][0]}) | "
+                   f"{'yes' if med <= 0.15 else 'no'} |")
+    return "\n".join(out)
+
+
+def algorithm_table(rows, min_ranks):
+    """Each collective algorithm over every platform and layout (the issue's "every algorithm"
+    criterion). A setting run again (a later file, a later line) counts once, as its latest run."""
+    latest = {}
+    for r in rows:
+        p, m = r.get("predicted_seconds"), seconds(r)
+        if (r.get("op") is None or r.get("error") or not p or not m or r["ranks"] < min_ranks
+                or r.get("algorithm_requested") == "auto"):
+            continue
+        setting = (r.get("platform"), r.get("nodes"), r.get("ranks_per_node"), r.get("compute", "yes"),
+                   r["op"], r["algorithm_requested"], r.get("codec"), r.get("bytes_per_rank"))
+        latest[setting] = (m / p, f"{r.get('platform')} {r.get('nodes')}x{r.get('ranks_per_node')}")
+    groups = defaultdict(list)
+    for s, v in latest.items():
+        groups[(s[3], s[4], s[5])].append(v)
+    out = ["| compute | verb | algorithm | settings | median measured/predicted | median error | worst error (setting) | within 15 % |",
+           "|---|---|---|---|---|---|---|---|"]
+    for k in sorted(groups):
+        v = groups[k]
+        errs = [abs(x - 1) for x, _ in v]
+        worst = max(range(len(v)), key=lambda i: errs[i])
+        med = statistics.median(errs)
+        out.append(f"| {' | '.join(k)} | {len(v)} | {statistics.median([x for x, _ in v]):.2f} | "
+                   f"{100 * med:.0f} % | {100 * errs[worst]:.0f} % ({v[worst][1]}) | "
                    f"{'yes' if med <= 0.15 else 'no'} |")
     return "\n".join(out)
 
@@ -190,6 +219,8 @@ def main():
         print(table_errors(rows, lambda r: (r.get("platform"), "compute " + r.get("compute", "yes"),
                                             r.get("op", "gemm"), r["algorithm_requested"],
                                             r.get("codec", "szp")), a.min_ranks))
+        print("\n## Every collective algorithm over the platforms and layouts\n")
+        print(algorithm_table(rows, a.min_ranks))
         print("\n## Auto against the fastest algorithm\n")
         print(auto_table(rows, a.min_ranks))
         if a.plot:
