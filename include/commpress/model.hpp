@@ -28,6 +28,12 @@ struct LinkParams {
   double beta = 0;   // seconds per byte
 };
 
+// One message's one-way time at a size, as measured.
+struct Sample {
+  double bytes;
+  double seconds;
+};
+
 // MPI switches protocol at a size (eager below, rendezvous from it on); each side of the
 // switch gets its own line.
 struct Link {
@@ -39,6 +45,14 @@ struct Link {
   // pipeline's transfers overlap its (de)compression only in chunks up to this size.
   // Measured by `commpress profile`; 0 = none or not measured.
   double overlap_bytes = 0;
+  // One-way times measured at these sizes (ascending; optional). A message between two of
+  // them on the same side of the switch takes the time interpolated between theirs, elsewhere
+  // its side's line: a network whose efficiency steps with the size (SMPI's piecewise
+  // latency and bandwidth factors) is missed by up to 20 % by one line a side.
+  std::vector<Sample> measured{};
+  // Seconds per byte a message also waits for other flows' bytes: a link several messages
+  // share at once (the model's shared links; not part of a profile).
+  double queued_beta = 0;
 
   double time(double bytes) const;  // one message; 0 bytes still pays alpha
 };
@@ -222,10 +236,6 @@ double break_even_bytes(const MachineProfile& m, const CodecRates& rates, double
 // Least-squares line t = alpha + beta * m through measured (bytes, seconds) points, fitted
 // separately below and above the protocol switch. With switch_bytes <= 0 the switch is
 // found as the split that fits best (relative error); with switch_bytes > 0 it is used.
-struct Sample {
-  double bytes;
-  double seconds;
-};
 LinkParams fit_line(std::span<const Sample> points);
 Link fit_link(std::span<const Sample> points, double switch_bytes = 0);
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,10 +20,15 @@ constexpr int kVersion = 1;
 
 json line(const model::LinkParams& lp) { return {{"alpha", lp.alpha}, {"beta", lp.beta}}; }
 json link(const model::Link& l) {
-  return {{"eager", line(l.eager)},
-          {"rendezvous", line(l.rendezvous)},
-          {"switch_bytes", l.switch_bytes},
-          {"overlap_bytes", l.overlap_bytes}};
+  json out = {{"eager", line(l.eager)},
+              {"rendezvous", line(l.rendezvous)},
+              {"switch_bytes", l.switch_bytes},
+              {"overlap_bytes", l.overlap_bytes}};
+  if (!l.measured.empty()) {
+    out["measured"] = json::array();
+    for (const model::Sample& s : l.measured) out["measured"].push_back({s.bytes, s.seconds});
+  }
+  return out;
 }
 
 // Reading: every accessor names the field it failed on.
@@ -62,7 +68,27 @@ struct Reader {
     l.switch_bytes = num(j, "switch_bytes", path);
     // Older profiles lack it: no overlap assumed, as before it was measured.
     if (j.contains("overlap_bytes")) l.overlap_bytes = num(j, "overlap_bytes", path);
+    // Optional: the one-way times the lines were fitted to (Link::measured).
+    if (j.contains("measured")) l.measured = samples(j.at("measured"), path + ".measured");
     return l;
+  }
+  // [bytes, seconds] pairs, sizes increasing (the model interpolates between them).
+  std::vector<model::Sample> samples(const json& pts, const std::string& path) {
+    std::vector<model::Sample> out;
+    if (!error.empty()) return out;
+    if (!pts.is_array()) error = "field " + path + " must be an array";
+    for (size_t i = 0; error.empty() && i < pts.size(); ++i) {
+      const std::string at = path + "[" + std::to_string(i) + "]";
+      if (!pts[i].is_array() || pts[i].size() != 2) {
+        error = "field " + at + " must be [bytes, seconds]";
+        break;
+      }
+      const double b = number(pts[i][0], at), t = number(pts[i][1], at);
+      if (error.empty() && (t <= 0 || (!out.empty() && b <= out.back().bytes)))
+        error = "field " + at + " must have seconds > 0 and bytes above the previous entry's";
+      out.push_back({b, t});
+    }
+    return out;
   }
   model::MpiAgainstPlain mpi_against_plain(const json& j, const std::string& path) {
     model::MpiAgainstPlain m;

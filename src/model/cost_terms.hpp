@@ -46,9 +46,12 @@ class Terms {
   // a copy that stays in cache).
   double chunk_msg(double wire_bytes, bool back_to_back) const {
     const double alone = m_.network.time(wire_bytes);
-    return (back_to_back ? std::max(alone, wire_bytes * m_.network.rendezvous.beta) : alone) +
-           (sharers_ - 1) * wire_bytes * m_.network.rendezvous.beta + wait();
+    return (back_to_back ? std::max(alone, wire_bytes * sustained_beta()) : alone) +
+           (sharers_ - 1) * wire_bytes * sustained_beta() + wait();
   }
+  // The network's sustained (large-message) seconds per byte, with what a message on a
+  // shared link waits for the other flows' bytes (Link::queued_beta).
+  double sustained_beta() const { return m_.network.rendezvous.beta + m_.network.queued_beta; }
   // These terms for an algorithm that n ranks of every node run at once, each its own
   // instance over the nodes (Hierarchical's rings across nodes, one per local rank): their
   // chunk messages share the node's one link, each waiting for the others' bytes.
@@ -80,7 +83,7 @@ class Terms {
   double step_msg(double bytes, bool inside, double sharers, bool back_to_back = false) const {
     if (inside) return node_msg(bytes);
     return chunk_msg(bytes, back_to_back) +
-           (across_nodes() ? std::max(0.0, sharers - 1) : 0) * bytes * m_.network.rendezvous.beta;
+           (across_nodes() ? std::max(0.0, sharers - 1) : 0) * bytes * sustained_beta();
   }
   // A butterfly step (recursive doubling or halving): across nodes, every rank of a node
   // sends off it at once.

@@ -103,12 +103,11 @@ struct GridLine {
   double reduce(double gamma, double bytes) const;
 };
 
-// A link that n senders share: each message waits for the other n - 1 messages' bytes.
+// A link that n senders share: each message waits for the other n - 1 messages' bytes, at
+// the link's sustained rate (and, on a link shared already, for what those wait for too).
 inline Link shared(const Link& l, double n) {
   Link out = l;
-  const double extra = std::max(0.0, n - 1) * l.rendezvous.beta;
-  out.eager.beta += extra;
-  out.rendezvous.beta += extra;
+  out.queued_beta = std::max(1.0, n) * (l.rendezvous.beta + l.queued_beta) - l.rendezvous.beta;
   return out;
 }
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "commpress/model.hpp"
@@ -5,8 +6,21 @@
 namespace commpress::model {
 
 double Link::time(double bytes) const {
-  const LinkParams& lp = bytes >= switch_bytes ? rendezvous : eager;
-  return lp.alpha + std::max(0.0, bytes) * lp.beta;
+  const double x = std::max(0.0, bytes);
+  const bool rdv = x >= switch_bytes;
+  const double queued = x * queued_beta;
+  const auto above = std::upper_bound(measured.begin(), measured.end(), x,
+                                      [](double v, const Sample& s) { return v < s.bytes; });
+  if (above != measured.begin()) {
+    const Sample& lo = above[-1];
+    if (lo.bytes == x) return lo.seconds + queued;
+    if (above != measured.end() && (lo.bytes >= switch_bytes) == rdv &&
+        (above->bytes >= switch_bytes) == rdv)
+      return lo.seconds + (above->seconds - lo.seconds) * (x - lo.bytes) / (above->bytes - lo.bytes) +
+             queued;
+  }
+  const LinkParams& lp = rdv ? rendezvous : eager;
+  return lp.alpha + x * lp.beta + queued;
 }
 
 namespace {

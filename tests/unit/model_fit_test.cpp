@@ -81,4 +81,26 @@ TEST(ModelFit, StraightLineHasNoKnee) {
   for (double m : {8.0, 1e4, 1e7}) EXPECT_NEAR(fit.time(m), one.time(m), 0.03 * one.time(m)) << m;
 }
 
+TEST(ModelFit, MeasuredTimesAreInterpolatedOnEachSideOfTheSwitch) {
+  // A simulated network's per-size steps (SMPI's factors: 16 KiB pays more latency than
+  // 8 KiB) that one line a side misses: between two measured sizes of one protocol the time
+  // is interpolated, across the switch and beyond the measured sizes the lines hold.
+  Link l;
+  l.eager = {35e-6, 2.3e-9};
+  l.rendezvous = {230e-6, 0.85e-9};
+  l.switch_bytes = 65536;
+  l.measured = {{8192, 58e-6}, {16384, 89e-6}, {32768, 107e-6}, {131072, 342e-6}, {262144, 455e-6}};
+  EXPECT_DOUBLE_EQ(l.time(16384), 89e-6);
+  EXPECT_DOUBLE_EQ(l.time(12288), (58e-6 + 89e-6) / 2);
+  EXPECT_DOUBLE_EQ(l.time(49152), 35e-6 + 49152 * 2.3e-9);      // between 32 KiB and 128 KiB
+  EXPECT_DOUBLE_EQ(l.time(196608), (342e-6 + 455e-6) / 2);
+  EXPECT_DOUBLE_EQ(l.time(1 << 20), 230e-6 + (1 << 20) * 0.85e-9);  // beyond the last
+  EXPECT_DOUBLE_EQ(l.time(1024), 35e-6 + 1024 * 2.3e-9);            // below the first
+  EXPECT_DOUBLE_EQ(l.time(262144), 455e-6);
+  // A shared link adds the other flows' bytes at the sustained rate to either.
+  l.queued_beta = 3 * 0.85e-9;
+  EXPECT_DOUBLE_EQ(l.time(16384), 89e-6 + 16384 * 3 * 0.85e-9);
+  EXPECT_DOUBLE_EQ(l.time(1 << 20), 230e-6 + (1 << 20) * 4 * 0.85e-9);
+}
+
 }  // namespace

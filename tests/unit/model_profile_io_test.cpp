@@ -20,6 +20,7 @@ model::MachineProfile sample_profile() {
   m.network.switch_bytes = 4097;
   m.network.overlap_bytes = 32768;
   m.intra_node = m.network;
+  m.network.measured = {{1024, 2e-6}, {8192, 3.5e-6}, {2097152, 2.2e-4}};
   m.gamma = 3e-10;
   m.ranks_per_node = 2;
   m.threads_per_rank = 1;
@@ -44,8 +45,12 @@ TEST(ModelProfileIo, RoundTrip) {
   EXPECT_DOUBLE_EQ(back->network.rendezvous.beta, 1e-10);
   EXPECT_DOUBLE_EQ(back->network.switch_bytes, 4097);
   EXPECT_DOUBLE_EQ(back->network.overlap_bytes, 32768);
+  ASSERT_EQ(back->network.measured.size(), 3u);
+  EXPECT_DOUBLE_EQ(back->network.measured[1].bytes, 8192);
+  EXPECT_DOUBLE_EQ(back->network.measured[1].seconds, 3.5e-6);
   ASSERT_TRUE(back->intra_node.has_value());
   EXPECT_DOUBLE_EQ(back->intra_node->overlap_bytes, 32768);
+  EXPECT_TRUE(back->intra_node->measured.empty());
   EXPECT_DOUBLE_EQ(back->gamma, 3e-10);
   EXPECT_EQ(back->ranks_per_node, 2);
   EXPECT_DOUBLE_EQ(back->codec_oversubscription, 2);
@@ -102,6 +107,9 @@ TEST(ModelProfileIo, DamagedProfilesAreRefused) {
   expect_refused(with(good, "1048576.0", "8388608.0"),
                  "reduce_scatter_mpi.block_bytes_slowdown[2]");
   expect_refused(with(good, "1.25", "-1.25"), "reduce_scatter_mpi.block_bytes_slowdown[0]");
+  // A link's measured times: sizes increasing, times positive.
+  expect_refused(with(good, "8192.0", "512.0"), "network.measured[1]");
+  expect_refused(with(good, "3.5e-06", "0.0"), "network.measured[1]");
 }
 
 TEST(ModelProfileIo, ProfilesBeforeTheOverlapProbeAssumeNone) {
