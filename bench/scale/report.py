@@ -38,15 +38,19 @@ def table_errors(rows, key, min_ranks):
     out = ["| group | runs | median measured/predicted | median error | worst error (ranks) | within 15 % |",
            "|---|---|---|---|---|---|"]
     for k in sorted(groups):
-        v = groups[k]
-        ratios = [m / p for _, m, p in v]
-        errs = [abs(x - 1) for x in ratios]
-        worst = max(range(len(v)), key=lambda i: errs[i])
-        med = statistics.median(errs)
-        out.append(f"| {' '.join(map(str, k))} | {len(v)} | {statistics.median(ratios):.2f} | "
-                   f"{100 * med:.0f} % | {100 * errs[worst]:.0f} % ({v[worst][0]}) | "
-                   f"{'yes' if med <= 0.15 else 'no'} |")
+        out.append(summary_row(' '.join(map(str, k)), [(m / p, ranks) for ranks, m, p in groups[k]]))
     return "\n".join(out)
+
+
+def summary_row(label, cases):
+    """A table row of (measured/predicted, where) cases: their count, median ratio, median and
+    worst error, and whether the median error is within 15 %."""
+    errs = [abs(x - 1) for x, _ in cases]
+    worst = max(range(len(cases)), key=lambda i: errs[i])
+    med = statistics.median(errs)
+    return (f"| {label} | {len(cases)} | {statistics.median([x for x, _ in cases]):.2f} | "
+            f"{100 * med:.0f} % | {100 * errs[worst]:.0f} % ({cases[worst][1]}) | "
+            f"{'yes' if med <= 0.15 else 'no'} |")
 
 
 def algorithm_table(rows, min_ranks):
@@ -67,13 +71,7 @@ def algorithm_table(rows, min_ranks):
     out = ["| compute | verb | algorithm | settings | median measured/predicted | median error | worst error (setting) | within 15 % |",
            "|---|---|---|---|---|---|---|---|"]
     for k in sorted(groups):
-        v = groups[k]
-        errs = [abs(x - 1) for x, _ in v]
-        worst = max(range(len(v)), key=lambda i: errs[i])
-        med = statistics.median(errs)
-        out.append(f"| {' | '.join(k)} | {len(v)} | {statistics.median([x for x, _ in v]):.2f} | "
-                   f"{100 * med:.0f} % | {100 * errs[worst]:.0f} % ({v[worst][1]}) | "
-                   f"{'yes' if med <= 0.15 else 'no'} |")
+        out.append(summary_row(' | '.join(k), groups[k]))
     return "\n".join(out)
 
 

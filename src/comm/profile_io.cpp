@@ -72,42 +72,37 @@ struct Reader {
     if (j.contains("measured")) l.measured = samples(j.at("measured"), path + ".measured");
     return l;
   }
-  // [bytes, seconds] pairs, sizes increasing (the model interpolates between them).
-  std::vector<model::Sample> samples(const json& pts, const std::string& path) {
-    std::vector<model::Sample> out;
+  // [x, y] pairs, both positive, x increasing (the model interpolates between them).
+  std::vector<std::pair<double, double>> increasing_pairs(const json& pts, const std::string& path,
+                                                          const char* shape) {
+    std::vector<std::pair<double, double>> out;
     if (!error.empty()) return out;
     if (!pts.is_array()) error = "field " + path + " must be an array";
     for (size_t i = 0; error.empty() && i < pts.size(); ++i) {
       const std::string at = path + "[" + std::to_string(i) + "]";
       if (!pts[i].is_array() || pts[i].size() != 2) {
-        error = "field " + at + " must be [bytes, seconds]";
+        error = "field " + at + " must be " + shape;
         break;
       }
-      const double b = number(pts[i][0], at), t = number(pts[i][1], at);
-      if (error.empty() && (t <= 0 || (!out.empty() && b <= out.back().bytes)))
-        error = "field " + at + " must have seconds > 0 and bytes above the previous entry's";
-      out.push_back({b, t});
+      const double x = number(pts[i][0], at), y = number(pts[i][1], at);
+      if (error.empty() && (x <= 0 || y <= 0 || (!out.empty() && x <= out.back().first)))
+        error = "field " + at + " must be positive, its first value above the previous entry's";
+      out.emplace_back(x, y);
     }
+    return out;
+  }
+  std::vector<model::Sample> samples(const json& pts, const std::string& path) {
+    std::vector<model::Sample> out;
+    for (const auto& [b, t] : increasing_pairs(pts, path, "[bytes, seconds]")) out.push_back({b, t});
     return out;
   }
   model::MpiAgainstPlain mpi_against_plain(const json& j, const std::string& path) {
     model::MpiAgainstPlain m;
     m.ranks = int(num(j, "ranks", path));
     const json& pts = field(j, "block_bytes_slowdown", path);
-    if (!error.empty()) return m;
-    if (!pts.is_array()) error = "field " + path + ".block_bytes_slowdown must be an array";
-    for (size_t i = 0; error.empty() && i < pts.size(); ++i) {
-      const std::string at = path + ".block_bytes_slowdown[" + std::to_string(i) + "]";
-      if (!pts[i].is_array() || pts[i].size() != 2) {
-        error = "field " + at + " must be [block bytes, slowdown]";
-        break;
-      }
-      const double b = number(pts[i][0], at), s = number(pts[i][1], at);
-      if (error.empty() &&
-          (b <= 0 || s <= 0 || (!m.points.empty() && b <= m.points.back().block_bytes)))
-        error = "field " + at + " must be positive, with block sizes increasing";
+    for (const auto& [b, s] :
+         increasing_pairs(pts, path + ".block_bytes_slowdown", "[block bytes, slowdown]"))
       m.points.push_back({b, s});
-    }
     return m;
   }
 };
