@@ -12,6 +12,7 @@ namespace {
 constexpr size_t kPieceElems = size_t{32} << 10;
 constexpr size_t kMaxPieces = 4;
 constexpr size_t kMinSample = 4096;
+constexpr size_t kRangeProbes = 4096;
 
 struct Piece {
   size_t begin, len;
@@ -37,6 +38,23 @@ void range_of(const T* x, const std::vector<Piece>& ps, double& lo, double& hi) 
         lo = std::min(lo, double(x[i]));
         hi = std::max(hi, double(x[i]));
       }
+}
+
+// The range of evenly spaced elements across the whole array (the last one included): a REL
+// bound is relative to the array's range, and for data that wanders that is far wider than
+// a few pieces' (a random walk's grows with the square root of its length), so pieces alone
+// would resolve a tighter bound and estimate a smaller ratio than the call will reach.
+template <class T>
+void probe_range(const T* x, size_t n, double& lo, double& hi) {
+  const size_t step = std::max<size_t>(1, n / kRangeProbes);
+  auto take = [&](size_t i) {
+    if (std::isfinite(x[i])) {
+      lo = std::min(lo, double(x[i]));
+      hi = std::max(hi, double(x[i]));
+    }
+  };
+  for (size_t i = 0; i < n; i += step) take(i);
+  take(n - 1);
 }
 
 // The ratio of all pieces at one absolute bound (0 = lossless); 0 when the codec fails.
@@ -84,6 +102,18 @@ RatioSample sample_ratio(const codec::Codec& c, const void* data, size_t n, code
   if (n == 0 || data == nullptr || es == 0 || !c.supports(dtype)) return s;
   auto ps = pieces(n);
   const auto* bytes = static_cast<const std::byte*>(data);
+  // A REL bound is relative to the inputs' range (partial sums included: they are coded at
+  // the inputs' bound), resolved before any sums replace them.
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  if (c.lossy() && bound.mode == codec::BoundMode::rel) {
+    if (dtype == codec::Dtype::f32) {
+      probe_range(static_cast<const float*>(data), n, lo, hi);
+      range_of(static_cast<const float*>(data), ps, lo, hi);
+    } else if (dtype == codec::Dtype::f64) {
+      probe_range(static_cast<const double*>(data), n, lo, hi);
+      range_of(static_cast<const double*>(data), ps, lo, hi);
+    }
+  }
   thread_local std::vector<float> sums32;
   thread_local std::vector<double> sums64;
   if (partial_sums && n >= 2 && dtype == codec::Dtype::f32) {
@@ -99,9 +129,6 @@ RatioSample sample_ratio(const codec::Codec& c, const void* data, size_t n, code
   if (c.lossy()) {
     if (bound.mode == codec::BoundMode::lossless || !(bound.value > 0)) return s;
     if (bound.mode == codec::BoundMode::rel) {
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      if (dtype == codec::Dtype::f32) range_of(static_cast<const float*>(data), ps, lo, hi);
-      else if (dtype == codec::Dtype::f64) range_of(static_cast<const double*>(data), ps, lo, hi);
       double ends[2] = {lo, hi};
       auto abs = codec::resolve_abs_bound(ends, lo <= hi ? 2 : 0, codec::Dtype::f64, bound);
       if (!abs.ok() || !(*abs > 0)) return s;

@@ -16,8 +16,9 @@ struct RatioSample {
   double elements = 0;   // how many elements were compressed per bound
 };
 
-// A REL bound is resolved on the pieces' own range (at most the array's, so the estimate
-// errs towards a smaller ratio). fine_divisor > 1 also samples at bound / fine_divisor.
+// A REL bound is resolved on the range of the pieces and of 4096 elements spread evenly over
+// the array (at most the array's, so the estimate errs towards a smaller ratio), the inputs'
+// range also where partial sums are sampled. fine_divisor > 1 also samples at bound / fine_divisor.
 // partial_sums (f32 and f64): the pieces are summed two by two, each with the next (a single
 // piece: its halves), and the ratio is that of the sums, as a stand-in for the partial sums
 // that decompress-operate-compress reductions code at every step; their values move more

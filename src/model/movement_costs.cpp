@@ -51,12 +51,26 @@ double bcast(const Terms& t, Algorithm a) {
     return mpi_bcast_cost(t);
   }
   if (a != Algorithm::Binomial) return INFINITY;
-  const double k = t.chunks(n), x = n / k;
-  // The root's link carries every chunk to each child; deeper relays add the hops below the
-  // root's first (farthest) child.
-  const double root = tree_hops(t, t.wire(x), k * levels > 1);
-  const double first = t.step_msg(t.wire(x), t.within_node(1 << (levels - 1)), 1, k * levels > 1);
-  return pipeline(k, t.c(x), root, t.d(x)) + (root - first);
+  const double k = t.chunks(n), x = n / k, w = t.wire(x);
+  const bool back_to_back = k * levels > 1;
+  // Every rank posts a chunk's frame to all its children at once (send_stream, recv_stream):
+  // those on other nodes share its link, each waiting for the others' bytes; those on its
+  // node take the node's link. Along the deepest path (the root, its farthest child, that
+  // child's farthest, ...) the parent at level i has the children 2^j away for j below
+  // levels - i; the root's fan-out is the widest, and it sets the pace of the later chunks.
+  double path = 0, root = 0;
+  for (int i = 0; i < levels; ++i) {
+    int off_node = 0;
+    for (int dist = 1; dist < (1 << (levels - i)) && dist < p; dist *= 2)
+      off_node += !t.within_node(dist);
+    const int farthest = 1 << (levels - i - 1);
+    const double hop = t.within_node(farthest)
+                           ? t.node_msg(w)
+                           : t.chunk_msg(w, back_to_back) + (off_node - 1) * w * t.sustained_beta();
+    path += hop;
+    if (i == 0) root = hop;
+  }
+  return t.c(x) + path + t.d(x) + (k - 1) * std::max({t.c(x), root, t.d(x)});
 }
 
 double allgather(const Terms& t, Algorithm a) {

@@ -20,19 +20,20 @@ bool pipelined(const MachineProfile& m, Operation op) {
   return ring && m.network.overlap_bytes > 0;
 }
 
-// A compressed collective ends by agreeing its outcome across the ranks (every rank fails
-// together or none does): one small allreduce more than MPI's own operation run through
-// commpress, as MPI runs it on these ranks. The argument agreement before it (which also
-// carries a REL bound's range, alltoallv's aside) is not charged: every call through commpress
-// makes it, MPI's own under Auto too, so it changes no choice; MPI's own called directly does
-// not, which is what a prediction is compared with (bench/results/scale.md).
+// Every collective commpress runs starts by agreeing its arguments across the ranks (and a
+// REL bound's range, Auto's sampled ratios, the node keys: 38 int64, both ends of 13 fields,
+// the verdict and 10 minima) in one small allreduce, as MPI runs it on these ranks; a
+// compressed one also ends by agreeing its outcome (every rank fails together or none does),
+// one more. MPI's own operation called directly makes neither; under Auto it runs after the
+// argument agreement (choose()).
+constexpr double kArgumentBytes = 38 * 8;
 constexpr double kVerdictBytes = 16;  // two int64: the first failed rank and the worst code
-double outcome_agreement(const MachineProfile& m, const Scenario& s) {
+double agreement(const MachineProfile& m, const Scenario& s, double bytes) {
   if (s.op == Operation::p2p || s.ranks <= 1) return 0;
-  Scenario verdict = s;
-  verdict.op = Operation::allreduce;
-  verdict.bytes = kVerdictBytes;
-  return detail::mpi_reduction_cost(detail::Terms(m, nullptr, verdict));
+  Scenario small = s;
+  small.op = Operation::allreduce;
+  small.bytes = bytes;
+  return detail::mpi_reduction_cost(detail::Terms(m, nullptr, small));
 }
 
 // How much faster than the candidates before it an algorithm must be predicted to displace
@@ -76,9 +77,12 @@ double predict(const MachineProfile& m, const CodecRates* rates, Algorithm a, co
   const AlgorithmInfo* info = algorithm_info(a);
   if (!info || !info->serves(s.op)) return INFINITY;
   const detail::Cost cost = detail::cost_of(a);
-  if (!is_compressed(a)) return cost(detail::Terms(m, rates, s));
+  if (a == Algorithm::Mpi) return cost(detail::Terms(m, rates, s));
+  const double arguments = agreement(m, s, kArgumentBytes);
+  if (!is_compressed(a)) return arguments + cost(detail::Terms(m, rates, s));
   if (!rates) return INFINITY;
-  return cost(detail::Terms(m, rates, s, /*compressed=*/true)) + outcome_agreement(m, s);
+  return arguments + cost(detail::Terms(m, rates, s, /*compressed=*/true)) +
+         agreement(m, s, kVerdictBytes);
 }
 
 std::vector<Algorithm> compressed_algorithms(Operation op) {
@@ -120,7 +124,8 @@ Choice choose(const MachineProfile& m, const CodecRates* rates, const Scenario& 
               std::span<const Algorithm> candidates, double margin) {
   Choice plain;
   plain.algorithm = Algorithm::Mpi;
-  plain.mpi_seconds = plain.predicted_seconds = predict(m, nullptr, Algorithm::Mpi, s);
+  plain.mpi_seconds = predict(m, nullptr, Algorithm::Mpi, s);
+  plain.predicted_seconds = plain.mpi_seconds + agreement(m, s, kArgumentBytes);
   for (Algorithm a : uncompressed_algorithms(s.op)) {
     // Only where the profile timed MPI's own against it at this rank count: the model of
     // MPI's own follows Open MPI's table, and a plain algorithm the model merely prices

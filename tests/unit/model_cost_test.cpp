@@ -34,22 +34,31 @@ Scenario scenario(Operation op, double bytes, int p, double ratio) {
   return s;
 }
 
-// Every compressed collective ends by agreeing its outcome: one 16-byte allreduce as MPI runs
-// it, recursive doubling for so few bytes (a non-power of two folded in and out), here with
-// every step on the network.
-double verdict(int p, double alpha = kAlpha, double beta = kBeta) {
-  const double msg = alpha + 16 * beta, sum = 16 * kGamma;
+// Every collective commpress runs agrees its arguments first (38 int64), a compressed one its
+// outcome at the end too (16 bytes): each one small allreduce as MPI runs it, recursive
+// doubling for so few bytes (a non-power of two folded in and out), here with every step on
+// the network.
+double small_allreduce(int p, double bytes, double alpha, double beta) {
+  const double msg = alpha + bytes * beta, sum = bytes * kGamma;
   int p2 = 1;
   while (2 * p2 <= p) p2 *= 2;
   double t = p > p2 ? 2 * msg + sum : 0;
   for (int dist = 1; dist < p2; dist *= 2) t += msg + sum;
   return t;
 }
+constexpr double kArguments = 38 * 8, kVerdict = 16;
+double arguments(int p) { return small_allreduce(p, kArguments, kAlpha, kBeta); }
+double agreements(int p, double alpha = kAlpha, double beta = kBeta) {
+  return small_allreduce(p, kArguments, alpha, beta) + small_allreduce(p, kVerdict, alpha, beta);
+}
 
 // The same on two nodes of 4 ranks (intra-node link 1 us + 0.1 ns/B): partners 1 and 2 away
 // inside a node, 4 away across it with all 4 ranks of a node sending at once.
-double verdict_two_nodes_of_4() {
-  return 2 * (1e-6 + 16 * 1e-10) + (kAlpha + 16 * kBeta + 3 * 16 * kBeta) + 3 * 16 * kGamma;
+double small_allreduce_two_nodes_of_4(double b) {
+  return 2 * (1e-6 + b * 1e-10) + (kAlpha + b * kBeta + 3 * b * kBeta) + 3 * b * kGamma;
+}
+double agreements_two_nodes_of_4() {
+  return small_allreduce_two_nodes_of_4(kArguments) + small_allreduce_two_nodes_of_4(kVerdict);
 }
 
 double predict_szp(Algorithm a, const Scenario& s) {
@@ -61,7 +70,7 @@ TEST(ModelCost, AllgatherRingIsCColl) {
   const double b = 4 * MiB, r = 4;
   const int p = 4;
   // (p - 1)(alpha + (b / r) beta + d_B) + c_B
-  const double expect = (p - 1) * (kAlpha + b / r * kBeta + b / kD) + b / kC + verdict(p);
+  const double expect = (p - 1) * (kAlpha + b / r * kBeta + b / kD) + b / kC + agreements(p);
   EXPECT_NEAR(predict_szp(Algorithm::Ring, scenario(Operation::allgather, b, p, r)), expect, 1e-12);
   // MPI's best of ring, (p - 1)(alpha + b beta), and Bruck, 2 alpha + (p - 1) b beta at p = 4
   EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allgather, b, p, r)),
@@ -75,13 +84,13 @@ TEST(ModelCost, ReduceScatterRings) {
   const double step = kAlpha + b / r * kBeta;
   // DOC (5.4): (p - 1){c_B + d_B + B gamma + alpha + (B / r) beta}
   EXPECT_NEAR(predict_szp(Algorithm::DocRing, s),
-              (p - 1) * (b / kC + b / kD + b * kGamma + step) + verdict(p), 1e-12);
+              (p - 1) * (b / kC + b / kD + b * kGamma + step) + agreements(p), 1e-12);
   // hZCCL (5.5): (p - 1){h_B + alpha + (B / r) beta} + p c_B + d_B
   EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRing, s),
-              (p - 1) * (b / kH + step) + p * b / kC + b / kD + verdict(p), 1e-12);
+              (p - 1) * (b / kH + step) + p * b / kC + b / kD + agreements(p), 1e-12);
   // HomComp_F (6.2): (p - 1){h_B + alpha + (B / r) beta} + c_B + d_B
   EXPECT_NEAR(predict_szp(Algorithm::FusedRing, s),
-              (p - 1) * (b / kHr + step) + b / kC + b / kD + verdict(p), 1e-12);
+              (p - 1) * (b / kHr + step) + b / kC + b / kD + agreements(p), 1e-12);
 }
 
 TEST(ModelCost, AllreduceIsReduceScatterThenAllgatherOfFrames) {
@@ -92,11 +101,11 @@ TEST(ModelCost, AllreduceIsReduceScatterThenAllgatherOfFrames) {
   // Fused ring reduce-scatter without the final decode, then the frames circulate and every
   // rank decodes all p blocks.
   const double expect =
-      (p - 1) * (b / kHr + step) + b / kC + (p - 1) * step + p * b / kD + verdict(p);
+      (p - 1) * (b / kHr + step) + b / kC + (p - 1) * step + p * b / kD + agreements(p);
   EXPECT_NEAR(predict_szp(Algorithm::FusedRing, s), expect, 1e-12);
   // Recursive doubling (ghZCCL): c + log2 p {h + alpha + (n / r) beta} + d
   EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRecursiveDoubling, s),
-              n / kC + 2 * (n / kH + kAlpha + n / r * kBeta) + n / kD + verdict(p), 1e-12);
+              n / kC + 2 * (n / kH + kAlpha + n / r * kBeta) + n / kD + agreements(p), 1e-12);
 }
 
 TEST(ModelCost, RecursiveDoublingFoldsNonPowersOfTwo) {
@@ -105,7 +114,7 @@ TEST(ModelCost, RecursiveDoublingFoldsNonPowersOfTwo) {
   // p = 6: 4 in the butterfly (2 steps) plus folding in (one hop) and out (one transfer).
   EXPECT_NEAR(predict_szp(Algorithm::HomomorphicRecursiveDoubling,
                           scenario(Operation::allreduce, n, 6, r)),
-              n / kC + 2 * hop + hop + (kAlpha + n / r * kBeta) + n / kD + verdict(6), 1e-12);
+              n / kC + 2 * hop + hop + (kAlpha + n / r * kBeta) + n / kD + agreements(6), 1e-12);
 }
 
 TEST(ModelCost, ButterflyStepsCrossingNodesShareTheNodesLink) {
@@ -121,12 +130,12 @@ TEST(ModelCost, ButterflyStepsCrossingNodesShareTheNodesLink) {
   const double inside = 1e-6 + w * 1e-10, across = kAlpha + w * kBeta + 3 * w * kBeta;
   EXPECT_NEAR(predict(m, rates, Algorithm::HomomorphicRecursiveDoubling, s),
               n / kC + 2 * (n / kH + inside) + (n / kH + across) + n / kD +
-                  verdict_two_nodes_of_4(),
+                  agreements_two_nodes_of_4(),
               1e-12);
   // Without nodes every step is one message on the network, as before.
   s.ranks_per_node = 1;
   EXPECT_NEAR(predict(m, rates, Algorithm::HomomorphicRecursiveDoubling, s),
-              n / kC + 3 * (n / kH + kAlpha + w * kBeta) + n / kD + verdict(p), 1e-12);
+              n / kC + 3 * (n / kH + kAlpha + w * kBeta) + n / kD + agreements(p), 1e-12);
 }
 
 TEST(ModelCost, BinomialTreeHopsInsideANodeUseItsLink) {
@@ -136,11 +145,14 @@ TEST(ModelCost, BinomialTreeHopsInsideANodeUseItsLink) {
   MachineProfile m = plain();
   m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
   // The root's children 4, 2 and 1 away: one across the nodes (one rank of a node sends at a
-  // time in a tree), two inside.
+  // time in a tree), two inside; after the argument agreement that commpress's algorithms make.
   EXPECT_NEAR(predict(m, nullptr, Algorithm::PlainBinomial, s),
-              (kAlpha + n * kBeta) + 2 * (1e-6 + n * 1e-10), 1e-12);
+              (kAlpha + n * kBeta) + 2 * (1e-6 + n * 1e-10) +
+                  small_allreduce_two_nodes_of_4(kArguments),
+              1e-12);
   s.ranks_per_node = 1;
-  EXPECT_NEAR(predict(m, nullptr, Algorithm::PlainBinomial, s), 3 * (kAlpha + n * kBeta), 1e-12);
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::PlainBinomial, s),
+              3 * (kAlpha + n * kBeta) + arguments(8), 1e-12);
 }
 
 TEST(ModelCost, MpiAllreduceIsTheAlgorithmOpenMpisTableRuns) {
@@ -228,11 +240,22 @@ TEST(ModelCost, PointToPointPipelinesChunks) {
 }
 
 TEST(ModelCost, BinomialBcastCompressesOnceDecodesOnce) {
-  const double n = 4 * MiB, r = 8;
-  // p = 8: the root feeds 3 children, the deepest rank is 3 hops away; one chunk.
-  const double hop = kAlpha + n / r * kBeta;
-  EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::bcast, n, 8, r)),
-              n / kC + 3 * hop + n / kD + 2 * hop + verdict(8), 1e-12);
+  const double n = 4 * MiB, r = 8, w = n / r;
+  // p = 8, one chunk: the root sends its frame to its 3 children at once (each waits for the
+  // others' bytes on its link), its farthest child to 2 at once, that one's to 1: the
+  // deepest rank is 3 hops away.
+  const double path = (kAlpha + 3 * w * kBeta) + (kAlpha + 2 * w * kBeta) + (kAlpha + w * kBeta);
+  Scenario s = scenario(Operation::bcast, n, 8, r);
+  EXPECT_NEAR(predict_szp(Algorithm::Binomial, s), n / kC + path + n / kD + agreements(8), 1e-12);
+  // Two nodes of 4 (intra-node link 1 us + 0.1 ns/B): the root's one child on the other node
+  // has its link alone; the hops below it stay inside that node.
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  s.ranks_per_node = 4;
+  EXPECT_NEAR(predict(m, m.rates("szp", commpress::codec::Dtype::f32), Algorithm::Binomial, s),
+              n / kC + (kAlpha + w * kBeta) + 2 * (1e-6 + w * 1e-10) + n / kD +
+                  agreements_two_nodes_of_4(),
+              1e-12);
 }
 
 // A shaped link passes one small message at burst speed (eager beta 10x the sustained
@@ -252,7 +275,7 @@ TEST(ModelCost, ChunkStreamsMoveAtTheSustainedRate) {
   ASSERT_GT(x / r * kBeta, 2 * (alpha + x / r * beta));  // the case this is about
   const double c = x / kC, d = x / kD, root = 2 * hop;
   EXPECT_NEAR(predict(m, rates, Algorithm::Binomial, s),
-              c + root + d + 63 * std::max({c, root, d}) + hop + verdict(4, alpha, beta), 1e-12);
+              c + root + d + 63 * std::max({c, root, d}) + hop + agreements(4, alpha, beta), 1e-12);
   s.op = Operation::p2p;
   const double header = alpha + 80 * beta;
   EXPECT_NEAR(predict(m, rates, Algorithm::Direct, s),
@@ -267,9 +290,9 @@ TEST(ModelCost, ScatterAndGather) {
   const int p = 8;
   const double tree = 3 * kAlpha + (p - 1) * b / r * kBeta;
   EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::scatter, b, p, r)),
-              (p - 1) * b / kC + tree + b / kD + verdict(p), 1e-12);
+              (p - 1) * b / kC + tree + b / kD + agreements(p), 1e-12);
   EXPECT_NEAR(predict_szp(Algorithm::Binomial, scenario(Operation::gather, b, p, r)),
-              b / kC + tree + (p - 1) * b / kD + verdict(p), 1e-12);
+              b / kC + tree + (p - 1) * b / kD + agreements(p), 1e-12);
 }
 
 TEST(ModelCost, OneRankCostsNothingAndUnofferedIsInfinite) {
@@ -292,7 +315,7 @@ TEST(ModelCost, HierarchicalReducesRawInsideNodes) {
   const double b = part / 2, step = kAlpha + 4 * b / r * kBeta;
   const double cross = (b / kH + step) + 2 * b / kC + step + 2 * b / kD;
   EXPECT_NEAR(predict(m, m.rates("szp", commpress::codec::Dtype::f32), Algorithm::Hierarchical, s),
-              intra + cross + verdict_two_nodes_of_4(), 1e-12);
+              intra + cross + agreements_two_nodes_of_4(), 1e-12);
 }
 
 TEST(ModelCost, RatioCurveDropsWithFinerBounds) {
