@@ -234,7 +234,7 @@ TEST_F(ProbedProfile, AutoNeverSlowerThanMpiByItsOwnNumbers) {
     const cc::Report r = auto_allreduce(h.comm, n);  // the first one probes
     const double agreement_time =
         cc::detail::select_forced(agreement, lossless_mpi, world_size()).predicted_seconds;
-    ASSERT_GT(agreement_time, 0);
+    if (world_size() > 1) ASSERT_GT(agreement_time, 0);  // one rank agrees with no one
     const auto in = walk(n, world_rank());
     cc::detail::SelectCall call{model::Operation::allreduce, n, Dtype::f32, cc::Op::sum,
                                 in.data(), n};
