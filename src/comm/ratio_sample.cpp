@@ -30,31 +30,25 @@ std::vector<Piece> pieces(size_t n) {
   return out;
 }
 
-template <class T>
-void range_of(const T* x, const std::vector<Piece>& ps, double& lo, double& hi) {
-  for (const Piece& p : ps)
-    for (size_t i = p.begin; i < p.begin + p.len; ++i)
-      if (std::isfinite(x[i])) {
-        lo = std::min(lo, double(x[i]));
-        hi = std::max(hi, double(x[i]));
-      }
+void widen(double v, double& lo, double& hi) {
+  if (std::isfinite(v)) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
 }
 
-// The range of evenly spaced elements across the whole array (the last one included): a REL
-// bound is relative to the array's range, and for data that wanders that is far wider than
-// a few pieces' (a random walk's grows with the square root of its length), so pieces alone
-// would resolve a tighter bound and estimate a smaller ratio than the call will reach.
+// The range a REL bound is resolved on: the pieces' and that of evenly spaced elements across
+// the whole array (the last one included). A REL bound is relative to the array's range, and
+// for data that wanders that is far wider than a few pieces' (a random walk's grows with the
+// square root of its length), so pieces alone would resolve a tighter bound and estimate a
+// smaller ratio than the call will reach.
 template <class T>
-void probe_range(const T* x, size_t n, double& lo, double& hi) {
+void input_range(const T* x, size_t n, const std::vector<Piece>& ps, double& lo, double& hi) {
+  for (const Piece& p : ps)
+    for (size_t i = p.begin; i < p.begin + p.len; ++i) widen(double(x[i]), lo, hi);
   const size_t step = std::max<size_t>(1, n / kRangeProbes);
-  auto take = [&](size_t i) {
-    if (std::isfinite(x[i])) {
-      lo = std::min(lo, double(x[i]));
-      hi = std::max(hi, double(x[i]));
-    }
-  };
-  for (size_t i = 0; i < n; i += step) take(i);
-  take(n - 1);
+  for (size_t i = 0; i < n; i += step) widen(double(x[i]), lo, hi);
+  widen(double(x[n - 1]), lo, hi);
 }
 
 // The ratio of all pieces at one absolute bound (0 = lossless); 0 when the codec fails.
@@ -106,13 +100,8 @@ RatioSample sample_ratio(const codec::Codec& c, const void* data, size_t n, code
   // the inputs' bound), resolved before any sums replace them.
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   if (c.lossy() && bound.mode == codec::BoundMode::rel) {
-    if (dtype == codec::Dtype::f32) {
-      probe_range(static_cast<const float*>(data), n, lo, hi);
-      range_of(static_cast<const float*>(data), ps, lo, hi);
-    } else if (dtype == codec::Dtype::f64) {
-      probe_range(static_cast<const double*>(data), n, lo, hi);
-      range_of(static_cast<const double*>(data), ps, lo, hi);
-    }
+    if (dtype == codec::Dtype::f32) input_range(static_cast<const float*>(data), n, ps, lo, hi);
+    else if (dtype == codec::Dtype::f64) input_range(static_cast<const double*>(data), n, ps, lo, hi);
   }
   thread_local std::vector<float> sums32;
   thread_local std::vector<double> sums64;

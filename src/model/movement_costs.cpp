@@ -57,7 +57,8 @@ double bcast(const Terms& t, Algorithm a) {
   // those on other nodes share its link, each waiting for the others' bytes; those on its
   // node take the node's link. Along the deepest path (the root, its farthest child, that
   // child's farthest, ...) the parent at level i has the children 2^j away for j below
-  // levels - i; the root's fan-out is the widest, and it sets the pace of the later chunks.
+  // levels - i; the root's fan-out is the widest and paces the chunks (the pipeline), and the
+  // last chunk then crosses the rest of the path.
   double path = 0, root = 0;
   for (int i = 0; i < levels; ++i) {
     int off_node = 0;
@@ -70,7 +71,7 @@ double bcast(const Terms& t, Algorithm a) {
     path += hop;
     if (i == 0) root = hop;
   }
-  return t.c(x) + path + t.d(x) + (k - 1) * std::max({t.c(x), root, t.d(x)});
+  return pipeline(k, t.c(x), root, t.d(x)) + (path - root);
 }
 
 double allgather(const Terms& t, Algorithm a) {

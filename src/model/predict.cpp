@@ -22,7 +22,8 @@ bool pipelined(const MachineProfile& m, Operation op) {
 
 // Every collective commpress runs starts by agreeing its arguments across the ranks (and a
 // REL bound's range, Auto's sampled ratios, the node keys: 38 int64, both ends of 13 fields,
-// the verdict and 10 minima) in one small allreduce, as MPI runs it on these ranks; a
+// the verdict and 10 minima: begin_collective in src/comm/session/collective.cpp, whose fields
+// this count must follow) in one small allreduce, as MPI runs it on these ranks; a
 // compressed one also ends by agreeing its outcome (every rank fails together or none does),
 // one more. MPI's own operation called directly makes neither; under Auto it runs after the
 // argument agreement (choose()).

@@ -106,6 +106,8 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
     fields.insert(fields.end(), extras->fields.begin(), extras->fields.end());
     mins = extras->mins;
   }
+  // The model prices this round trip by its size (kArgumentBytes in src/model/predict.cpp:
+  // both ends of own + kOwnFields fields, the verdict, the minima below): keep them in step.
   COMMPRESS_ASSERT(fields.size() <= own + kOwnFields && mins.size() <= kOwnMins);
   fields.resize(own + kOwnFields, Field{"(unused)", 0});
   mins.resize(kOwnMins, 0.0);
