@@ -349,14 +349,13 @@ Result<CollectivePlan> plan_collective(const AgreedCall& call, const model::Mach
   if (reduction) COMMPRESS_RETURN_IF_ERROR(detail::check_op(call.op));
   detail::SelectCall select{call.operation, call.count, call.dtype, call.op};
   if (reduction) select.compressible = detail::reduction_compressible(opts, call.dtype, call.op);
-  const double none = std::numeric_limits<double>::infinity();
-  const double agreed[detail::AutoSelection::kMins] = {
-      call.ratio_at_bound > 0 ? call.ratio_at_bound : none,
-      call.ratio_at_fine > 0 ? call.ratio_at_fine : none, -call.oversubscription,
-      call.entropy_ratio_at_bound > 0 ? call.entropy_ratio_at_bound : none,
-      call.entropy_ratio_at_fine > 0 ? call.entropy_ratio_at_fine : none};
+  // The call's ratios are the agreed ones already: no range to re-price them at.
+  const auto agreed = detail::selection_mins(
+      {call.ratio_at_bound, call.ratio_at_fine, call.entropy_ratio_at_bound,
+       call.entropy_ratio_at_fine},
+      call.oversubscription);
   detail::Selection sel =
-      detail::select_agreed(select, opts, call.ranks, &profile, agreed, call.one_node);
+      detail::select_agreed(select, opts, call.ranks, &profile, agreed.data(), call.one_node);
   if (sel.algorithm == Algorithm::SharedWindow && !call.one_node)
     return Status{ErrorCode::unsupported,
                   std::string(plan_name(call.operation)) +

@@ -122,6 +122,7 @@ RatioSample sample_ratio(const codec::Codec& c, const void* data, size_t n, code
       auto abs = codec::resolve_abs_bound(ends, lo <= hi ? 2 : 0, codec::Dtype::f64, bound);
       if (!abs.ok() || !(*abs > 0)) return s;
       eb = codec::ErrorBound::absolute(*abs);
+      s.range = hi - lo;
     }
   } else {
     eb = codec::ErrorBound::lossless();

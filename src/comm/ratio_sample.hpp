@@ -14,6 +14,7 @@ struct RatioSample {
   double at_bound = 0;   // ratio at the bound
   double at_fine = 0;    // ratio at bound / fine_divisor (when asked for and lossy)
   double elements = 0;   // how many elements were compressed per bound
+  double range = 0;      // the range a REL bound was resolved on (0: no REL bound resolved)
 };
 
 // A REL bound is resolved on the range of the pieces and of 4096 elements spread evenly over

@@ -183,8 +183,8 @@ Selection forced(const Context& ctx) {
   // An uncompressed algorithm's prediction needs no ratio: its data is not read here.
   const RatioSample r = is_compressed(ctx.opts.algorithm) ? sample(ctx) : RatioSample{};
   Selection s = forced(ctx, r.sampled ? r.at_bound : 0, r.sampled ? r.at_fine : 0);
-  s.sample_at_bound = r.sampled ? r.at_bound : 0;
-  s.sample_at_fine = r.sampled ? r.at_fine : 0;
+  if (r.sampled)
+    s.sample = {r.at_bound, r.at_fine, 0, 0, r.range, codec::dtype_size(ctx.call.dtype)};
   return s;
 }
 
@@ -358,37 +358,30 @@ AutoSelection::AutoSelection(const SelectCall& call, const Options& opts, int ra
     return;
   const RatioSample mine = sample(ctx);
   if (!mine.sampled) return;
-  at_bound_ = mine.at_bound;
-  at_fine_ = mine.at_fine;
-  const model::Choice fast = ctx.choose(ctx.scenario(at_bound_, at_fine_), cands);
+  sample_.at_bound = mine.at_bound;
+  sample_.at_fine = mine.at_fine;
+  sample_.range = mine.range;
+  sample_.elem_bytes = codec::dtype_size(call_.dtype);
+  const model::Choice fast = ctx.choose(ctx.scenario(mine.at_bound, mine.at_fine), cands);
   expects_mpi_ = fast.algorithm == Algorithm::Mpi;
   if (!weighs_codec_modes(opts_)) return;
   const RatioSample entropy = entropy_sample(ctx, fast.predicted_seconds);
   if (!entropy.sampled) return;
-  entropy_at_bound_ = entropy.at_bound;
-  entropy_at_fine_ = entropy.at_fine;
+  sample_.entropy_at_bound = entropy.at_bound;
+  sample_.entropy_at_fine = entropy.at_fine;
   const EntropyMode e(ctx);
   expects_mpi_ = expects_mpi_ &&
-                 e.ctx.choose(e.ctx.scenario(entropy_at_bound_, entropy_at_fine_),
+                 e.ctx.choose(e.ctx.scenario(entropy.at_bound, entropy.at_fine),
                               e.ctx.candidates())
                          .algorithm == Algorithm::Mpi;
 }
 
-std::vector<double> AutoSelection::no_mins() {
-  const double none = std::numeric_limits<double>::infinity();
-  return {none, none, -1.0, none, none};
-}
+std::vector<double> AutoSelection::no_mins() { return no_selection_mins(); }
 
 std::vector<double> AutoSelection::mins() const {
   // The worst rank's ratio rather than a mean: a ring or a tree moves at the pace of its
   // largest frame. Ranks without a sample (a bcast's non-roots) leave it to the others.
-  std::vector<double> m = no_mins();
-  if (at_bound_ > 0) m[0] = at_bound_;
-  if (at_fine_ > 0) m[1] = at_fine_;
-  m[2] = -oversubscription_;
-  if (entropy_at_bound_ > 0) m[kEntropyRatios] = entropy_at_bound_;
-  if (entropy_at_fine_ > 0) m[kEntropyRatios + 1] = entropy_at_fine_;
-  return m;
+  return selection_mins(sample_, oversubscription_);
 }
 
 Selection AutoSelection::decide(const double* agreed, bool one_node) const {

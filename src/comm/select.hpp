@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "comm/selection/agreed_ratios.hpp"
 #include "commpress/collective_plan.hpp"
 #include "commpress/comm.hpp"
 #include "commpress/model.hpp"
@@ -27,7 +28,7 @@ struct Selection {
   bool compress = true;                  // point-to-point: false when Auto declined the codec
   // A forced algorithm: this rank's sampled ratios (0 = none), for the agreement to take the
   // worst of, so that the plan's prediction is the same on every rank.
-  double sample_at_bound = 0, sample_at_fine = 0;
+  SampledRatios sample;
   // Auto weighing the codec modes (weighs_codec_modes): the mode chosen, to run in place of
   // the options' codec ("" = the options' own), and every mode weighed.
   std::string codec;
@@ -87,9 +88,10 @@ Selection select_uncompressed(const SelectCall& call, const Options& opts, int r
 // same machine profile (both agreed on too).
 class AutoSelection {
  public:
-  // The fast (or given) codec's ratios at the bound and finer, -oversubscription, and the
-  // entropy mode's ratios at the bound and finer.
-  static constexpr size_t kMins = 5;
+  // The fast (or given) codec's ratios at the bound and finer, -oversubscription, the
+  // entropy mode's ratios at the bound and finer, and each ratio's unit-range bits
+  // (selection_slot).
+  static constexpr size_t kMins = selection_slot::count;
   AutoSelection(const SelectCall& call, const Options& opts, int ranks);
   // Neutral contributions, for ranks that do not select (a disagreeing rank still sends
   // as many values as the others).
@@ -110,8 +112,7 @@ class AutoSelection {
   SelectCall call_;
   Options opts_;
   int ranks_ = 1;
-  double at_bound_ = 0, at_fine_ = 0;  // this rank's sample (0 = none)
-  double entropy_at_bound_ = 0, entropy_at_fine_ = 0;  // the entropy mode's (0 = none)
+  SampledRatios sample_;  // this rank's (0 = none)
   double oversubscription_ = 1;
   bool expects_mpi_ = true;
   bool expects_window_ = false;

@@ -21,13 +21,13 @@ bool pipelined(const MachineProfile& m, Operation op) {
 }
 
 // Every collective commpress runs starts by agreeing its arguments across the ranks (and a
-// REL bound's range, Auto's sampled ratios, the node keys: 38 int64, both ends of 13 fields,
-// the verdict and 10 minima: begin_collective in src/comm/session/collective.cpp, whose fields
+// REL bound's range, Auto's sampled ratios, the node keys: 42 int64, both ends of 13 fields,
+// the verdict and 14 minima: begin_collective in src/comm/session/collective.cpp, whose fields
 // this count must follow) in one small allreduce, as MPI runs it on these ranks; a
 // compressed one also ends by agreeing its outcome (every rank fails together or none does),
 // one more. MPI's own operation called directly makes neither; under Auto it runs after the
 // argument agreement (choose()).
-constexpr double kArgumentBytes = 38 * 8;
+constexpr double kArgumentBytes = 42 * 8;
 constexpr double kVerdictBytes = 16;  // two int64: the first failed rank and the worst code
 double agreement(const MachineProfile& m, const Scenario& s, double bytes) {
   if (s.op == Operation::p2p || s.ranks <= 1) return 0;

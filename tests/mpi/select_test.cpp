@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "comm/select.hpp"
+#include "commpress/collective_plan.hpp"
 #include "comm/session/environment.hpp"
 #include "comm_test_support.hpp"
 #include "profile_scope.hpp"
@@ -118,6 +119,45 @@ TEST(Select, ForcedAlgorithmIsPredictedToo) {
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   EXPECT_EQ(r->algorithm, cc::Algorithm::Ring);
   EXPECT_GT(r->predicted_seconds, 0.0);
+}
+
+// Each rank holds one block of a wandering signal, lifted by its rank: the REL bound is
+// relative to all blocks' range, which no rank sees when it samples its own. The prediction
+// must be priced at the agreed range: equal to the plan made with the ratio the blocks then
+// reach (on the range each rank saw alone it was 0.75-0.81 of the simulated time, scale.md).
+TEST(Select, AllgatherPricesItsBlocksAtTheAgreedRange) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank moves nothing";
+  const model::MachineProfile m = machine(50e-6, 8e-9);
+  ProfileScope scope(m);
+  const size_t n = 32768;
+  std::mt19937 gen(7 + world_rank());
+  std::normal_distribution<double> step(0.0, 1.0);
+  std::vector<double> mine(n);
+  double x = 600.0 * world_rank();
+  for (double& e : mine) e = x += step(gen);
+  const cc::Options opts{"szp", ErrorBound::relative(1e-4), cc::Algorithm::RecursiveDoubling};
+  std::vector<double> all(n * size_t(world_size()));
+  auto r = cc::allgather(mine.data(), all.data(), n, Dtype::f64, MPI_COMM_WORLD, opts);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  ASSERT_GT(r->guaranteed_abs_bound, 0.0);
+  std::vector<std::byte> frame;
+  ASSERT_TRUE(commpress::codec::find_codec("szp")
+                  ->compress(mine.data(), n, Dtype::f64,
+                             ErrorBound::absolute(r->guaranteed_abs_bound), frame)
+                  .ok());
+  double reached = double(n * sizeof(double)) / double(frame.size());
+  MPI_Allreduce(MPI_IN_PLACE, &reached, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  cc::AgreedCall call;
+  call.operation = model::Operation::allgather;
+  call.ranks = world_size();
+  call.count = n;
+  call.dtype = Dtype::f64;
+  call.ratio_at_bound = reached;
+  call.one_node = true;
+  auto plan = cc::plan_allgather(call, m, opts);
+  ASSERT_TRUE(plan.ok()) << plan.status().to_string();
+  EXPECT_NEAR(r->predicted_seconds, plan->predicted_seconds, 0.1 * plan->predicted_seconds)
+      << "ratio reached " << reached;
 }
 
 TEST(Select, DisagreeingRanksStillFailTogether) {

@@ -46,7 +46,7 @@ double small_allreduce(int p, double bytes, double alpha, double beta) {
   for (int dist = 1; dist < p2; dist *= 2) t += msg + sum;
   return t;
 }
-constexpr double kArguments = 38 * 8, kVerdict = 16;
+constexpr double kArguments = 42 * 8, kVerdict = 16;
 double arguments(int p) { return small_allreduce(p, kArguments, kAlpha, kBeta); }
 double agreements(int p, double alpha = kAlpha, double beta = kBeta) {
   return small_allreduce(p, kArguments, alpha, beta) + small_allreduce(p, kVerdict, alpha, beta);

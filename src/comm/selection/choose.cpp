@@ -48,18 +48,13 @@ void Choice::settle(const Selection& s) {
   if (s.chunk_bytes && options.chunk_bytes == 0) options.chunk_bytes = s.chunk_bytes;
   if (!s.codec.empty()) options.codec = s.codec;
   modes = s.modes;
-  sample_at_bound = s.sample_at_bound;
-  sample_at_fine = s.sample_at_fine;
+  sample = s.sample;
   pending.reset();
 }
 
 std::vector<double> Choice::mins() const {
   if (pending) return pending->mins();
-  std::vector<double> m = AutoSelection::no_mins();
-  if (sample_at_bound > 0) m[0] = sample_at_bound;
-  if (sample_at_fine > 0) m[1] = sample_at_fine;
-  m[2] = -local_oversubscription();
-  return m;
+  return selection_mins(sample, local_oversubscription());
 }
 
 Choice choose_collective(const SelectCall& call, const Options& opts, int ranks) {

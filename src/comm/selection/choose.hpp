@@ -23,7 +23,7 @@ struct Choice {
   // Auto's second half: begin_collective settles it from the values the ranks agree on.
   std::shared_ptr<const AutoSelection> pending;
   // A forced algorithm: this rank's sampled ratios (0 = none).
-  double sample_at_bound = 0, sample_at_fine = 0;
+  SampledRatios sample;
   // The codec modes Auto weighed (Selection::modes); the one chosen is options.codec.
   std::vector<CodecModeTime> modes;
 

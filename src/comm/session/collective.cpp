@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -120,6 +121,9 @@ Result<Collective> begin_collective(MPI_Comm user_comm, const CollectiveCall& ca
   COMMPRESS_RETURN_IF_ERROR(named(call, agree(c.comm, fields, local, mins, own)));
   if (extras) std::copy_n(mins.begin(), extras->mins.size(), extras->mins.begin());
   c.one_node = mins[node_at] == -mins[node_at + 1];
+  if (extras && extras->reprices_at_range && mins[2] == 1.0)
+    at_agreed_range(std::span(mins).subspan(selection_at), -mins[1] - mins[0],
+                    codec::dtype_size(call.dtype));
   std::copy_n(mins.begin() + ptrdiff_t(selection_at), c.selection.size(), c.selection.begin());
   if (choice.pending) {
     choice.settle(choice.pending->decide(mins.data() + selection_at, c.one_node));
@@ -143,9 +147,9 @@ AgreementExtras range_extras(const Choice& choice, Dtype dtype, const void* data
       choice.pending ? choice.pending->expects_mpi() : runs_uncompressed(choice.algorithm);
   // A rank with data skips the pass where it expects no compression; one without data (a
   // bcast's or scatter's other ranks) has its part, nothing, at no cost.
-  if (!rel || (uncompressed && !nothing)) return {{}, {0.0, 0.0, 0.0}};
+  if (!rel || (uncompressed && !nothing)) return {{}, {0.0, 0.0, 0.0}, true};
   const ValueRange r = local_range(dtype, nothing ? nullptr : data, n);
-  return {{}, {r.lo, -r.hi, 1.0}};
+  return {{}, {r.lo, -r.hi, 1.0}, true};
 }
 
 Place place_in(MPI_Comm comm) {

@@ -57,6 +57,11 @@ struct CollectiveCall {
 struct AgreementExtras {
   std::vector<Field> fields;
   std::vector<double> mins;
+  // Whether the mins begin with the inputs' range {lo, -hi, 1} (range_extras', agreed where
+  // the last minimum is 1): the agreed ratios are re-priced at it (agreed_ratios.hpp). Not the
+  // reductions': their frames carry partial sums, which the sample's own range prices closer
+  // (bench/results/scale.md, 2026-11-29 (late)).
+  bool reprices_at_range = false;
 };
 inline constexpr size_t kOwnFields = 3, kOwnMins = 3;
 
