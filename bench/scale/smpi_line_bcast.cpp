@@ -11,32 +11,20 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-namespace {
+#include "plain_probe.hpp"
 
-double slowest(double t) {
-  double m = 0;
-  MPI_Reduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  return m;
-}
-
-}  // namespace
+using plain_probe::slowest;
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0, size = 1, q = 8, calls = 8;
-  size_t bytes = 131072;
-  std::string pattern = "column";
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string k = argv[i];
-    if (k == "--cols") q = std::atoi(argv[i + 1]);
-    else if (k == "--bytes") bytes = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (k == "--pattern") pattern = argv[i + 1];
-    else if (k == "--calls") calls = std::atoi(argv[i + 1]);
-  }
+  const plain_probe::Flags flags(argc, argv);
+  int rank = 0, size = 1;
+  const int q = int(flags.number("--cols", 8)), calls = int(flags.number("--calls", 8));
+  const size_t bytes = size_t(flags.number("--bytes", 131072));
+  const std::string pattern = flags.text("--pattern", "column");
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (q < 1 || size % q != 0 || bytes == 0 || calls < 1) {
