@@ -53,8 +53,18 @@ struct Link {
   // Seconds per byte a message also waits for other flows' bytes: a link several messages
   // share at once (the model's shared links; not part of a profile).
   double queued_beta = 0;
+  // Messages of the same size crossing the link at once, this one included (the model's
+  // shared links; not part of a profile): each waits for the others' bytes at sharing_beta.
+  double sharers = 1;
 
   double time(double bytes) const;  // one message; 0 bytes still pays alpha
+  // Seconds per byte of a message of this size once it flows: the measured times' slope
+  // inside its size class (the smaller positive slope of the measured intervals at and just
+  // below it, on its side of the switch: a step in latency or protocol between two sizes only
+  // steepens the slope across it), else the rendezvous line's beta. SMPI gives each size class
+  // its own share of a link (its bandwidth factor: 0.70 of it from 15424 bytes, 0.94 from
+  // 65472), which concurrent messages of that size then share.
+  double sharing_beta(double bytes) const;
 };
 
 // A codec's speed on this machine for one dtype, in bytes per second of UNCOMPRESSED data

@@ -50,8 +50,10 @@ class Terms {
            (sharers_ - 1) * wire_bytes * sustained_beta() + wait();
   }
   // The network's sustained (large-message) seconds per byte, with what a message on a
-  // shared link waits for the other flows' bytes (Link::queued_beta).
-  double sustained_beta() const { return m_.network.rendezvous.beta + m_.network.queued_beta; }
+  // shared link waits for the other flows' bytes (Link::sharers, Link::queued_beta).
+  double sustained_beta() const {
+    return m_.network.sharers * m_.network.rendezvous.beta + m_.network.queued_beta;
+  }
   // These terms for an algorithm that n ranks of every node run at once, each its own
   // instance over the nodes (Hierarchical's rings across nodes, one per local rank): their
   // chunk messages share the node's one link, each waiting for the others' bytes.

@@ -104,10 +104,11 @@ struct GridLine {
 };
 
 // A link that n senders share: each message waits for the other n - 1 messages' bytes, at
-// the link's sustained rate (and, on a link shared already, for what those wait for too).
+// the rate its size class flows at (Link::sharing_beta; and, on a link shared already, for
+// what those wait for too).
 inline Link shared(const Link& l, double n) {
   Link out = l;
-  out.queued_beta = std::max(1.0, n) * (l.rendezvous.beta + l.queued_beta) - l.rendezvous.beta;
+  out.sharers = std::max(1.0, n) * l.sharers;
   return out;
 }
 

@@ -5,10 +5,32 @@
 
 namespace commpress::model {
 
+double Link::sharing_beta(double bytes) const {
+  const double x = std::max(0.0, bytes);
+  const bool rdv = x >= switch_bytes;
+  const auto n = std::ptrdiff_t(measured.size());
+  // Interval i runs from sample i - 1 to sample i; k is the first sample above x, so interval
+  // k holds x and interval k - 1 ends at or below it.
+  const std::ptrdiff_t k =
+      std::upper_bound(measured.begin(), measured.end(), x,
+                       [](double v, const Sample& s) { return v < s.bytes; }) -
+      measured.begin();
+  double best = INFINITY;
+  for (std::ptrdiff_t i : {k, k - 1}) {
+    if (i < 1 || i >= n) continue;
+    const Sample &lo = measured[size_t(i - 1)], &hi = measured[size_t(i)];
+    if ((lo.bytes >= switch_bytes) != rdv || (hi.bytes >= switch_bytes) != rdv) continue;
+    const double slope = (hi.seconds - lo.seconds) / (hi.bytes - lo.bytes);
+    if (slope > 0) best = std::min(best, slope);
+  }
+  return std::isfinite(best) ? best : rendezvous.beta;
+}
+
 double Link::time(double bytes) const {
   const double x = std::max(0.0, bytes);
   const bool rdv = x >= switch_bytes;
-  const double queued = x * queued_beta;
+  const double queued =
+      x * queued_beta + (sharers > 1 ? x * (sharers - 1) * sharing_beta(x) : 0.0);
   const auto above = std::upper_bound(measured.begin(), measured.end(), x,
                                       [](double v, const Sample& s) { return v < s.bytes; });
   if (above != measured.begin()) {

@@ -259,7 +259,7 @@ double segmented(const Terms& t, double n, int depth, int children) {
 constexpr double kSmpiSegmentBeta = 0.940694 / 1.08739;
 double whole_message_chain(const Terms& t, double n) {
   const auto hop = [n](const Link& l) {
-    return l.eager.alpha + n * kSmpiSegmentBeta * (l.rendezvous.beta + l.queued_beta);
+    return l.eager.alpha + n * kSmpiSegmentBeta * (l.sharers * l.rendezvous.beta + l.queued_beta);
   };
   const int p = t.p();
   const int crossing = t.across_nodes() ? p / t.scenario().ranks_per_node - 1 : p - 1;

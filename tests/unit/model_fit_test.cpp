@@ -103,4 +103,32 @@ TEST(ModelFit, MeasuredTimesAreInterpolatedOnEachSideOfTheSwitch) {
   EXPECT_DOUBLE_EQ(l.time(1 << 20), 230e-6 + (1 << 20) * 4 * 0.85e-9);
 }
 
+// Messages of one size sharing a link wait for each other's bytes at the rate that size
+// flows at: the measured slope inside its size class, which a step between two sizes does
+// not steepen. On SMPI's 10 Gbit/s cluster 8 frames of 41528 bytes leaving one node at once
+// took 469 us, where the rendezvous rate made 379 (bench/results/scale.md, 2026-11-29 (late)).
+TEST(Link, SharedMessagesQueueAtTheirSizeClassRate) {
+  Link l;
+  l.eager = {35e-6, 2.3e-9};
+  l.rendezvous = {232e-6, 0.85e-9};
+  l.switch_bytes = 65536;
+  // 16 and 32 KiB in one class (1.146 ns/B), 64 KiB one protocol step above (the latency jump
+  // steepens 32 -> 64 KiB), 128 and 256 KiB at the large-message rate.
+  l.measured = {{8192, 58e-6},    {16384, 88.58e-6}, {32768, 107.36e-6},
+                {65468, 288.6e-6}, {131072, 344.4e-6}, {262144, 455.8e-6}};
+  const double eager_class = (107.36e-6 - 88.58e-6) / 16384;
+  EXPECT_DOUBLE_EQ(l.sharing_beta(41528), eager_class);
+  EXPECT_DOUBLE_EQ(l.sharing_beta(20000), eager_class);
+  EXPECT_DOUBLE_EQ(l.sharing_beta(131072), (455.8e-6 - 344.4e-6) / 131072);
+  EXPECT_DOUBLE_EQ(l.sharing_beta(100000), 0.85e-9);  // its neighbours across the switch: the line
+  EXPECT_DOUBLE_EQ(l.sharing_beta(1 << 22), (455.8e-6 - 344.4e-6) / 131072);  // past the last
+  Link alone = l;
+  alone.measured.clear();  // no measured sizes: the rendezvous line's rate, at every size
+  EXPECT_DOUBLE_EQ(alone.sharing_beta(41528), 0.85e-9);
+  l.sharers = 8;
+  EXPECT_DOUBLE_EQ(l.time(41528), l.measured[2].seconds +
+                                      (288.6e-6 - 107.36e-6) * (41528 - 32768) / (65468 - 32768) +
+                                      7 * 41528 * eager_class);
+}
+
 }  // namespace
