@@ -189,12 +189,13 @@ Selection forced(const Context& ctx) {
 }
 
 // Where AutoSelection::mins keeps a codec's ratios (at the bound, then finer).
-constexpr size_t kFastRatios = 0, kEntropyRatios = 3;
+constexpr size_t kFastRatios = selection_slot::at_bound,
+                 kEntropyRatios = selection_slot::entropy_at_bound;
 
 // Auto's choice for ctx's codec from the agreed ratios at `ratios` (1 where none was
 // sampled), oversubscription and nodes.
 Selection decided(Context& ctx, const double* agreed, bool one_node, size_t ratios = kFastRatios) {
-  ctx.oversubscription = std::max(1.0, -agreed[2]);
+  ctx.oversubscription = std::max(1.0, -agreed[selection_slot::oversubscription]);
   ctx.one_node = one_node;
   const double at_bound =
       std::isfinite(agreed[ratios]) && agreed[ratios] > 0 ? agreed[ratios] : 1.0;
@@ -397,12 +398,14 @@ Selection select_agreed(const SelectCall& call, const Options& opts, int ranks,
   const Profiled& given = explicit_profile ? *explicit_profile : profile_in_force();
   Context ctx(call, opts, ranks, given);
   if (opts.algorithm != Algorithm::Auto) {
-    const double at_bound = std::isfinite(agreed[0]) && agreed[0] > 0 ? agreed[0] : 0.0;
-    const double at_fine = std::isfinite(agreed[1]) && agreed[1] > 0 ? agreed[1] : 0.0;
+    const double at_bound = std::isfinite(agreed[kFastRatios]) && agreed[kFastRatios] > 0 ? agreed[kFastRatios] : 0.0;
+    const double at_fine = std::isfinite(agreed[kFastRatios + 1]) && agreed[kFastRatios + 1] > 0
+                                 ? agreed[kFastRatios + 1]
+                                 : 0.0;
     return forced(ctx, at_bound, at_fine);
   }
   if (!call.compressible && !model::offers_shared_window(call.op))
-    return uncompressed(call, opts, ranks, given, std::max(1.0, -agreed[2]));
+    return uncompressed(call, opts, ranks, given, std::max(1.0, -agreed[selection_slot::oversubscription]));
   return decided_modes(ctx, agreed, one_node);
 }
 
