@@ -6,8 +6,8 @@
 The simulated times of a network-only run do not depend on the model (the algorithm and the
 grid are forced), so an earlier model is judged on the same runs by asking its `commpress plan
 gemm` (under `smpirun -np 1`: the SMPI build's programs are loaded by smpirun) for each line's
-prediction, with the profile that line ran with. Each line is written back with that
-predicted_seconds. bench/scale/report.py --gemm-cases --before takes the result.
+prediction, with the profile that line ran with; an Auto line is predicted as the algorithm,
+grid and codec it ran. Each line is written back with that predicted_seconds. bench/scale/report.py --gemm-cases --before takes the result.
 """
 import argparse
 import glob
@@ -49,7 +49,9 @@ def main():
                 "--log=root.thres:critical", "--log=smpi_kernel.thres:critical",
                 os.path.join(a.build, "commpress"), "plan", "gemm",
                 "--m", str(r["m"]), "--n", str(r["n"]), "--k", str(r["k"]), "--grid", r["grid"],
-                "--algorithm", r["algorithm_requested"], "--codec", r["codec"],
+                # Auto's lines as what it ran: the other model may choose otherwise, and
+                # the line's simulated time is of the run's choice.
+                "--algorithm", r["algorithm"], "--codec", r["codec"],
                 "--overlap", "on" if r["overlap"] else "off", "--dtype", r["dtype"]]
         if r["codec"] != "none":
             argv += ["--bound-rel", str(r["bound"])]

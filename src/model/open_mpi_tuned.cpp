@@ -173,6 +173,19 @@ double ring_steps(const Terms& t, double b, bool reduce) {
   return (t.p() - 1) * (t.msg(b) + (reduce ? t.gamma(b) : 0));
 }
 
+// A vector of fewer elements than ranks cannot go round a ring. Open MPI's ring then runs
+// recursive doubling; the simulator's (allreduce "lr") runs its default allreduce, a reduce
+// to rank 0 and a bcast from it, each a binomial tree. Elements are 4 bytes or more, so a
+// vector under 4 bytes a rank has fewer: every ring entry of the table for small vectors (the
+// agreements' two integers on 16 to 63 ranks) is one.
+double too_short_for_a_ring(const Terms& t, double n) {
+#ifdef COMMPRESS_SMPI
+  return binomial_tree(t, n, true) + binomial_tree(t, n, false);
+#else
+  return fold_in(t, n) + doubling_whole(t, n) + fold_out(t, n);
+#endif
+}
+
 double open_mpi_allreduce(const Terms& t, double n) {
   const int p = t.p();
   switch (allreduce_algorithm(p, n)) {
@@ -182,6 +195,7 @@ double open_mpi_allreduce(const Terms& t, double n) {
       return fold_in(t, n) + doubling_whole(t, n) + fold_out(t, n);
     case 4:
     case 5:
+      if (n < 4.0 * p) return too_short_for_a_ring(t, n);
       return ring_steps(t, n / p, true) + ring_steps(t, n / p, false);
     default:
       return fold_in(t, n) + nearest_first(t, n, true) + nearest_first(t, n, false) +

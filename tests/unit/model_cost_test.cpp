@@ -173,6 +173,23 @@ TEST(ModelCost, MpiAllreduceIsTheAlgorithmOpenMpisTableRuns) {
               1e-12);
 }
 
+// Open MPI's table picks its ring for the agreements' two integers on 16 to 63 ranks, but a
+// ring needs an element a rank: with fewer, Open MPI runs recursive doubling (4 steps on 16
+// ranks), not 2 (p - 1) steps of a ring. Priced as a ring, each agreement of a 16-rank grid line
+// cost 1 ms on the 10 Gbit/s cluster where the simulation took 0.08-0.24 ms
+// (bench/results/scale.md).
+TEST(ModelCost, MpiAllreduceOfFewerElementsThanRanksIsNoRing) {
+  for (int p : {16, 31, 32, 63}) {
+    SCOPED_TRACE(p);
+    EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allreduce, kVerdict, p, 1)),
+                small_allreduce(p, kVerdict, kAlpha, kBeta), 1e-12);
+  }
+  // An element a rank or more still goes round the ring (6000 bytes on 3 ranks: the table's).
+  const double n = 6000, b = n / 3;
+  EXPECT_NEAR(predict_szp(Algorithm::Mpi, scenario(Operation::allreduce, n, 3, 1)),
+              4 * (kAlpha + b * kBeta) + 2 * b * kGamma, 1e-12);
+}
+
 TEST(ModelCost, MpiRabenseifnerHalvesWithTheNearestPartnerFirst) {
   const double n = 8 * MiB;
   Scenario s = scenario(Operation::allreduce, n, 8, 1);
