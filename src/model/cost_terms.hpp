@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "commpress/model.hpp"
 
@@ -166,6 +167,21 @@ double bruck_messages(const Terms& t, double block_wire);
 // (movement_costs.cpp); back_to_back as Terms::chunk_msg.
 double tree_hops(const Terms& t, double bytes, bool back_to_back = false);
 double mpi_alltoall_cost(const Terms& t);  // alltoall_costs.cpp
+// Whether MPI_Bcast over p ranks of n bytes runs the simulator's chain, its entry for the
+// linear broadcast of Open MPI's table (COMMPRESS_SMPI builds; open_mpi_tuned.cpp), which a
+// sequence of broadcasts prices member by member (panel_broadcasts.cpp).
+bool mpi_bcast_is_chain(int p, double n);
+// The members (by distance from the root) the root of that MPI_Bcast sends to itself, each
+// `share` of the message, for the trees of the table that turn with the root (binomial,
+// binary, k-nomial; Open MPI's chain and linear): none for the others (the simulator's chain,
+// scatter then allgather). open_mpi_tuned.cpp.
+struct RootSends {
+  std::vector<int> children;
+  double share = 1;
+};
+RootSends mpi_bcast_root_sends(int p, double n);
+// One hop of the simulator's chain on link l: the whole n-byte message (open_mpi_tuned.cpp).
+double chain_hop(const Link& l, double n);
 
 // Reduce-scatter of an n-byte vector over p ranks by each ring kind (thesis 5.4, 5.5, 6.2);
 // with_final_decode adds the owner's decode of its finished block.

@@ -24,7 +24,8 @@ namespace commpress::model::detail {
 
 namespace {
 
-double panel_loop(const GemmScenario& s, double panels, double width, bool overlap) {
+double panel_loop(const GemmScenario& s, double panels, double count, double width,
+                  bool overlap) {
   if (panels <= 0) return 0;
   const LayerBlocks b = layer_blocks(s);
   const double e = s.elem_size;
@@ -36,7 +37,14 @@ double panel_loop(const GemmScenario& s, double panels, double width, bool overl
   double cpu = product_time(s, b.mb, b.nb, width);
   if (pc > 1) cpu += z.compress_time(ap) + z.decompress_time(ap);
   if (pr > 1) cpu += z.compress_time(bp) + z.decompress_time(bp);
-  if (!overlap) return panels * (side_by_side(row, row.bcast(z, ap), col, col.bcast(z, bp)) + cpu);
+  // Without look-ahead each panel's broadcasts are blocking MPI_Bcasts, which overlap from
+  // panel to panel along a line (panel_broadcasts.cpp); a layer multiplies every c-th panel.
+  if (!overlap) {
+    const int n = int(panels), every = std::max(1, s.grid.layers);
+    return side_by_side(row, row.bcast_panels(z, ap, n, count, every), col,
+                        col.bcast_panels(z, bp, n, count, every)) +
+           panels * cpu;
+  }
   // With look-ahead the pieces go by MPI_Ibcast, whose trees are not MPI_Bcast's. In a flat
   // tree only the root sends, and a panel's row and column roots are different ranks but
   // one, the grid's diagonal rank: so the loop advances at the slower tree's pace, and the
@@ -80,7 +88,7 @@ double summa_time(const GemmScenario& s) {
   if (panels.count <= 0) return 0;
   // Panels go round robin over the layers: the busiest layer multiplies ceil(count / c).
   const double per_layer = std::ceil(panels.count / c);
-  double t = panel_loop(s, per_layer, panels.width, s.overlap);
+  double t = panel_loop(s, per_layer, panels.count, panels.width, s.overlap);
   if (c > 1) {
     // Layer 0 sends every other layer the pieces of that layer's panels (a 1/c share of its
     // A and B blocks, compressed once when a codec is on, decoded on arrival), one message
@@ -102,7 +110,7 @@ double summa_memory(const GemmScenario& s) { return panel_memory(s, s.overlap); 
 double scalapack_time(const GemmScenario& s) {
   const GemmScenario raw = as_pdgemm(s);
   const Panels panels = summa_panels(raw);
-  return panel_loop(raw, panels.count, panels.width, false);
+  return panel_loop(raw, panels.count, panels.count, panels.width, false);
 }
 
 double scalapack_memory(const GemmScenario& s) { return panel_memory(as_pdgemm(s), false); }

@@ -100,6 +100,14 @@ struct GridLine {
   double bcast(const GemmCodec& z, double bytes) const;
   double allreduce(double bytes) const;
   double ibcast(const GemmCodec& z, double bytes) const;  // MPI_Ibcast's (ibcast_tree)
+  // `panels` MPI_Bcasts one after the other, the i-th rooted at the member that owns panel
+  // i * every of `count` (panel_broadcasts.cpp): SUMMA without look-ahead.
+  double bcast_panels(const GemmCodec& z, double bytes, int panels, double count,
+                      int every) const;
+  // Those broadcasts of x bytes by the simulator's chain (its linear MPI_Bcast).
+  double chain_panels(double x, int panels, double count, int every) const;
+  // What each panel of x bytes after the first adds by a tree that turns with the root.
+  double panel_pace(double x) const;
   double reduce(double gamma, double bytes) const;
 };
 

@@ -267,17 +267,15 @@ double segmented(const Terms& t, double n, int depth, int children) {
 // factors (smpi/bw-factor) give an 8 KiB message 1.087 of a link's bandwidth and one of
 // 64 KiB or more 0.941, which is what the fitted rendezvous beta carries: the segments flow
 // at 0.941 / 1.087 of it. Ranks placed node by node: one hop per node boundary crosses the
-// network. A root other than rank 0 first hands rank 0 the message; not charged: the
-// collectives' bcast roots at 0, and where the root goes round the ranks (SUMMA's panels)
-// that hop overlaps the chain of the call before (docs/models.md, "MPI baselines").
-constexpr double kSmpiSegmentBeta = 0.940694 / 1.08739;
+// network. A root other than rank 0 first hands rank 0 the message; not charged here: the
+// collectives' bcast roots at 0, and SUMMA's panels, whose roots go round the ranks, are
+// priced member by member with that hop (panel_broadcasts.cpp; docs/models.md, "MPI
+// baselines").
 double whole_message_chain(const Terms& t, double n) {
-  const auto hop = [n](const Link& l) {
-    return l.eager.alpha + n * kSmpiSegmentBeta * (l.sharers * l.rendezvous.beta + l.queued_beta);
-  };
   const int p = t.p();
   const int crossing = t.across_nodes() ? p / t.scenario().ranks_per_node - 1 : p - 1;
-  return crossing * hop(t.machine().network) + (p - 1 - crossing) * hop(t.machine().node_link());
+  return crossing * chain_hop(t.machine().network, n) +
+         (p - 1 - crossing) * chain_hop(t.machine().node_link(), n);
 }
 #endif
 
@@ -378,6 +376,56 @@ double mpi_reduction_cost(const Terms& t) {
     default:
       return INFINITY;
   }
+}
+
+double chain_hop(const Link& l, double n) {
+  constexpr double kSmpiSegmentBeta = 0.940694 / 1.08739;
+  return l.eager.alpha + n * kSmpiSegmentBeta * (l.sharers * l.rendezvous.beta + l.queued_beta);
+}
+
+RootSends mpi_bcast_root_sends(int p, double n) {
+  RootSends r;
+  const auto upto = [&r, p](int count) {
+    for (int d = 1; d <= count && d < p; ++d) r.children.push_back(d);
+  };
+  switch (bcast_algorithm(p, n)) {
+    case 1:  // linear (the simulator's is the chain, priced apart)
+#ifndef COMMPRESS_SMPI
+      upto(p - 1);
+#endif
+      break;
+    case 2:
+    case 3:  // chain, pipeline
+      upto(1);
+      break;
+    case 4:  // split binary tree: each half of the message down its own subtree
+      upto(2);
+      r.share = 0.5;
+      break;
+    case 5:
+      upto(2);
+      break;
+    case 6:
+      for (int d = 1; d < p; d *= 2) r.children.push_back(d);
+      break;
+    case 7:  // radix 4
+      for (int mask = 1; mask < p; mask *= 4)
+        for (int k = 1; k < 4 && k * mask < p; ++k) r.children.push_back(k * mask);
+      break;
+    default:
+      break;
+  }
+  return r;
+}
+
+bool mpi_bcast_is_chain(int p, double n) {
+#ifdef COMMPRESS_SMPI
+  return bcast_algorithm(p, n) == 1;
+#else
+  (void)p;
+  (void)n;
+  return false;
+#endif
 }
 
 }  // namespace commpress::model::detail

@@ -9,6 +9,8 @@
 
 #include "comm/profile_io.hpp"
 #include "commpress/gemm_model.hpp"
+#include "model/cost_terms.hpp"
+#include "model/gemm_terms.hpp"
 
 namespace {
 
@@ -490,6 +492,47 @@ TEST(GemmModel, ProfileKeepsTheBlasRates) {
   back = commpress::comm::profile_from_json(old);
   ASSERT_TRUE(back.ok());
   EXPECT_DOUBLE_EQ(gemm_flop_rate(*back, Dtype::f64), kDefaultGemmFlopsF64);
+}
+
+// SUMMA's blocking broadcasts along a line by a tree that turns with the root
+// (panel_broadcasts.cpp): after the first panel the line goes at the pace of a root's own
+// sends, the next root being one of its first members. 16 members a node apart, 8 lines a
+// node, 32 KiB pieces: Open MPI's table runs the binomial tree, whose root sends 4 messages,
+// each waiting for the 31 others' bytes on its node's link; a line of two is one broadcast a
+// panel.
+TEST(GemmModel, TreePanelsGoAtTheRootsPace) {
+  commpress::model::detail::GridLine g;
+  const double a = 1e-5, b = 1e-9, x = 32768;
+  g.inside = line(a, b);
+  g.across = commpress::model::detail::shared(line(a, b), 8);
+  g.per_node = 1;
+  g.nodes = g.size = 16;
+  const GemmCodec raw;
+  const double first = g.bcast(raw, x);
+  EXPECT_NEAR(g.bcast_panels(raw, x, 16, 16, 1), first + 15 * (a + 32 * x * b), 1e-12);
+  EXPECT_LT(g.bcast_panels(raw, x, 16, 16, 1), 16 * first);
+  g.nodes = g.size = 2;
+  EXPECT_NEAR(g.bcast_panels(raw, x, 6, 6, 1), 6 * g.bcast(raw, x), 1e-12);
+}
+
+// SUMMA's blocking broadcasts along a line by the simulator's chain (panel_broadcasts.cpp):
+// member order, a root other than member 0 first hands it the whole message, and a member
+// takes a panel only once through the one before. Four members a node apart, roots 0..3: a
+// chain hop h, the root's message H. Panel 0 reaches member j at j h; panel 1 leaves member 0
+// once panel 0 reached member 1 and crossed back (h + H), ..., the last at 9h + 3H, where one
+// broadcast a panel would be 4 x 3h.
+TEST(GemmModel, ChainedPanelsOverlapBehindTheNextRoot) {
+  commpress::model::detail::GridLine g;
+  g.across = g.inside = line(1e-5, 1e-9);
+  g.per_node = 1;
+  g.nodes = g.size = 4;
+  const double x = 65536;
+  const double h = commpress::model::detail::chain_hop(g.across, x), H = g.across.time(x);
+  ASSERT_LT(h, H);
+  EXPECT_NEAR(g.chain_panels(x, 4, 4, 1), 9 * h + 3 * H, 1e-12);
+  EXPECT_NEAR(g.chain_panels(x, 1, 4, 1), 3 * h, 1e-12);  // root 0: the chain alone
+  // Every second panel of 8 (a 2.5D layer's): roots 0, 1, 2, 3 again.
+  EXPECT_NEAR(g.chain_panels(x, 4, 8, 2), 9 * h + 3 * H, 1e-12);
 }
 
 }  // namespace

@@ -175,9 +175,8 @@ TEST(ModelCost, MpiAllreduceIsTheAlgorithmOpenMpisTableRuns) {
 
 // Open MPI's table picks its ring for the agreements' two integers on 16 to 63 ranks, but a
 // ring needs an element a rank: with fewer, Open MPI runs recursive doubling (4 steps on 16
-// ranks), not 2 (p - 1) steps of a ring. Priced as a ring, each agreement of a 16-rank grid line
-// cost 1 ms on the 10 Gbit/s cluster where the simulation took 0.08-0.24 ms
-// (bench/results/scale.md).
+// ranks), not 2 (p - 1) steps of a ring, which once priced every agreement of a 16-rank grid
+// line several times what the simulation took (bench/results/scale.md).
 TEST(ModelCost, MpiAllreduceOfFewerElementsThanRanksIsNoRing) {
   for (int p : {16, 31, 32, 63}) {
     SCOPED_TRACE(p);
