@@ -171,13 +171,11 @@ double mpi_alltoall_cost(const Terms& t);  // alltoall_costs.cpp
 // linear broadcast of Open MPI's table (COMMPRESS_SMPI builds; open_mpi_tuned.cpp), which a
 // sequence of broadcasts prices member by member (panel_broadcasts.cpp).
 bool mpi_bcast_is_chain(int p, double n);
-// The members (by distance from the root) the root of that MPI_Bcast sends to itself, each
-// `share` of the message, for the trees of the table that turn with the root (binomial,
-// binary, k-nomial; Open MPI's chain and linear): none for the others (the simulator's chain,
-// scatter then allgather). open_mpi_tuned.cpp.
+// The members (by distance from the root) the root of that MPI_Bcast sends to itself, for
+// the trees of the table that turn with the root whose panels were timed overlapping (the
+// binomial and binary trees): none for the others. open_mpi_tuned.cpp.
 struct RootSends {
   std::vector<int> children;
-  double share = 1;
 };
 RootSends mpi_bcast_root_sends(int p, double n);
 // One hop of the simulator's chain on link l: the whole n-byte message (open_mpi_tuned.cpp).

@@ -385,32 +385,12 @@ double chain_hop(const Link& l, double n) {
 
 RootSends mpi_bcast_root_sends(int p, double n) {
   RootSends r;
-  const auto upto = [&r, p](int count) {
-    for (int d = 1; d <= count && d < p; ++d) r.children.push_back(d);
-  };
   switch (bcast_algorithm(p, n)) {
-    case 1:  // linear (the simulator's is the chain, priced apart)
-#ifndef COMMPRESS_SMPI
-      upto(p - 1);
-#endif
-      break;
-    case 2:
-    case 3:  // chain, pipeline
-      upto(1);
-      break;
-    case 4:  // split binary tree: each half of the message down its own subtree
-      upto(2);
-      r.share = 0.5;
-      break;
-    case 5:
-      upto(2);
+    case 5:  // binary tree
+      for (int d = 1; d <= 2 && d < p; ++d) r.children.push_back(d);
       break;
     case 6:
       for (int d = 1; d < p; d *= 2) r.children.push_back(d);
-      break;
-    case 7:  // radix 4
-      for (int mask = 1; mask < p; mask *= 4)
-        for (int k = 1; k < 4 && k * mask < p; ++k) r.children.push_back(k * mask);
       break;
     default:
       break;

@@ -11,15 +11,16 @@
 // member, panel after panel: a member has the panel when its predecessor's hop arrives,
 // having had it and being through the panel before.
 //
-// The trees that turn with the root (the binomial, binary and k-nomial trees, Open MPI's
-// own chain and linear sends) let every member forward a panel as soon as it has it and take
-// the next while its messages are still on the wire (under the protocol switch a send returns
-// once posted), so after the first panel the line moves at the pace of a root's own sends:
+// The binomial and binary trees turn with the root and let every member forward a panel as
+// soon as it has it and take the next while its messages are still on the wire (under the
+// protocol switch a send returns once posted), so after the first panel the line moves at
+// the pace of a root's own sends:
 // the next panel's root is one of its first members, and its node's link carries them all
 // at once: those to the members on other nodes beside the node's other lines' (shared(),
 // GridLine::across), or those to its own node's members. On a line of two that is one
 // broadcast a panel; on longer ones the members further down overlap the next panels. The
-// others (scatter then allgather) stay one broadcast a panel.
+// table's other trees stay one broadcast a panel: not timed so, and a k-nomial tree of 128
+// members took far longer a panel under the simulator than either price.
 #include <algorithm>
 #include <vector>
 
@@ -61,9 +62,8 @@ double GridLine::panel_pace(double x) const {
   const RootSends r = mpi_bcast_root_sends(size, x);
   int off = 0, in = 0;
   for (int d : r.children) ++(d >= per_node ? off : in);
-  const double piece = r.share * x;
-  return std::max(off > 0 ? shared(across, off).time(piece) : 0.0,
-                  in > 0 ? shared(inside, in).time(piece) : 0.0);
+  return std::max(off > 0 ? shared(across, off).time(x) : 0.0,
+                  in > 0 ? shared(inside, in).time(x) : 0.0);
 }
 
 double GridLine::bcast_panels(const GemmCodec& z, double bytes, int panels, double count,
