@@ -172,8 +172,8 @@ double mpi_alltoall_cost(const Terms& t);  // alltoall_costs.cpp
 // sequence of broadcasts prices member by member (panel_broadcasts.cpp).
 bool mpi_bcast_is_chain(int p, double n);
 // The members (by distance from the root) the root of that MPI_Bcast sends to itself, for
-// the trees of the table that turn with the root whose panels were timed overlapping (the
-// binomial and binary trees): none for the others. open_mpi_tuned.cpp.
+// the tree of the table whose panels were timed overlapping (the binomial tree): none for the
+// others. open_mpi_tuned.cpp.
 struct RootSends {
   std::vector<int> children;
 };

@@ -385,16 +385,8 @@ double chain_hop(const Link& l, double n) {
 
 RootSends mpi_bcast_root_sends(int p, double n) {
   RootSends r;
-  switch (bcast_algorithm(p, n)) {
-    case 5:  // binary tree
-      for (int d = 1; d <= 2 && d < p; ++d) r.children.push_back(d);
-      break;
-    case 6:
-      for (int d = 1; d < p; d *= 2) r.children.push_back(d);
-      break;
-    default:
-      break;
-  }
+  if (bcast_algorithm(p, n) == 6)
+    for (int d = 1; d < p; d *= 2) r.children.push_back(d);
   return r;
 }
 

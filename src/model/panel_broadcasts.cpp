@@ -11,16 +11,17 @@
 // member, panel after panel: a member has the panel when its predecessor's hop arrives,
 // having had it and being through the panel before.
 //
-// The binomial and binary trees turn with the root and let every member forward a panel as
-// soon as it has it and take the next while its messages are still on the wire (under the
-// protocol switch a send returns once posted), so after the first panel the line moves at
-// the pace of a root's own sends:
+// The binomial tree turns with the root and lets every member forward a panel as soon as it
+// has it and take the next while its messages are still on the wire (under the protocol
+// switch a send returns once posted), so after the first panel the line moves at the pace of
+// a root's own sends:
 // the next panel's root is one of its first members, and its node's link carries them all
 // at once: those to the members on other nodes beside the node's other lines' (shared(),
 // GridLine::across), or those to its own node's members. On a line of two that is one
 // broadcast a panel; on longer ones the members further down overlap the next panels. The
-// table's other trees stay one broadcast a panel: not timed so, and a k-nomial tree of 128
-// members took far longer a panel under the simulator than either price.
+// table's other trees stay one broadcast a panel: the binary tree over 128 members (whose
+// root sends to two members of its own node) took a whole broadcast a panel under the
+// simulator, where a root's pace priced it at a fortieth of that.
 #include <algorithm>
 #include <vector>
 
