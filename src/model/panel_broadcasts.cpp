@@ -14,14 +14,14 @@
 // The binomial tree turns with the root and lets every member forward a panel as soon as it
 // has it and take the next while its messages are still on the wire (under the protocol
 // switch a send returns once posted), so after the first panel the line moves at the pace of
-// a root's own sends:
-// the next panel's root is one of its first members, and its node's link carries them all
-// at once: those to the members on other nodes beside the node's other lines' (shared(),
-// GridLine::across), or those to its own node's members. On a line of two that is one
-// broadcast a panel; on longer ones the members further down overlap the next panels. The
-// table's other trees stay one broadcast a panel: the binary tree over 128 members (whose
-// root sends to two members of its own node) took a whole broadcast a panel under the
-// simulator, where a root's pace priced it at a fortieth of that.
+// a root's own sends: the next panel's root is one of its first members, and its node's link
+// carries them all at once, those to the members on other nodes beside the node's other
+// lines' (shared(), GridLine::across), or those to its own node's members (counted as from a
+// node's first member). On a line of two that is one broadcast a panel; on longer ones the
+// members further down overlap the next panels. The table's other trees stay one broadcast a
+// panel: the binary tree over 128 members (whose root sends to two members of its own node)
+// took a whole broadcast a panel under the simulator, where a root's pace priced it at a
+// fortieth of that.
 #include <algorithm>
 #include <vector>
 
