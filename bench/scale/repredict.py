@@ -7,7 +7,8 @@ The simulated times of a network-only run do not depend on the model (the algori
 grid are forced), so an earlier model is judged on the same runs by asking its `commpress plan
 gemm` (under `smpirun -np 1`: the SMPI build's programs are loaded by smpirun) for each line's
 prediction, with the profile that line ran with; an Auto line is predicted as the algorithm,
-grid and codec it ran. Each line is written back with that predicted_seconds. bench/scale/report.py --gemm-cases --before takes the result.
+grid and codec it ran. Each line is written back with that predicted_seconds.
+bench/scale/report.py --gemm-cases --before takes the result.
 """
 import argparse
 import glob

@@ -79,19 +79,17 @@ Status matches_plan(const CollectivePlan& plan, model::Operation operation, cons
 
 namespace {
 namespace slot = selection_slot;
-// An agreed ratio, 0 where no rank sampled one.
-double usable_ratio(double r) { return std::isfinite(r) && r > 0 ? r : 0; }
 }  // namespace
 
 Result<CollectivePlan> plan_agreed(const Collective& c, AgreedCall call, const Choice& choice,
                                    const CollectivePlan* given) {
   call.ranks = c.size;
   const auto& agreed = c.selection;
-  call.ratio_at_bound = usable_ratio(agreed[slot::at_bound]);
-  call.ratio_at_fine = usable_ratio(agreed[slot::at_fine]);
+  call.ratio_at_bound = agreed_ratio(agreed[slot::at_bound]);
+  call.ratio_at_fine = agreed_ratio(agreed[slot::at_fine]);
   call.oversubscription = std::max(1.0, -agreed[slot::oversubscription]);
-  call.entropy_ratio_at_bound = usable_ratio(agreed[slot::entropy_at_bound]);
-  call.entropy_ratio_at_fine = usable_ratio(agreed[slot::entropy_at_fine]);
+  call.entropy_ratio_at_bound = agreed_ratio(agreed[slot::entropy_at_bound]);
+  call.entropy_ratio_at_fine = agreed_ratio(agreed[slot::entropy_at_fine]);
   call.one_node = c.one_node;
   Selection settled;
   settled.algorithm = c.algorithm;

@@ -197,10 +197,9 @@ constexpr size_t kFastRatios = selection_slot::at_bound,
 Selection decided(Context& ctx, const double* agreed, bool one_node, size_t ratios = kFastRatios) {
   ctx.oversubscription = std::max(1.0, -agreed[selection_slot::oversubscription]);
   ctx.one_node = one_node;
-  const double at_bound =
-      std::isfinite(agreed[ratios]) && agreed[ratios] > 0 ? agreed[ratios] : 1.0;
-  const double at_fine =
-      std::isfinite(agreed[ratios + 1]) && agreed[ratios + 1] > 0 ? agreed[ratios + 1] : 0.0;
+  const double sampled = agreed_ratio(agreed[ratios]);
+  const double at_bound = sampled > 0 ? sampled : 1.0;
+  const double at_fine = agreed_ratio(agreed[ratios + 1]);
   // An invalid request never gets here: its wire failed the agreement on every rank.
   const model::Choice c = ctx.choose(ctx.scenario(at_bound, at_fine), ctx.candidates());
   Selection s;
@@ -253,7 +252,7 @@ Selection decided_modes(Context& fast, const double* agreed, bool one_node) {
   std::vector<CodecModeTime> modes{{kFastMode, s.algorithm, s.predicted_seconds}};
   EntropyMode e(fast);
   Selection entropy;
-  const bool sampled = std::isfinite(agreed[kEntropyRatios]) && agreed[kEntropyRatios] > 0;
+  const bool sampled = agreed_ratio(agreed[kEntropyRatios]) > 0;
   if (e.ctx.rates && sampled) {
     entropy = decided(e.ctx, agreed, one_node, kEntropyRatios);
     modes.push_back({kEntropyMode, entropy.algorithm, entropy.predicted_seconds});
@@ -398,14 +397,12 @@ Selection select_agreed(const SelectCall& call, const Options& opts, int ranks,
   const Profiled& given = explicit_profile ? *explicit_profile : profile_in_force();
   Context ctx(call, opts, ranks, given);
   if (opts.algorithm != Algorithm::Auto) {
-    const double at_bound = std::isfinite(agreed[kFastRatios]) && agreed[kFastRatios] > 0 ? agreed[kFastRatios] : 0.0;
-    const double at_fine = std::isfinite(agreed[kFastRatios + 1]) && agreed[kFastRatios + 1] > 0
-                                 ? agreed[kFastRatios + 1]
-                                 : 0.0;
-    return forced(ctx, at_bound, at_fine);
+    return forced(ctx, agreed_ratio(agreed[selection_slot::at_bound]),
+                  agreed_ratio(agreed[selection_slot::at_fine]));
   }
   if (!call.compressible && !model::offers_shared_window(call.op))
-    return uncompressed(call, opts, ranks, given, std::max(1.0, -agreed[selection_slot::oversubscription]));
+    return uncompressed(call, opts, ranks, given,
+                        std::max(1.0, -agreed[selection_slot::oversubscription]));
   return decided_modes(ctx, agreed, one_node);
 }
 

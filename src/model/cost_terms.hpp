@@ -174,10 +174,7 @@ bool mpi_bcast_is_chain(int p, double n);
 // The members (by distance from the root) the root of that MPI_Bcast sends to itself, for
 // the tree of the table whose panels were timed overlapping (the binomial tree): none for the
 // others. open_mpi_tuned.cpp.
-struct RootSends {
-  std::vector<int> children;
-};
-RootSends mpi_bcast_root_sends(int p, double n);
+std::vector<int> mpi_bcast_root_sends(int p, double n);
 // One hop of the simulator's chain on link l: the whole n-byte message (open_mpi_tuned.cpp).
 double chain_hop(const Link& l, double n);
 

@@ -383,11 +383,11 @@ double chain_hop(const Link& l, double n) {
   return l.eager.alpha + n * kSmpiSegmentBeta * (l.sharers * l.rendezvous.beta + l.queued_beta);
 }
 
-RootSends mpi_bcast_root_sends(int p, double n) {
-  RootSends r;
+std::vector<int> mpi_bcast_root_sends(int p, double n) {
+  std::vector<int> children;
   if (bcast_algorithm(p, n) == 6)
-    for (int d = 1; d < p; d *= 2) r.children.push_back(d);
-  return r;
+    for (int d = 1; d < p; d *= 2) children.push_back(d);
+  return children;
 }
 
 bool mpi_bcast_is_chain(int p, double n) {

@@ -60,9 +60,8 @@ double GridLine::chain_panels(double x, int panels, double count, int every) con
 }
 
 double GridLine::panel_pace(double x) const {
-  const RootSends r = mpi_bcast_root_sends(size, x);
   int off = 0, in = 0;
-  for (int d : r.children) ++(d >= per_node ? off : in);
+  for (int d : mpi_bcast_root_sends(size, x)) ++(d >= per_node ? off : in);
   return std::max(off > 0 ? shared(across, off).time(x) : 0.0,
                   in > 0 ? shared(inside, in).time(x) : 0.0);
 }
@@ -74,8 +73,9 @@ double GridLine::bcast_panels(const GemmCodec& z, double bytes, int panels, doub
   // A compressed piece's length goes first, by an MPI_Bcast of its own, on every member.
   const double length = z.enabled ? bcast(GemmCodec{}, 8) : 0.0;
   if (mpi_bcast_is_chain(size, x)) return panels * length + chain_panels(x, panels, count, every);
-  if (mpi_bcast_root_sends(size, x).children.empty()) return panels * bcast(z, bytes);
-  return bcast(z, bytes) + (panels - 1) * (length + panel_pace(x));
+  const double pace = panel_pace(x);  // 0: a tree not paced
+  if (pace <= 0) return panels * bcast(z, bytes);
+  return bcast(z, bytes) + (panels - 1) * (length + pace);
 }
 
 }  // namespace commpress::model::detail

@@ -4,6 +4,7 @@
 // re-priced at the range all ranks agree on (which no rank knows before the agreement).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -22,6 +23,9 @@ namespace selection_slot {
 inline constexpr size_t at_bound = 0, at_fine = 1, oversubscription = 2, entropy_at_bound = 3,
                         entropy_at_fine = 4, unit_bits = 5, count = 9;
 }
+
+// An agreed ratio as the plans take it: 0 where no rank sampled one (not finite, not > 0).
+inline double agreed_ratio(double r) { return std::isfinite(r) && r > 0 ? r : 0.0; }
 
 // What a rank without a sample adds (a neutral value for every minimum).
 std::vector<double> no_selection_mins();
