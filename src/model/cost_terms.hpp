@@ -177,6 +177,17 @@ bool mpi_bcast_is_chain(int p, double n);
 std::vector<int> mpi_bcast_root_sends(int p, double n);
 // One hop of the simulator's chain on link l: the whole n-byte message (open_mpi_tuned.cpp).
 double chain_hop(const Link& l, double n);
+// Whether that MPI_Bcast runs the simulator's binary tree, its entry for the table's binary
+// tree (COMMPRESS_SMPI builds): a heap rooted at rank 0 whatever the root.
+bool mpi_bcast_is_heap(int p, double n);
+// One MPI_Bcast of n bytes from `root` by the simulator's binary tree over done.size() ranks,
+// per_node to a node (`inside` between two of a node, `across` between nodes): `done`, when
+// each rank is through what came before, becomes when each is through this one. `rest` is
+// the price of the broadcast of the bytes past its last whole segment (open_mpi_tuned.cpp).
+void heap_bcast(const Link& across, const Link& inside, int per_node, double n, int root,
+                double rest, std::vector<double>& done);
+// The bytes of an n-byte heap_bcast past its last whole segment.
+double heap_rest(double n);
 
 // Reduce-scatter of an n-byte vector over p ranks by each ring kind (thesis 5.4, 5.5, 6.2);
 // with_final_decode adds the owner's decode of its finished block.

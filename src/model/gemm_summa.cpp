@@ -52,7 +52,11 @@ double panel_loop(const GemmScenario& s, double panels, double count, double wid
   const double tr = row.ibcast(z, ap), tc = col.ibcast(z, bp);
   const double first = side_by_side(row, tr, col, tc);
   const bool flat = ibcast_tree(pr) == IbcastTree::flat && ibcast_tree(pc) == IbcastTree::flat;
-  const double net = flat ? std::max(tr, tc) : first;
+  // A compressed piece's length goes first by a blocking MPI_Bcast, the row's then the
+  // column's on every rank, so the two lengths follow each other whatever the trees do.
+  const double lr = z.enabled ? row.bcast(GemmCodec{}, 8) : 0;
+  const double lc = z.enabled ? col.bcast(GemmCodec{}, 8) : 0;
+  const double net = flat ? std::max(tr - lr, tc - lc) + lr + lc : first;
   return first + cpu + (panels - 1) * std::max(net, cpu);
 }
 

@@ -106,6 +106,8 @@ struct GridLine {
                       int every) const;
   // Those broadcasts of x bytes by the simulator's chain (its linear MPI_Bcast).
   double chain_panels(double x, int panels, double count, int every) const;
+  // ... and by the simulator's binary tree (heap_bcast).
+  double heap_panels(double x, int panels, double count, int every) const;
   // What each panel of x bytes after the first adds by a tree that turns with the root (0
   // for the trees not priced so).
   double panel_pace(double x) const;

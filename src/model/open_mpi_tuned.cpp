@@ -279,6 +279,20 @@ double whole_message_chain(const Terms& t, double n) {
 }
 #endif
 
+double open_mpi_bcast(const Terms& t, double n);
+
+#ifdef COMMPRESS_SMPI
+// One heap_bcast from rank 0, ranks placed node by node.
+double heap_from_zero(const Terms& t, double n) {
+  std::vector<double> done(size_t(t.p()), 0.0);
+  const double rest = heap_rest(n) > 0 ? open_mpi_bcast(t, heap_rest(n)) : 0;
+  const int per_node = t.across_nodes() ? t.scenario().ranks_per_node : 1;
+  const Link& inside = t.across_nodes() ? t.machine().node_link() : t.machine().network;
+  heap_bcast(t.machine().network, inside, per_node, n, 0, rest, done);
+  return *std::max_element(done.begin(), done.end());
+}
+#endif
+
 double open_mpi_bcast(const Terms& t, double n) {
   const int p = t.p(), r = std::max(1, t.scenario().ranks_per_node);
   switch (bcast_algorithm(p, n)) {
@@ -295,8 +309,12 @@ double open_mpi_bcast(const Terms& t, double n) {
     case 2:
     case 3:
       return segmented(t, n, p - 1, 1);
-    case 4:
     case 5:
+#ifdef COMMPRESS_SMPI
+      return heap_from_zero(t, n);
+#endif
+      [[fallthrough]];
+    case 4:
       return segmented(t, n, ceil_log2(p + 1) - 1, std::min(2, p - 1));
     case 6:
       return binomial_tree(t, n, false);
@@ -388,6 +406,54 @@ std::vector<int> mpi_bcast_root_sends(int p, double n) {
   if (bcast_algorithm(p, n) == 6)
     for (int d = 1; d < p; d *= 2) children.push_back(d);
   return children;
+}
+
+// The simulator's binary tree (its entry for the table's binary tree) is a heap over the
+// ranks rooted at rank 0 whatever the root (rank m sends to 2m + 1 and 2m + 2), which a root
+// other than 0 first hands the whole message. It moves 8 KiB segments: rank 0 posts all of
+// them to both children at once, every other rank forwards each as it arrives, so a rank's
+// last segment arrives one segment after its parent's; messages of a segment or less go
+// whole. Both children on the same kind of link share it. The bytes past the last whole
+// segment then go by a broadcast of their own, the table's choice for their size, which the
+// ranks reach as the root does. Every message here is under the protocol switch (the
+// handoff aside), so a rank is through once it has its own.
+constexpr double kHeapSegment = 8192;
+
+double heap_rest(double n) {
+  return n <= kHeapSegment ? 0 : n - kHeapSegment * std::floor(n / kHeapSegment);
+}
+
+void heap_bcast(const Link& across, const Link& inside, int per_node, double n, int root,
+                double rest, std::vector<double>& done) {
+  const int p = int(done.size());
+  if (p <= 1) return;
+  const auto same_node = [per_node](int a, int b) { return a / per_node == b / per_node; };
+  const double seg = std::min(n, kHeapSegment), more = std::floor(n / seg) - 1;
+  std::vector<double> has(done.size());
+  has[0] = root == 0 ? done[0]
+                     : std::max(done[0], done[size_t(root)] +
+                                             (same_node(root, 0) ? inside : across).time(n));
+  for (int m = 1; m < p; ++m) {
+    const int parent = (m - 1) / 2, sibling = m % 2 ? m + 1 : m - 1;
+    Link l = same_node(parent, m) ? inside : across;
+    if (sibling < p && same_node(parent, sibling) == same_node(parent, m)) l.sharers *= 2;
+    double arrives = has[size_t(parent)] + l.time(seg);
+    if (parent == 0) arrives += more * seg * (l.sharers * l.rendezvous.beta + l.queued_beta);
+    has[size_t(m)] = std::max(done[size_t(m)], arrives);
+  }
+  const double start = rest > 0 ? has[size_t(root)] : 0;
+  for (size_t m = 0; m < done.size(); ++m)
+    done[m] = rest > 0 ? std::max(has[m], start) + rest : has[m];
+}
+
+bool mpi_bcast_is_heap(int p, double n) {
+#ifdef COMMPRESS_SMPI
+  return bcast_algorithm(p, n) == 5;
+#else
+  (void)p;
+  (void)n;
+  return false;
+#endif
 }
 
 bool mpi_bcast_is_chain(int p, double n) {

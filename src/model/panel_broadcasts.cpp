@@ -48,15 +48,28 @@ void chain_panel(const GridLine& g, double x, int root, std::vector<double>& don
   done = next;
 }
 
+// Panel after panel, each rooted at the member that owns it, `one` taking `done` through it.
+template <typename OnePanel>
+double by_member(const GridLine& g, int panels, double count, int every, OnePanel one) {
+  if (g.size <= 1 || panels <= 0) return 0;
+  std::vector<double> done(size_t(g.size), 0.0);
+  for (int i = 0; i < panels; ++i)
+    one(std::min(g.size - 1, int(double(i) * every * g.size / std::max(count, 1.0))), done);
+  return *std::max_element(done.begin(), done.end());
+}
+
 }  // namespace
 
 double GridLine::chain_panels(double x, int panels, double count, int every) const {
-  if (size <= 1 || panels <= 0) return 0;
-  std::vector<double> done(size_t(size), 0.0);
-  for (int i = 0; i < panels; ++i)
-    chain_panel(*this, x, std::min(size - 1, int(double(i) * every * size / std::max(count, 1.0))),
-                done);
-  return *std::max_element(done.begin(), done.end());
+  return by_member(*this, panels, count, every,
+                   [&](int root, std::vector<double>& done) { chain_panel(*this, x, root, done); });
+}
+
+double GridLine::heap_panels(double x, int panels, double count, int every) const {
+  const double rest = heap_rest(x) > 0 ? bcast(GemmCodec{}, heap_rest(x)) : 0;
+  return by_member(*this, panels, count, every, [&](int root, std::vector<double>& done) {
+    heap_bcast(across, inside, per_node, x, root, rest, done);
+  });
 }
 
 double GridLine::panel_pace(double x) const {
@@ -73,6 +86,7 @@ double GridLine::bcast_panels(const GemmCodec& z, double bytes, int panels, doub
   // A compressed piece's length goes first, by an MPI_Bcast of its own, on every member.
   const double length = z.enabled ? bcast(GemmCodec{}, 8) : 0.0;
   if (mpi_bcast_is_chain(size, x)) return panels * length + chain_panels(x, panels, count, every);
+  if (mpi_bcast_is_heap(size, x)) return panels * length + heap_panels(x, panels, count, every);
   const double pace = panel_pace(x);  // 0: a tree not paced
   if (pace <= 0) return panels * bcast(z, bytes);
   return bcast(z, bytes) + (panels - 1) * (length + pace);

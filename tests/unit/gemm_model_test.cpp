@@ -159,6 +159,14 @@ TEST(GemmModel, SummaLookAheadPricesTheTreeMpiIbcastBuilds) {
   // one tree's pace, and the first panel's diagonal sends both trees through its link.
   const double flat = 1e-5 + 3 * piece * 1e-9;
   EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s), (2 + 3) * flat, 1e-12);
+  // Compressed, each piece's length goes first by a blocking MPI_Bcast (8 bytes over 4 ranks:
+  // the binary tree, 2 levels of 2 children), the row's then the column's on every rank: the
+  // loop's pace is a frame's flat tree and both lengths.
+  s.codec = codec(4, INFINITY, INFINITY);
+  const double length = 2 * 2 * msg(8), frames = 1e-5 + 3 * s.codec.wire(piece) * 1e-9;
+  EXPECT_NEAR(gemm_time(GemmAlgorithm::Summa, s),
+              2 * (length + frames) + 3 * (frames + 2 * length), 1e-12);
+  s.codec = GemmCodec{};
   // Lines of 8: a binomial tree of whole messages, 3 levels.
   s = square(1024, {8, 8, 1}, 1e-5, 1e-9, INFINITY);
   s.panel = 128;  // 8 panels, pieces of 128 x 128 f64 again
@@ -533,6 +541,50 @@ TEST(GemmModel, ChainedPanelsOverlapBehindTheNextRoot) {
   EXPECT_NEAR(g.chain_panels(x, 1, 4, 1), 3 * h, 1e-12);  // root 0: the chain alone
   // Every second panel of 8 (a 2.5D layer's): roots 0, 1, 2, 3 again.
   EXPECT_NEAR(g.chain_panels(x, 4, 8, 2), 9 * h + 3 * H, 1e-12);
+}
+
+// The simulator's binary tree (open_mpi_tuned.cpp, heap_bcast): a heap rooted at member 0
+// whatever the root, whose root other than 0 first hands member 0 the message; a member's two
+// children on the same kind of link share it (T2, where one alone takes T1). Three members a
+// node apart, 4 KiB (one segment): panel 0 reaches members 1 and 2 at T2; panel 1, rooted at
+// member 1, leaves it once panel 0 arrived (T2), reaches member 0 at T2 + T1 and the others
+// at 2 T2 + T1, where one broadcast a panel would be 2 (T1 + T2).
+TEST(GemmModel, HeapPanelsGoThroughMemberZero) {
+  commpress::model::detail::GridLine g;
+  g.across = g.inside = line(1e-5, 1e-9);
+  g.per_node = 1;
+  g.nodes = g.size = 3;
+  const double x = 4096, T1 = g.across.time(x);
+  Link two = g.across;
+  two.sharers = 2;
+  const double T2 = two.time(x);
+  ASSERT_GT(T2, T1);
+  EXPECT_NEAR(g.heap_panels(x, 1, 2, 1), T2, 1e-12);
+  EXPECT_NEAR(g.heap_panels(x, 2, 2, 1), 2 * T2 + T1, 1e-12);
+}
+
+// Past one segment (8 KiB) member 0 posts every segment to both children at once, so its
+// children's last arrives after the first one's time and the others' bytes at the shared
+// rate; a forwarding member's child one segment after it; the bytes past the last whole
+// segment go by a broadcast of their own (priced R here), which every member starts once
+// the root has its part. Four members: member 3 is member 1's only child.
+TEST(GemmModel, HeapSegmentsPipeAndTheRestGoesAfter) {
+  using commpress::model::detail::heap_bcast;
+  using commpress::model::detail::heap_rest;
+  const Link l = line(1e-5, 1e-9);
+  Link two = l;
+  two.sharers = 2;
+  const double seg = 8192, x = 2 * seg + 100, R = 1e-3;
+  EXPECT_EQ(heap_rest(x), 100);
+  EXPECT_EQ(heap_rest(2 * seg), 0);
+  EXPECT_EQ(heap_rest(seg / 2), 0);
+  std::vector<double> done(4, 0.0);
+  heap_bcast(l, l, 1, x, 0, R, done);
+  const double child = two.time(seg) + seg * 2 * 1e-9;
+  EXPECT_NEAR(done[1], child + R, 1e-12);
+  EXPECT_NEAR(done[2], child + R, 1e-12);
+  EXPECT_NEAR(done[3], child + l.time(seg) + R, 1e-12);
+  EXPECT_NEAR(done[0], R, 1e-12);
 }
 
 }  // namespace
