@@ -26,12 +26,20 @@ def torus_dims(n):
     a = [e // 3 + (1 if i < e % 3 else 0) for i in range(3)]
     return [2 ** x for x in a]
 
+def switch_nodes(kind, n):
+    """Nodes under one leaf switch of an n-node platform (0: one switch for all, or none)."""
+    if kind != "ib-fattree":
+        return 0
+    leaves = max(1, n // 32) if n >= 64 else 2
+    return n // leaves
+
+
 def cluster(kind, n):
     common = (f'id="{kind}" prefix="node-" suffix="" radical="0-{n - 1}" '
               f'speed="{NODE_SPEED}" core="{CORES}" {LOOPBACK}')
     if kind == "ib-fattree":
-        leaves = max(1, n // 32) if n >= 64 else 2
-        per_leaf = n // leaves
+        per_leaf = switch_nodes(kind, n)
+        leaves = n // per_leaf
         return (f'<cluster {common} bw="25GBps" lat="0.5us" topology="FAT_TREE" '
                 f'topo_parameters="2;{per_leaf},{leaves};1,{per_leaf};1,1"/>')
     if kind == "torus3d":

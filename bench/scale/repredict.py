@@ -25,9 +25,11 @@ import platforms  # noqa: E402
 def profile_of(out, r, ratio):
     """The profile bench/scale/run gave the line's multiply (its layout, network-only, ratio)."""
     pat = f"profile-{r['platform']}-rpn{r['ranks_per_node']}"
-    pat += "-network" if r.get("compute") == "no" else ""
-    pat += f"-ratio{ratio}.json" if ratio else ".json"
-    paths = glob.glob(os.path.join(out, pat))
+    tail = "-network" if r.get("compute") == "no" else ""
+    tail += f"-ratio{ratio}.json" if ratio else ".json"
+    # A network of switches' profiles name the run's node count too.
+    paths = (glob.glob(os.path.join(out, f"{pat}-nodes{r['nodes']}{tail}")) or
+             glob.glob(os.path.join(out, pat + tail)))
     if len(paths) != 1:
         raise RuntimeError(f"no single profile {pat} in {out}")
     return paths[0]

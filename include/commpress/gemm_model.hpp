@@ -111,6 +111,10 @@ struct GemmScenario {
   // grid into several nodes: no nodes known, every message on `link`, unshared.
   int node_size = 0;
   Link node_link;
+  // The network's switches (MachineProfile::switch_link, switch_nodes): `link` is then
+  // between nodes under two switches, switch_link between two under one.
+  std::optional<Link> switch_link;
+  int switch_nodes = 0;
   double gamma = 0;      // seconds per byte of one operand of a sum (the C reduction)
   double flops = kDefaultGemmFlopsF64;  // per rank
   GemmCodec codec;

@@ -108,6 +108,11 @@ struct MachineProfile {
   std::string origin;              // how the numbers were obtained
   Link network;                    // between two ranks (ping-pong of ranks 0 and 1)
   std::optional<Link> intra_node;  // within a node when known apart from network
+  // A network of switches (a fat-tree's leaves): switch_nodes consecutive nodes under one
+  // switch, switch_link between two of them, `network` then between nodes of two switches
+  // (0 or no switch_link: one network, every pair of nodes alike).
+  std::optional<Link> switch_link;
+  int switch_nodes = 0;
   double gamma = 0;                // seconds per byte to combine one operand (local sum)
   int ranks_per_node = 0;          // 0 = unknown
   int threads_per_rank = 0;        // OpenMP threads the codec rates were measured with
@@ -181,6 +186,9 @@ struct Scenario {
   double bytes = 0;
   int ranks = 1;
   int ranks_per_node = 0;      // Hierarchical's node size (0 or 1: one rank per node)
+  // Nodes from one of the communicator's nodes to the next (a grid column's, whose members
+  // sit on every k-th node): with the profile's switches, which partners share one.
+  int node_stride = 1;
   double chunk_bytes = 0;      // pipelining granularity; 0 = 1 MiB
   RatioCurve ratio;
   bool sum = true;             // reduction op is a sum (errors add up) rather than min/max

@@ -116,6 +116,10 @@ std::string profile_to_json(const model::MachineProfile& m) {
   j["origin"] = m.origin;
   j["network"] = link(m.network);
   if (m.intra_node) j["intra_node"] = link(*m.intra_node);
+  if (m.switch_link && m.switch_nodes > 1) {
+    j["switch_link"] = link(*m.switch_link);
+    j["switch_nodes"] = m.switch_nodes;
+  }
   j["gamma"] = m.gamma;
   j["ranks_per_node"] = m.ranks_per_node;
   j["threads_per_rank"] = m.threads_per_rank;
@@ -160,6 +164,9 @@ Result<model::MachineProfile> profile_from_json(std::string_view text) {
   m.origin = j.contains("origin") && j["origin"].is_string() ? j["origin"].get<std::string>() : "";
   m.network = rd.link(rd.field(j, "network", ""), "network");
   if (j.contains("intra_node")) m.intra_node = rd.link(j["intra_node"], "intra_node");
+  // Only profiles of a network of switches have them (bench/scale's simulated fat-tree).
+  if (j.contains("switch_link")) m.switch_link = rd.link(j["switch_link"], "switch_link");
+  if (j.contains("switch_nodes")) m.switch_nodes = int(rd.num(j, "switch_nodes", ""));
   m.gamma = rd.num(j, "gamma", "");
   if (j.contains("ranks_per_node")) m.ranks_per_node = int(rd.num(j, "ranks_per_node", ""));
   if (j.contains("threads_per_rank")) m.threads_per_rank = int(rd.num(j, "threads_per_rank", ""));

@@ -88,10 +88,31 @@ class Terms {
     return chunk_msg(bytes, back_to_back) +
            (across_nodes() ? std::max(0.0, sharers - 1) : 0) * bytes * sustained_beta();
   }
+  // Whether partners `dist` apart (as within_node) are on two nodes under one switch of the
+  // network (MachineProfile::switch_nodes): fewer nodes apart than a switch holds. Where
+  // ranks are placed node by node and the switch's nodes are a multiple of the distance,
+  // a butterfly's partners then always share a switch.
+  bool within_switch(int dist) const {
+    if (!m_.switch_link || m_.switch_nodes <= 1 || within_node(dist)) return false;
+    const int r = std::max(1, s_.ranks_per_node);
+    if (r > 1 && !across_nodes()) return false;
+    return double(dist) / r * std::max(1, s_.node_stride) < m_.switch_nodes;
+  }
+  // A message of `bytes` between nodes under one switch: the network's time (between
+  // switches) less what the extra hops add, the difference of the two measured links.
+  double under_switch(double network_time, double bytes) const {
+    return network_time - std::max(0.0, m_.network.time(bytes) - m_.switch_link->time(bytes));
+  }
+  // One message to a partner `dist` away in a step in which `sharers` of a node's ranks send
+  // off it at once (as step_msg, on the link that reaches the partner).
+  double hop_msg(double bytes, int dist, double sharers, bool back_to_back = false) const {
+    const double t = step_msg(bytes, within_node(dist), sharers, back_to_back);
+    return within_switch(dist) ? under_switch(t, bytes) : t;
+  }
   // A butterfly step (recursive doubling or halving): across nodes, every rank of a node
   // sends off it at once.
   double pair_msg(double bytes, int dist, bool back_to_back = false) const {
-    return step_msg(bytes, within_node(dist), s_.ranks_per_node, back_to_back);
+    return hop_msg(bytes, dist, s_.ranks_per_node, back_to_back);
   }
   // `bytes` sent to that partner as chunk messages back to back (as stream()).
   double pair_stream(double bytes, double wire_bytes, int dist) const {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
 #include "commpress/gemm_model.hpp"
 
@@ -86,6 +87,13 @@ struct GridLine {
   Link across;  // between nodes, shared with the node's other lines
   int per_node = 1, nodes = 1;
   int size = 1;  // members
+  // Nodes from one of the line's nodes to the next, and the network's switches
+  // (GemmScenario::switch_link, shared as `across`): a line whose nodes all sit under one
+  // switch crosses on switch_link (`across` is then it); on a longer one MPI's butterflies
+  // still pair members under one switch (Terms::within_switch).
+  int node_stride = 1;
+  std::optional<Link> switch_link;
+  int switch_nodes = 0;
 
   bool crosses() const { return nodes > 1; }
   // One message to another member (a shift to the neighbour, a skew straight to its place):
@@ -123,12 +131,29 @@ inline Link shared(const Link& l, double n) {
   return out;
 }
 
+// The line's place among the network's switches: its nodes `stride` ranks apart, r a node.
+inline GridLine under_switches(GridLine g, const GemmScenario& s, int stride, int r) {
+  if (!s.switch_link || s.switch_nodes <= 1 || g.nodes <= 1) return g;
+  g.node_stride = std::max(1, stride / std::max(1, r));
+  g.switch_nodes = s.switch_nodes;
+  g.switch_link = *s.switch_link;
+  g.switch_link->sharers = g.across.sharers;
+  // Lines tile the nodes in order, so where the switch's nodes are a multiple of a line's
+  // span every line sits under one switch.
+  if (s.switch_nodes % (g.nodes * g.node_stride) == 0) g.across = *g.switch_link;
+  return g;
+}
+
 inline GridLine grid_line(const GemmScenario& s, int size, int stride) {
   size = std::max(1, size);
-  GridLine g{s.link, s.link, 1, size, size};
+  GridLine g;
+  g.inside = g.across = s.link;
+  g.nodes = g.size = size;
   const int r = s.node_size, p = s.grid.size();
-  // No nodes known (or a line of one): every message on the network, unshared.
-  if (r <= 1 || p % r != 0 || size == 1) return g;
+  if (size == 1) return g;
+  // A rank a node, or no nodes known (every message on the network, unshared).
+  if (r <= 1) return under_switches(g, s, stride, 1);
+  if (p % r != 0) return g;
   g.inside = s.node_link;
   if (p <= r) {  // the whole grid on one node
     g.per_node = size;
@@ -138,7 +163,7 @@ inline GridLine grid_line(const GemmScenario& s, int size, int stride) {
   g.per_node = stride >= r ? 1 : std::clamp(r / stride, 1, size);
   g.nodes = (size + g.per_node - 1) / g.per_node;
   g.across = shared(s.link, double(r) / g.per_node);
-  return g;
+  return under_switches(g, s, stride, r);
 }
 
 // Two transfers posted together, each on its line: one after the other where both take the

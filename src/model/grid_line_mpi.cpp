@@ -15,11 +15,14 @@ double on_line(const GridLine& g, Operation op, double bytes, double (*price)(co
   MachineProfile m;
   m.network = g.crosses() ? g.across : g.inside;
   m.intra_node = g.inside;
+  m.switch_link = g.switch_link;
+  m.switch_nodes = g.switch_nodes;
   Scenario sc;
   sc.op = op;
   sc.bytes = bytes;
   sc.ranks = g.size;
   sc.ranks_per_node = g.per_node;
+  sc.node_stride = g.node_stride;
   return price(Terms(m, nullptr, sc));
 }
 

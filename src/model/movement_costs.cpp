@@ -113,7 +113,7 @@ double scatter_gather(const Terms& t, Algorithm a, bool scatter) {
 double tree_hops(const Terms& t, double bytes, bool back_to_back) {
   double sum = 0;
   for (int dist = 1; dist < t.p(); dist *= 2)
-    sum += t.step_msg(bytes, t.within_node(dist), 1, back_to_back);
+    sum += t.hop_msg(bytes, dist, 1, back_to_back);
   return sum;
 }
 

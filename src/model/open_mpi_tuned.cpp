@@ -446,24 +446,25 @@ void heap_bcast(const Link& across, const Link& inside, int per_node, double n, 
     done[m] = rest > 0 ? std::max(has[m], start) + rest : has[m];
 }
 
-bool mpi_bcast_is_heap(int p, double n) {
+namespace {
+
+// Whether the simulator runs this MPI_Bcast as the table's algorithm `alg` (never on a real
+// MPI, whose trees are not the simulator's look-alikes).
+bool simulated_bcast_is(int p, double n, int alg) {
 #ifdef COMMPRESS_SMPI
-  return bcast_algorithm(p, n) == 5;
+  return bcast_algorithm(p, n) == alg;
 #else
   (void)p;
   (void)n;
+  (void)alg;
   return false;
 #endif
 }
 
-bool mpi_bcast_is_chain(int p, double n) {
-#ifdef COMMPRESS_SMPI
-  return bcast_algorithm(p, n) == 1;
-#else
-  (void)p;
-  (void)n;
-  return false;
-#endif
-}
+}  // namespace
+
+bool mpi_bcast_is_heap(int p, double n) { return simulated_bcast_is(p, n, 5); }
+
+bool mpi_bcast_is_chain(int p, double n) { return simulated_bcast_is(p, n, 1); }
 
 }  // namespace commpress::model::detail

@@ -543,6 +543,34 @@ TEST(GemmModel, ChainedPanelsOverlapBehindTheNextRoot) {
   EXPECT_NEAR(g.chain_panels(x, 4, 8, 2), 9 * h + 3 * H, 1e-12);
 }
 
+// A network of switches: 16 x 16 on 32 nodes of 8, 16 nodes a switch. A grid row (2 nodes)
+// sits under one switch and crosses on its link; a column (every second node, all 32) does
+// not, keeping the network between switches, though its butterflies' partners up to 8 nodes
+// apart share a switch.
+TEST(GemmModel, LinesUnderOneSwitchCrossOnItsLink) {
+  GemmScenario s = square(1024, {16, 16, 1}, 1e-5, 1e-9, INFINITY);
+  s.node_size = 8;
+  s.node_link = line(1e-6, 1e-10);
+  const auto row0 = commpress::model::detail::row_line(s);
+  const auto col0 = commpress::model::detail::col_line(s);
+  s.switch_link = line(4e-6, 1e-9);
+  s.switch_nodes = 16;
+  const auto row = commpress::model::detail::row_line(s);
+  const auto col = commpress::model::detail::col_line(s);
+  EXPECT_EQ(row.node_stride, 1);
+  EXPECT_EQ(col.node_stride, 2);
+  EXPECT_DOUBLE_EQ(row.across.eager.alpha, 4e-6);
+  EXPECT_DOUBLE_EQ(row.across.sharers, row0.across.sharers);
+  EXPECT_DOUBLE_EQ(col.across.eager.alpha, 1e-5);
+  ASSERT_TRUE(col.switch_link.has_value());
+  EXPECT_DOUBLE_EQ(col.switch_link->sharers, col0.across.sharers);  // the node's 8 columns
+  EXPECT_LT(row.hop(1000), row0.hop(1000));
+  EXPECT_DOUBLE_EQ(col.hop(1000), col0.hop(1000));
+  // The column's agreement: recursive doubling over 16 members, partners 2, 4, 8 and 16
+  // nodes apart, the first three under one switch.
+  EXPECT_NEAR(col0.allreduce(16) - col.allreduce(16), 3 * (1e-5 - 4e-6), 1e-12);
+}
+
 // The simulator's binary tree (open_mpi_tuned.cpp, heap_bcast): a heap rooted at member 0
 // whatever the root, whose root other than 0 first hands member 0 the message; a member's two
 // children on the same kind of link share it (T2, where one alone takes T1). Three members a

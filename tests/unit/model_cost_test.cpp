@@ -204,6 +204,29 @@ TEST(ModelCost, MpiRabenseifnerHalvesWithTheNearestPartnerFirst) {
   EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), halving + doubling, 1e-12);
 }
 
+// On a network of switches (a fat-tree's leaves) partners under one switch cross on its link.
+// 32 ranks on 8 nodes of 4, 4 nodes a switch, 8 MiB: Rabenseifner's partners 4 and 8 ranks
+// away (1 and 2 nodes) share a switch, those 16 away (4 nodes) do not, in the halving and the
+// doubling alike. A line whose members sit on every second node (node_stride 2) has only the
+// partners 4 ranks away (2 nodes) under one.
+TEST(ModelCost, MpiButterflyPartnersUnderOneSwitchCrossOnItsLink) {
+  Scenario s = scenario(Operation::allreduce, 8 * MiB, 32, 1);
+  s.ranks_per_node = 4;
+  MachineProfile m = plain();
+  m.intra_node = Link{{1e-6, 1e-10}, {1e-6, 1e-10}, 0};
+  const double one_network = predict(m, nullptr, Algorithm::Mpi, s);
+  const double saved = 3e-6;
+  m.switch_link = m.network;
+  m.switch_link->eager.alpha -= saved;
+  m.switch_link->rendezvous.alpha -= saved;
+  m.switch_nodes = 4;
+  EXPECT_NEAR(one_network - predict(m, nullptr, Algorithm::Mpi, s), 2 * 2 * saved, 1e-12);
+  s.node_stride = 2;
+  EXPECT_NEAR(one_network - predict(m, nullptr, Algorithm::Mpi, s), 2 * saved, 1e-12);
+  m.switch_nodes = 0;  // one network after all
+  EXPECT_NEAR(predict(m, nullptr, Algorithm::Mpi, s), one_network, 1e-12);
+}
+
 TEST(ModelCost, MpiAllgatherNeighbourExchangeCrossesNodesEveryOtherStep) {
   // 64 ranks, 16 KiB blocks: Open MPI's table runs the neighbour exchange, 32 steps.
   const double b = 16 * 1024;

@@ -51,6 +51,8 @@ TEST(ModelProfileIo, RoundTrip) {
   ASSERT_TRUE(back->intra_node.has_value());
   EXPECT_DOUBLE_EQ(back->intra_node->overlap_bytes, 32768);
   EXPECT_TRUE(back->intra_node->measured.empty());
+  EXPECT_FALSE(back->switch_link.has_value());  // one network
+  EXPECT_EQ(back->switch_nodes, 0);
   EXPECT_DOUBLE_EQ(back->gamma, 3e-10);
   EXPECT_EQ(back->ranks_per_node, 2);
   EXPECT_DOUBLE_EQ(back->codec_oversubscription, 2);
@@ -91,6 +93,20 @@ void expect_refused(const std::string& text, const std::string& mentions) {
   ASSERT_FALSE(m.ok()) << mentions;
   EXPECT_EQ(m.status().code(), ErrorCode::invalid_argument);
   EXPECT_NE(m.status().message().find(mentions), std::string::npos) << m.status().message();
+}
+
+// A network of switches (bench/scale's fat-tree): the link under one switch and its nodes.
+TEST(ModelProfileIo, SwitchesRoundTrip) {
+  model::MachineProfile m = sample_profile();
+  m.switch_link = m.network;
+  m.switch_link->eager.alpha = 0.5e-6;
+  m.switch_nodes = 16;
+  auto back = comm::profile_from_json(comm::profile_to_json(m));
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  ASSERT_TRUE(back->switch_link.has_value());
+  EXPECT_DOUBLE_EQ(back->switch_link->eager.alpha, 0.5e-6);
+  EXPECT_EQ(back->switch_link->measured.size(), 3u);
+  EXPECT_EQ(back->switch_nodes, 16);
 }
 
 TEST(ModelProfileIo, DamagedProfilesAreRefused) {

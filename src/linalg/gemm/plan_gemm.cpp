@@ -189,6 +189,8 @@ md::GemmScenario scenario(const Request& r, const md::MachineProfile& prof, int 
   // The nodes as the collectives' models see them (the profiling run's, or pretend ones).
   s.node_size = comm::detail::modelled_ranks_per_node(prof, comm::Options{});
   s.node_link = prof.node_link();
+  s.switch_link = prof.switch_link;
+  s.switch_nodes = prof.switch_nodes;
   s.gamma = prof.gamma;
   s.flops = md::gemm_flop_rate(prof, r.dtype);
   s.overlap = r.opts->overlap;
