@@ -87,9 +87,12 @@ def main():
     platform = platforms.write(a.kind, a.nodes, a.out)
     hostfile = platforms.hostfile(a.nodes, a.rpn, a.out)
     # The profile as `commpress profile` would record it on this layout (bench/scale/run's
-    # with_layout): its links, and the run's ranks per node.
+    # with_layout): its links, the run's ranks per node, and on a network of switches the
+    # platform's nodes a switch.
     prof = json.load(open(a.profile))
     prof["ranks_per_node"] = a.rpn
+    if "switch_link" in prof:
+        prof["switch_nodes"] = platforms.switch_nodes(a.kind, a.nodes)
     layout = os.path.join(a.out, f"profile-rpn{a.rpn}.json")
     with open(layout, "w") as f:
         json.dump(prof, f, indent=1)
