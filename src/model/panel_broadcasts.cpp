@@ -18,10 +18,10 @@
 // carries them all at once, those to the members on other nodes beside the node's other
 // lines' (shared(), GridLine::across), or those to its own node's members (counted as from a
 // node's first member). On a line of two that is one broadcast a panel; on longer ones the
-// members further down overlap the next panels. The table's other trees stay one broadcast a
-// panel: the binary tree over 128 members (whose root sends to two members of its own node)
-// took a whole broadcast a panel under the simulator, where a root's pace priced it at a
-// fortieth of that.
+// members further down overlap the next panels. Pacing the binary tree so priced 128-member
+// lines at a fortieth of what the simulator took: its binary tree is a heap from member 0
+// whatever the root (heap_bcast), priced member by member like the chain. The table's other
+// trees stay one broadcast a panel.
 #include <algorithm>
 #include <vector>
 
