@@ -26,9 +26,14 @@ def torus_dims(n):
     a = [e // 3 + (1 if i < e % 3 else 0) for i in range(3)]
     return [2 ** x for x in a]
 
+def switched(kind):
+    """Whether the kind's nodes sit under several switches (a fat-tree's leaves)."""
+    return kind == "ib-fattree"
+
+
 def switch_nodes(kind, n):
     """Nodes under one leaf switch of an n-node platform (0: one switch for all, or none)."""
-    if kind != "ib-fattree":
+    if not switched(kind):
         return 0
     leaves = max(1, n // 32) if n >= 64 else 2
     return n // leaves

@@ -116,10 +116,8 @@ std::string profile_to_json(const model::MachineProfile& m) {
   j["origin"] = m.origin;
   j["network"] = link(m.network);
   if (m.intra_node) j["intra_node"] = link(*m.intra_node);
-  if (m.switch_link && m.switch_nodes > 1) {
-    j["switch_link"] = link(*m.switch_link);
-    j["switch_nodes"] = m.switch_nodes;
-  }
+  if (m.switch_link) j["switch_link"] = link(*m.switch_link);
+  if (m.switch_nodes > 0) j["switch_nodes"] = m.switch_nodes;
   j["gamma"] = m.gamma;
   j["ranks_per_node"] = m.ranks_per_node;
   j["threads_per_rank"] = m.threads_per_rank;

@@ -54,8 +54,7 @@ double panel_loop(const GemmScenario& s, double panels, double count, double wid
   const bool flat = ibcast_tree(pr) == IbcastTree::flat && ibcast_tree(pc) == IbcastTree::flat;
   // A compressed piece's length goes first by a blocking MPI_Bcast, the row's then the
   // column's on every rank, so the two lengths follow each other whatever the trees do.
-  const double lr = z.enabled ? row.bcast(GemmCodec{}, 8) : 0;
-  const double lc = z.enabled ? col.bcast(GemmCodec{}, 8) : 0;
+  const double lr = row.length_bcast(z), lc = col.length_bcast(z);
   const double net = flat ? std::max(tr - lr, tc - lc) + lr + lc : first;
   return first + cpu + (panels - 1) * std::max(net, cpu);
 }

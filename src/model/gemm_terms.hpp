@@ -106,6 +106,9 @@ struct GridLine {
   }
   // MPI_Bcast and MPI_Allreduce as Open MPI's table runs them on the line (grid_line_mpi.cpp).
   double bcast(const GemmCodec& z, double bytes) const;
+  // A compressed piece's length (8 bytes), which goes first by an MPI_Bcast of its own so
+  // the receivers can size their buffers: 0 uncompressed.
+  double length_bcast(const GemmCodec& z) const;
   double allreduce(double bytes) const;
   double ibcast(const GemmCodec& z, double bytes) const;  // MPI_Ibcast's (ibcast_tree)
   // `panels` MPI_Bcasts one after the other, the i-th rooted at the member that owns panel
@@ -196,7 +199,7 @@ inline double GridLine::ibcast(const GemmCodec& z, double bytes) const {
     return std::max(shared(across, size - per_node).time(x), per_node > 1 ? inside.time(x) : 0.0);
   };
   if (!z.enabled) return tree(bytes);
-  return bcast(GemmCodec{}, 8) + tree(z.wire(bytes));
+  return length_bcast(z) + tree(z.wire(bytes));
 }
 // What a call agrees across its grid besides the multiply (gemm_agreements.cpp).
 double agreements_time(const GemmScenario& s, bool layers_outcome);

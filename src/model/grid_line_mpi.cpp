@@ -28,11 +28,13 @@ double on_line(const GridLine& g, Operation op, double bytes, double (*price)(co
 
 }  // namespace
 
-// A compressed block's frame goes after its length (the receivers size their buffers first).
+double GridLine::length_bcast(const GemmCodec& z) const {
+  return z.enabled ? on_line(*this, Operation::bcast, 8, mpi_bcast_cost) : 0;
+}
+
+// A compressed block's frame goes after its length.
 double GridLine::bcast(const GemmCodec& z, double bytes) const {
-  const auto one = [&](double x) { return on_line(*this, Operation::bcast, x, mpi_bcast_cost); };
-  if (!z.enabled) return one(bytes);
-  return one(8) + one(z.wire(bytes));
+  return length_bcast(z) + on_line(*this, Operation::bcast, z.wire(bytes), mpi_bcast_cost);
 }
 
 double GridLine::allreduce(double bytes) const {

@@ -426,7 +426,7 @@ double heap_rest(double n) {
 void heap_bcast(const Link& across, const Link& inside, int per_node, double n, int root,
                 double rest, std::vector<double>& done) {
   const int p = int(done.size());
-  if (p <= 1) return;
+  if (p <= 1 || n <= 0) return;
   const auto same_node = [per_node](int a, int b) { return a / per_node == b / per_node; };
   const double seg = std::min(n, kHeapSegment), more = std::floor(n / seg) - 1;
   std::vector<double> has(done.size());

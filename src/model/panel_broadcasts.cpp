@@ -83,8 +83,7 @@ double GridLine::bcast_panels(const GemmCodec& z, double bytes, int panels, doub
                               int every) const {
   if (size <= 1 || panels <= 0) return 0;
   const double x = z.wire(bytes);
-  // A compressed piece's length goes first, by an MPI_Bcast of its own, on every member.
-  const double length = z.enabled ? bcast(GemmCodec{}, 8) : 0.0;
+  const double length = length_bcast(z);
   if (mpi_bcast_is_chain(size, x)) return panels * length + chain_panels(x, panels, count, every);
   if (mpi_bcast_is_heap(size, x)) return panels * length + heap_panels(x, panels, count, every);
   const double pace = panel_pace(x);  // 0: a tree not paced

@@ -107,6 +107,12 @@ TEST(ModelProfileIo, SwitchesRoundTrip) {
   EXPECT_DOUBLE_EQ(back->switch_link->eager.alpha, 0.5e-6);
   EXPECT_EQ(back->switch_link->measured.size(), 3u);
   EXPECT_EQ(back->switch_nodes, 16);
+  // The link measured before a layout gives its switches' nodes (bench/scale's base profile).
+  m.switch_nodes = 0;
+  back = comm::profile_from_json(comm::profile_to_json(m));
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_TRUE(back->switch_link.has_value());
+  EXPECT_EQ(back->switch_nodes, 0);
 }
 
 TEST(ModelProfileIo, DamagedProfilesAreRefused) {
